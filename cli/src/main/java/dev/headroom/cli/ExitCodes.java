@@ -1,0 +1,66 @@
+package dev.headroom.cli;
+
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+
+/**
+ * The one mapping from failures to exit codes (documented in the README):
+ * 0 ok · 1 internal error · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 130 interrupted.
+ */
+public final class ExitCodes {
+    public static final int OK = 0;
+    public static final int INTERNAL = 1;
+    public static final int BAD_INPUT = 2;
+    public static final int IO = 3;
+    public static final int INTERRUPTED = 130;
+
+    private ExitCodes() {}
+
+    static int forException(Throwable t) {
+        return switch (t) {
+            case IllegalArgumentException e -> BAD_INPUT;
+            case CommandLine.ParameterException e -> BAD_INPUT;
+            case UncheckedIOException e -> IO;
+            case java.io.IOException e -> IO;
+            case InterruptedException e -> INTERRUPTED;
+            default -> INTERNAL;
+        };
+    }
+
+    /** Prints one line naming the problem, never a stack trace (unless HEADROOM_DEBUG is set). */
+    static final class ExceptionMapper implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+            PrintWriter err = cl.getErr();
+            int code = forException(ex);
+            String prefix = code == INTERNAL ? "internal error: " : "error: ";
+            err.println(cl.getColorScheme().errorText(prefix + message(ex)));
+            if (code == INTERNAL || System.getenv("HEADROOM_DEBUG") != null) {
+                if (System.getenv("HEADROOM_DEBUG") != null) ex.printStackTrace(err);
+                else err.println("(set HEADROOM_DEBUG=1 for the stack trace)");
+            }
+            err.flush();
+            return code;
+        }
+
+        private static String message(Throwable t) {
+            String m = t.getMessage();
+            return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
+        }
+    }
+
+    /** Usage errors: the message and a pointer to --help, exit 2. */
+    static final class UsageErrorHandler implements CommandLine.IParameterExceptionHandler {
+        @Override
+        public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            CommandLine cl = ex.getCommandLine();
+            PrintWriter err = cl.getErr();
+            err.println(cl.getColorScheme().errorText("error: " + ex.getMessage()));
+            err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
+            err.flush();
+            return BAD_INPUT;
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.headroom.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The top-level {@code headroom} command: lists the subcommands. */
+@Command(name = "headroom",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = "Measures LLM serving endpoints and turns the measurements into fleet plans.",
+        subcommands = {SimCommand.class, picocli.CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 I/O error, 130 interrupted."})
+public final class HeadroomCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,21 @@
+package dev.headroom.cli;
+
+import picocli.CommandLine;
+
+/** Entry point of the runnable jar. */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line, shared by {@link #main} and tests. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new HeadroomCommand());
+        cl.setExecutionExceptionHandler(new ExitCodes.ExceptionMapper());
+        cl.setParameterExceptionHandler(new ExitCodes.UsageErrorHandler());
+        cl.setExitCodeExceptionMapper(ExitCodes::forException);
+        return cl;
+    }
+}

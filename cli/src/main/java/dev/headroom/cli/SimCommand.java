@@ -1,0 +1,86 @@
+package dev.headroom.cli;
+
+import dev.headroom.sim.Fault;
+import dev.headroom.sim.FaultPlan;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.http.SimServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code headroom sim}: serve the simulated LLM over HTTP until interrupted. */
+@Command(name = "sim", mixinStandardHelpOptions = true,
+        description = "Run the embedded LLM simulator as an OpenAI-compatible HTTP server until Ctrl-C.")
+public final class SimCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    EngineOptions engine;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8000", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--fault", paramLabel = "KIND=RATE",
+            description = "Inject a fault into this fraction of requests; repeatable. Kinds: http500, http503, http429, "
+                    + "reset, stall, malformed, truncated, empty, slow-headers.")
+    List<String> faults = List.of();
+
+    @Option(names = "--fault-stall", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+            description = "How long a 'stall' fault pauses a stream (default: ${DEFAULT-VALUE}).")
+    Duration faultStall;
+
+    @Option(names = "--fault-slow-headers", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
+            description = "How long a 'slow-headers' fault delays the response headers (default: ${DEFAULT-VALUE}).")
+    Duration faultSlowHeaders;
+
+    @Option(names = "--max-body-bytes", paramLabel = "N", defaultValue = "4194304",
+            description = "Largest request body accepted; larger gets HTTP 413 (default: ${DEFAULT-VALUE}).")
+    int maxBodyBytes;
+
+    @Option(names = "--trace-out", paramLabel = "FILE",
+            description = "Append every request's server-side timings to this JSONL file.")
+    Path traceOut;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        EngineConfig config = engine.toConfig();
+        var rates = new EnumMap<Fault, Double>(Fault.class);
+        for (String f : faults) {
+            var e = FaultPlan.parseRate(f);
+            rates.merge(e.getKey(), e.getValue(), Double::sum);
+        }
+        FaultPlan plan = new FaultPlan(rates, faultStall, faultSlowHeaders, config.seed());
+        var serverConfig = new SimServer.Config(host, port, config, plan, maxBodyBytes, traceOut, 10_000);
+        SimServer server = SimServer.start(serverConfig);
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stop.countDown();
+        }));
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "simulating %s on %s x%d (%d KV blocks of %d tokens, max_num_seqs %d)%n",
+                config.model().displayName(), config.hardware().displayName(), config.tensorParallel(),
+                config.kvBlocks(), config.blockSize(), config.maxNumSeqs());
+        if (!rates.isEmpty()) out.println("injecting faults: " + rates);
+        out.println("model: " + server.servedModel());
+        out.println("serving at " + server.baseUri() + "/v1  (Ctrl-C to stop)");
+        out.flush();
+        stop.await();
+        return ExitCodes.OK;
+    }
+}

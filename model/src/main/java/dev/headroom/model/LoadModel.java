@@ -1,0 +1,38 @@
+package dev.headroom.model;
+
+/** The load applied at one load point: closed-loop concurrency or an open-loop arrival rate, never both. */
+public sealed interface LoadModel {
+
+    /** A short human label, e.g. {@code concurrency=16} or {@code rate=4.0/s poisson}. */
+    String label();
+
+    /** N virtual users; each sends its next request as soon as its previous one ends. */
+    record Closed(int concurrency) implements LoadModel {
+        public Closed {
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be >= 1, got " + concurrency);
+            }
+        }
+
+        @Override public String label() { return "concurrency=" + concurrency; }
+    }
+
+    /** Requests start at {@code ratePerSecond} on average, spaced by {@code arrivals}, whatever the server does. */
+    record Open(double ratePerSecond, ArrivalProcess arrivals) implements LoadModel {
+        public Open {
+            if (!(ratePerSecond > 0) || Double.isInfinite(ratePerSecond)) {
+                throw new IllegalArgumentException("request rate must be a positive number, got " + ratePerSecond);
+            }
+            if (arrivals == null) throw new IllegalArgumentException("an open-loop load needs an arrival process");
+        }
+
+        @Override public String label() {
+            String kind = switch (arrivals) {
+                case ArrivalProcess.Constant c -> "constant";
+                case ArrivalProcess.Poisson p -> "poisson";
+                case ArrivalProcess.Gamma g -> "gamma:" + g.shape();
+            };
+            return "rate=" + ratePerSecond + "/s " + kind;
+        }
+    }
+}

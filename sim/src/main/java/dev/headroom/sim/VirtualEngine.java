@@ -1,0 +1,187 @@
+package dev.headroom.sim;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Measurer;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.Workload;
+import dev.headroom.sim.engine.Engine;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.Sequence;
+import dev.headroom.sim.engine.SequenceListener;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * The simulator's engine on a virtual clock: a discrete-event run of one load point with no HTTP and no
+ * sleeping. Same {@link Engine} as the HTTP server; only the clock differs. Every result is marked simulated.
+ */
+public final class VirtualEngine implements Measurer {
+    private final EngineConfig config;
+
+    public VirtualEngine(EngineConfig config) {
+        this.config = config;
+        config.kvBlocks(); // fail fast when the model does not fit
+    }
+
+    @Override
+    public Measurement measure(MeasurementRequest request) {
+        return new Run(request).execute();
+    }
+
+    /** Mutable state of one run. */
+    private final class Run implements SequenceListener {
+        private final MeasurementRequest request;
+        private final Engine engine;
+        private final Workload workload;
+        private final SplittableRandom lengths;
+        private final PriorityQueue<long[]> arrivals = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
+        private final List<Pending> byIndex = new ArrayList<>();
+        private final long maxNanos;
+        private final int target;
+        private ArrivalProcess.Gaps gaps;
+        private double nextOpenArrivalSeconds;
+        private long issued;
+        private long now;
+
+        Run(MeasurementRequest request) {
+            this.request = request;
+            this.engine = new Engine(config.withSeed(request.seed()));
+            this.workload = request.workload();
+            this.lengths = new SplittableRandom(request.seed());
+            this.target = request.length().requests();
+            double max = request.length().maxSeconds();
+            this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
+        }
+
+        Measurement execute() {
+            switch (request.load()) {
+                case LoadModel.Closed c -> {
+                    for (int u = 0; u < c.concurrency() && issued < target; u++) scheduleArrival(0);
+                }
+                case LoadModel.Open o -> {
+                    gaps = o.arrivals().gaps(o.ratePerSecond(), request.seed() ^ 0x9E3779B97F4A7C15L);
+                    nextOpenArrival();
+                }
+            }
+            while (true) {
+                if (engine.hasWork()) {
+                    Engine.Step step = engine.planStep(now);
+                    if (step == null) throw new IllegalStateException("engine has work but cannot schedule any");
+                    long end = now + step.nanos();
+                    admitArrivalsUpTo(end);
+                    now = end;
+                    engine.finishStep(step, now);
+                    admitArrivalsUpTo(now);
+                } else if (!arrivals.isEmpty()) {
+                    now = Math.max(now, arrivals.peek()[0]);
+                    admitArrivalsUpTo(now);
+                } else {
+                    break;
+                }
+            }
+            List<RequestRecord> records = new ArrayList<>(byIndex.size());
+            long last = 0;
+            for (Pending p : byIndex) {
+                RequestRecord r = p.toRecord();
+                records.add(r);
+                last = Math.max(last, r.endNanos());
+            }
+            return new Measurement(request, records, last, true, request.seed());
+        }
+
+        private void scheduleArrival(long at) {
+            if (issued >= target || at > maxNanos) return;
+            arrivals.add(new long[] {at, issued++});
+        }
+
+        private void nextOpenArrival() {
+            long at = Math.round(nextOpenArrivalSeconds * 1e9);
+            nextOpenArrivalSeconds += gaps.nextSeconds();
+            scheduleArrival(at);
+        }
+
+        /** Arrivals wait in the queue for the next step, as they would on a real server. */
+        private void admitArrivalsUpTo(long t) {
+            while (!arrivals.isEmpty() && arrivals.peek()[0] <= t) {
+                long[] a = arrivals.poll();
+                arrive(a[0], a[1]);
+                if (gaps != null) nextOpenArrival();
+            }
+        }
+
+        private void arrive(long at, long index) {
+            int isl = workload.inputTokens().sample(lengths);
+            int requested = workload.outputTokens().sample(lengths);
+            int osl = workload.ignoreEos() ? requested
+                    : Math.min(requested, config.eosLength().sample(lengths));
+            Pending p = new Pending(index, at, isl, requested, osl);
+            while (byIndex.size() <= index) byIndex.add(null);
+            byIndex.set((int) index, p);
+            boolean fits = isl + requested <= config.model().maxContext();
+            p.seq = new Sequence(index, isl, osl, at, this);
+            if (!fits) {
+                p.fail(at, "http_400", "prompt + max_tokens exceeds max context " + config.model().maxContext());
+                onDone(at);
+            } else if (!engine.submit(p.seq)) {
+                p.fail(at, "http_429", "waiting queue full");
+                onDone(at);
+            }
+        }
+
+        @Override
+        public void onToken(Sequence seq, int index, long nanos) {
+            byIndex.get((int) seq.id()).tokens[index] = nanos;
+        }
+
+        @Override
+        public void onFinish(Sequence seq, long nanos) {
+            byIndex.get((int) seq.id()).end = nanos;
+            onDone(nanos);
+        }
+
+        /** A closed-loop user sends its next request the moment its last one ends. */
+        private void onDone(long at) {
+            if (request.load() instanceof LoadModel.Closed) scheduleArrival(at);
+        }
+    }
+
+    /** A request in progress. */
+    private static final class Pending {
+        final long index;
+        final long arrival;
+        final int isl;
+        final int requested;
+        final long[] tokens;
+        Sequence seq;
+        long end = -1;
+        RequestRecord.Failure failure;
+
+        Pending(long index, long arrival, int isl, int requested, int osl) {
+            this.index = index;
+            this.arrival = arrival;
+            this.isl = isl;
+            this.requested = requested;
+            this.tokens = new long[osl];
+        }
+
+        void fail(long at, String kind, String detail) {
+            end = at;
+            failure = new RequestRecord.Failure(kind, detail);
+        }
+
+        RequestRecord toRecord() {
+            if (failure != null) {
+                return new RequestRecord(index, arrival, arrival, -1, end, new long[0], isl, 0, requested, 0, failure);
+            }
+            return new RequestRecord(index, arrival, arrival, tokens[0], end, tokens, isl, tokens.length, requested,
+                    seq.preemptions(), null);
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package dev.headroom.sim.engine;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * An iteration-level continuous-batching scheduler in the manner of vLLM: a token budget per step with
+ * chunked prefill, a paged KV cache, FCFS admission only while blocks are free, recompute preemption of the
+ * newest running sequence when a running one needs a block and none is free, and a bounded waiting queue.
+ * <p>
+ * The engine knows no clock. A driver calls {@link #planStep(long)} with the current time, waits the returned
+ * duration by whatever clock it keeps (virtual or real), then calls {@link #finishStep(Step, long)}. Not
+ * thread-safe: one driver thread owns it.
+ */
+public final class Engine {
+    private final EngineConfig config;
+    private final StepCostModel cost;
+    private final int totalBlocks;
+    private final int watermarkBlocks;
+    private final SplittableRandom noise;
+    private final ArrayDeque<Sequence> waiting = new ArrayDeque<>();
+    private final ArrayList<Sequence> running = new ArrayList<>();
+    private int freeBlocks;
+    private Step inFlight;
+
+    private long promptTokensTotal;
+    private long generationTokensTotal;
+    private long preemptionsTotal;
+    private long finishedTotal;
+    private long stepsTotal;
+
+    public Engine(EngineConfig config) {
+        this.config = config;
+        this.cost = new StepCostModel(config.hardware(), config.model(), config.tensorParallel());
+        this.totalBlocks = config.kvBlocks();
+        this.freeBlocks = totalBlocks;
+        // Like vLLM's 1% watermark: keep a few blocks so admissions do not immediately force preemptions.
+        this.watermarkBlocks = Math.max(1, totalBlocks / 100);
+        this.noise = new SplittableRandom(config.seed() ^ 0x5DEECE66DL);
+    }
+
+    /** One planned step: what each sequence computes, and how long it takes. */
+    public static final class Step {
+        final List<Sequence> seqs = new ArrayList<>();
+        final List<Integer> counts = new ArrayList<>();
+        long nanos;
+
+        /** Duration of the step, noise included. */
+        public long nanos() { return nanos; }
+
+        public int batchSize() { return seqs.size(); }
+    }
+
+    /**
+     * Queues a request. Returns false, without queueing it, when the waiting queue is full or the sequence
+     * could never fit in the KV cache.
+     */
+    public boolean submit(Sequence seq) {
+        if (waiting.size() >= config.maxWaiting()) return false;
+        if (blocksFor(seq.promptTokens + seq.outputTokens) > totalBlocks) return false;
+        waiting.addLast(seq);
+        return true;
+    }
+
+    public boolean hasWork() {
+        return !running.isEmpty() || !waiting.isEmpty();
+    }
+
+    /** Schedules the next step at {@code now}; returns null when there is nothing to do. */
+    public Step planStep(long now) {
+        if (inFlight != null) throw new IllegalStateException("a step is already in flight");
+        Step step = new Step();
+        StepCostModel.Step work = cost.newStep();
+        int budget = config.maxNumBatchedTokens();
+        boolean preempted = false;
+
+        // Running sequences first, oldest first; a block shortage preempts from the newest end.
+        for (int i = 0; i < running.size() && budget > 0; i++) {
+            Sequence seq = running.get(i);
+            int n = Math.min(seq.tokens() - seq.computed, budget);
+            int need = blocksFor(seq.computed + n) - seq.blocks;
+            boolean scheduled = true;
+            while (need > freeBlocks) {
+                Sequence victim = running.getLast();
+                preempt(victim);
+                preempted = true;
+                if (victim == seq) {
+                    scheduled = false;
+                    break;
+                }
+            }
+            if (!scheduled) break;
+            allocate(seq, need);
+            schedule(step, work, seq, n);
+            budget -= n;
+        }
+
+        // Then admit waiting requests in arrival order while there is budget, room in the batch and free blocks.
+        while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && !waiting.isEmpty()) {
+            Sequence seq = waiting.peekFirst();
+            int n = Math.min(seq.tokens() - seq.computed, budget);
+            int need = blocksFor(n);
+            // The watermark only applies beside running sequences, so an idle engine can always admit.
+            if (need > freeBlocks - (running.isEmpty() ? 0 : watermarkBlocks)) break;
+            waiting.pollFirst();
+            running.add(seq);
+            if (seq.firstScheduledNanos < 0) {
+                seq.firstScheduledNanos = now;
+                promptTokensTotal += seq.promptTokens;
+            }
+            allocate(seq, need);
+            schedule(step, work, seq, n);
+            budget -= n;
+        }
+
+        if (step.seqs.isEmpty()) return null;
+        step.nanos = Math.max(1, Math.round(jitter(work.seconds()) * 1e9));
+        inFlight = step;
+        stepsTotal++;
+        return step;
+    }
+
+    /** Applies a planned step as of {@code end}: KV progress, new tokens, finished sequences. */
+    public void finishStep(Step step, long end) {
+        if (step != inFlight) throw new IllegalStateException("not the step in flight");
+        inFlight = null;
+        for (int i = 0; i < step.seqs.size(); i++) {
+            Sequence seq = step.seqs.get(i);
+            if (seq.aborted) continue;
+            int n = step.counts.get(i);
+            seq.computed += n;
+            if (seq.computed == seq.tokens()) {
+                int index = seq.generated++;
+                generationTokensTotal++;
+                seq.listener.onToken(seq, index, end);
+                if (seq.generated == seq.outputTokens) {
+                    running.remove(seq);
+                    freeBlocks += seq.blocks;
+                    seq.blocks = 0;
+                    finishedTotal++;
+                    seq.listener.onFinish(seq, end);
+                }
+            }
+        }
+    }
+
+    /** Removes a sequence whose client went away; its blocks are freed at once and it produces nothing more. */
+    public void abort(Sequence seq) {
+        if (seq.aborted) return;
+        seq.aborted = true;
+        if (running.remove(seq) || waiting.remove(seq)) {
+            freeBlocks += seq.blocks;
+            seq.blocks = 0;
+        }
+    }
+
+    private void schedule(Step step, StepCostModel.Step work, Sequence seq, int n) {
+        step.seqs.add(seq);
+        step.counts.add(n);
+        work.add(seq.computed, n);
+    }
+
+    /** Recompute preemption: drop the sequence's KV cache and put it back at the head of the queue. */
+    private void preempt(Sequence seq) {
+        running.remove(seq);
+        freeBlocks += seq.blocks;
+        seq.blocks = 0;
+        seq.computed = 0;
+        seq.preemptions++;
+        preemptionsTotal++;
+        waiting.addFirst(seq);
+    }
+
+    private void allocate(Sequence seq, int blocks) {
+        if (blocks > 0) {
+            freeBlocks -= blocks;
+            seq.blocks += blocks;
+        }
+    }
+
+    private int blocksFor(int tokens) {
+        return (tokens + config.blockSize() - 1) / config.blockSize();
+    }
+
+    private double jitter(double seconds) {
+        double s = seconds;
+        if (config.noise() > 0) s *= Math.exp(config.noise() * noise.nextGaussian());
+        if (config.stallProbability() > 0 && noise.nextDouble() < config.stallProbability()) {
+            s += config.stallMs() / 1e3;
+        }
+        return s;
+    }
+
+    public EngineConfig config() { return config; }
+    public int runningCount() { return running.size(); }
+    public int waitingCount() { return waiting.size(); }
+    public int totalBlocks() { return totalBlocks; }
+    public int freeBlocks() { return freeBlocks; }
+    /** Fraction of KV-cache blocks in use, 0..1. */
+    public double kvUsage() { return 1.0 - (double) freeBlocks / totalBlocks; }
+    public long promptTokensTotal() { return promptTokensTotal; }
+    public long generationTokensTotal() { return generationTokensTotal; }
+    public long preemptionsTotal() { return preemptionsTotal; }
+    public long finishedTotal() { return finishedTotal; }
+    public long stepsTotal() { return stepsTotal; }
+}

@@ -1,0 +1,46 @@
+package dev.headroom.sim.engine;
+
+/**
+ * One request inside the engine. Like vLLM V1 there is no separate prefill/decode state: each step schedules
+ * {@code tokens() - computed} tokens (capped by the budget), and a sequence whose KV cache has caught up
+ * samples its next output token.
+ */
+public final class Sequence {
+    final long id;
+    final int promptTokens;
+    final int outputTokens;
+    final long arrivalNanos;
+    final SequenceListener listener;
+    int computed;
+    int generated;
+    int blocks;
+    int preemptions;
+    boolean aborted;
+    long firstScheduledNanos = -1;
+
+    /**
+     * @param outputTokens how many tokens it will produce before finishing (already resolved from max_tokens,
+     *                     ignore_eos and the EOS distribution)
+     */
+    public Sequence(long id, int promptTokens, int outputTokens, long arrivalNanos, SequenceListener listener) {
+        if (promptTokens < 1) throw new IllegalArgumentException("prompt must have >= 1 token");
+        if (outputTokens < 1) throw new IllegalArgumentException("output must be >= 1 token");
+        this.id = id;
+        this.promptTokens = promptTokens;
+        this.outputTokens = outputTokens;
+        this.arrivalNanos = arrivalNanos;
+        this.listener = listener;
+    }
+
+    /** Prompt plus output so far: what the KV cache must hold. */
+    int tokens() { return promptTokens + generated; }
+
+    public long id() { return id; }
+    public int promptTokens() { return promptTokens; }
+    public int outputTokens() { return outputTokens; }
+    public int generated() { return generated; }
+    public int preemptions() { return preemptions; }
+    public long arrivalNanos() { return arrivalNanos; }
+    /** When the scheduler first admitted it into a batch, or -1. */
+    public long firstScheduledNanos() { return firstScheduledNanos; }
+}

@@ -1,0 +1,242 @@
+package dev.headroom.sim.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.headroom.sim.Fault;
+import dev.headroom.sim.TextGenerator;
+import dev.headroom.sim.engine.RealTimeDriver;
+import dev.headroom.sim.engine.Sequence;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.SplittableRandom;
+
+/** {@code POST /v1/chat/completions} and {@code POST /v1/completions}: validate, inject faults, run, stream. */
+final class GenerationHandler implements HttpHandler {
+    private final boolean chat;
+    private final String path;
+    private final ServerContext ctx;
+
+    GenerationHandler(boolean chat, ServerContext ctx) {
+        this.chat = chat;
+        this.path = chat ? "/v1/chat/completions" : "/v1/completions";
+        this.ctx = ctx;
+    }
+
+    /** Thrown to make the server drop the connection mid-stream without finishing the chunked body. */
+    static final class InjectedReset extends RuntimeException {
+        InjectedReset() {
+            super("injected connection reset", null, false, false);
+        }
+    }
+
+    @Override
+    public void handle(HttpExchange ex) throws IOException {
+        boolean reset = false;
+        try {
+            if (!ex.getRequestURI().getPath().equals(path)) throw Http.notFound(ex.getRequestURI().getPath());
+            if (!ex.getRequestMethod().equals("POST")) throw Http.methodNotAllowed(ex.getRequestMethod(), "POST");
+            byte[] body = Http.readBody(ex, ctx.maxBodyBytes);
+            GenerationRequest req = ctx.parser.parse(body, chat);
+            new Call(ex, req).run();
+        } catch (ApiError e) {
+            Http.sendError(ex, e);
+        } catch (IOException e) {
+            // The client went away: nothing to answer.
+        } catch (InjectedReset e) {
+            // Escaping the handler makes the JDK server close the socket without the final chunk.
+            reset = true;
+            throw e;
+        } finally {
+            if (!reset) ex.close();
+        }
+    }
+
+    /** One request from arrival to its last byte. */
+    private final class Call {
+        final HttpExchange ex;
+        final GenerationRequest req;
+        final long number = ctx.requestNumbers.getAndIncrement();
+        final long arrival = RealTimeDriver.now();
+        final long created = System.currentTimeMillis() / 1000;
+        final String id;
+        final Fault fault;
+        Sequence seq;
+        StreamSession session;
+        int written;
+        String outcome = "ok";
+
+        Call(HttpExchange ex, GenerationRequest req) {
+            this.ex = ex;
+            this.req = req;
+            this.id = (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(arrival & 0xFFFFFFFFFFL) + "-" + number;
+            this.fault = ctx.faults.draw(number);
+            if (fault != null) ctx.faultsInjected.increment();
+        }
+
+        void run() throws ApiError, IOException {
+            ex.getResponseHeaders().set("X-Request-Id", id);
+            if (fault != null) ex.getResponseHeaders().set("X-Headroom-Fault", fault.cliName());
+            switch (fault) {
+                case HTTP_500 -> throw injected(500, "server_error", "injected fault: internal server error");
+                case HTTP_503 -> throw injected(503, "server_error", "injected fault: service unavailable");
+                case HTTP_429 -> throw injected(429, "rate_limit_error", "injected fault: too many requests");
+                case SLOW_HEADERS -> sleep(ctx.faults.slowHeaders().toMillis());
+                case null, default -> { }
+            }
+            int maxContext = ctx.engine.model().maxContext();
+            int maxTokens = req.maxTokens() != null ? req.maxTokens() : maxContext - req.promptTokens();
+            if (maxTokens < 1 || req.promptTokens() + maxTokens > maxContext) {
+                throw ApiError.badRequest("This model's maximum context length is " + maxContext + " tokens. However, "
+                        + "you requested " + (req.promptTokens() + Math.max(maxTokens, 0)) + " tokens ("
+                        + req.promptTokens() + " in the messages, " + Math.max(maxTokens, 0)
+                        + " in the completion). Please reduce the length of the messages or completion.", "max_tokens");
+            }
+            int osl = fault == Fault.EMPTY ? 0 : outputLength(maxTokens);
+            session = new StreamSession(Thread.currentThread(), osl);
+            if (osl > 0) {
+                seq = new Sequence(number, req.promptTokens(), osl, arrival, session);
+                if (!ctx.driver.submit(seq)) {
+                    ctx.rejectedQueueFull.increment();
+                    outcome = "rejected_queue_full";
+                    record();
+                    throw new ApiError(429, "rate_limit_error", "the server's waiting queue is full ("
+                            + ctx.engine.maxWaiting() + " requests); retry later", null, "queue_full");
+                }
+            }
+            try {
+                if (req.stream()) stream(osl, maxTokens); else whole(osl, maxTokens);
+            } catch (IOException e) {
+                outcome = "client_disconnected";
+                throw e;
+            } catch (InjectedReset e) {
+                outcome = "reset";
+                throw e;
+            } finally {
+                if (seq != null) ctx.driver.abort(seq); // no-op when it already finished
+                record();
+            }
+        }
+
+        /** Output length: exactly max_tokens with ignore_eos; otherwise where the model "stops" on its own. */
+        private int outputLength(int maxTokens) {
+            if (req.ignoreEos()) return maxTokens;
+            int natural = ctx.engine.eosLength().sample(new SplittableRandom(ctx.engine.seed() * 31 + number));
+            return Math.max(1, Math.min(maxTokens, Math.max(req.minTokens(), natural)));
+        }
+
+        private void stream(int osl, int maxTokens) throws IOException {
+            WireFormat wire = new WireFormat(chat, id, created, ctx.servedModel);
+            ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            ex.getResponseHeaders().set("Cache-Control", "no-cache");
+            ex.sendResponseHeaders(200, 0);
+            OutputStream os = ex.getResponseBody();
+            int strike = ctx.faults.position(number, osl);
+            String finish = osl == maxTokens ? "length" : "stop";
+            if (osl == 0) {
+                if (chat) os.write(wire.roleEvent());
+                os.write(wire.emptyFinishEvent());
+                writeTrailer(os, wire, 0);
+            }
+            while (written < osl) {
+                int available = session.awaitMore(written);
+                while (written < available) {
+                    if (written == strike && fault != null) {
+                        switch (fault) {
+                            case RESET -> throw new InjectedReset();
+                            case TRUNCATED -> {
+                                outcome = "truncated";
+                                os.close();
+                                return;
+                            }
+                            case STALL -> {
+                                os.flush();
+                                sleep(ctx.faults.stall().toMillis());
+                            }
+                            case MALFORMED -> os.write(wire.malformedEvent());
+                            default -> { }
+                        }
+                    }
+                    boolean last = written == osl - 1;
+                    // Like vLLM, the role event goes out with the first token, not before it.
+                    if (written == 0 && chat) os.write(wire.roleEvent());
+                    os.write(wire.tokenEvent(TextGenerator.token(number, written), last ? finish : null));
+                    if (last) writeTrailer(os, wire, osl);
+                    os.flush();
+                    markWritten(written);
+                    written++;
+                }
+            }
+            os.close();
+            countFinish(osl, maxTokens);
+        }
+
+        private void writeTrailer(OutputStream os, WireFormat wire, int osl) throws IOException {
+            if (req.includeUsage()) os.write(wire.usageEvent(req.promptTokens(), osl));
+            os.write(WireFormat.doneEvent());
+        }
+
+        private void whole(int osl, int maxTokens) throws IOException {
+            while (written < osl) written = session.awaitMore(written);
+            long now = RealTimeDriver.now();
+            for (int i = 0; i < osl; i++) session.writtenNanos[i] = now;
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < osl; i++) text.append(TextGenerator.token(number, i));
+            WireFormat wire = new WireFormat(chat, id, created, ctx.servedModel);
+            String finish = osl == maxTokens ? "length" : "stop";
+            String json = wire.body(id, created, ctx.servedModel, text.toString(), finish, req.promptTokens(), osl);
+            switch (fault) {
+                case RESET -> throw new InjectedReset();
+                case STALL -> sleep(ctx.faults.stall().toMillis());
+                case MALFORMED -> json = json.substring(0, json.length() / 2) + "\u0000";
+                case TRUNCATED -> {
+                    outcome = "truncated";
+                    json = json.substring(0, json.length() / 2);
+                }
+                case null, default -> { }
+            }
+            Http.sendJson(ex, 200, json);
+            countFinish(osl, maxTokens);
+        }
+
+        private void markWritten(int index) {
+            long now = RealTimeDriver.now();
+            session.writtenNanos[index] = now;
+            // A stalled stream's lag is the fault's, not the server's.
+            if (fault != Fault.STALL) ctx.emitLag.recordValue(Math.max(0, (now - session.intendedNanos[index]) / 1000));
+        }
+
+        private void countFinish(int osl, int maxTokens) {
+            if (osl == maxTokens) ctx.finishedLength.increment(); else ctx.finishedStop.increment();
+        }
+
+        private ApiError injected(int status, String type, String message) {
+            outcome = "fault_http_" + status;
+            record();
+            return new ApiError(status, type, message, null, "injected_fault");
+        }
+
+        private void record() {
+            int n = Math.min(written, session == null ? 0 : session.writtenNanos.length);
+            long[] intended = new long[n];
+            long[] actual = new long[n];
+            for (int i = 0; i < n; i++) {
+                intended[i] = ctx.time.epochMicros(session.intendedNanos[i]);
+                actual[i] = ctx.time.epochMicros(session.writtenNanos[i]);
+            }
+            long end = RealTimeDriver.now();
+            ctx.traces.add(new ServerTrace(id, number, path, fault == null ? null : fault.cliName(), outcome,
+                    req.promptTokens(), n, seq == null ? 0 : seq.preemptions(), ctx.time.epochMicros(arrival),
+                    seq == null ? -1 : ctx.time.epochMicros(seq.firstScheduledNanos()),
+                    n == 0 ? -1 : actual[0], ctx.time.epochMicros(end), intended, actual));
+        }
+
+        private static void sleep(long millis) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.headroom.sim.http;
+
+import dev.headroom.sim.FaultPlan;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.RealTimeDriver;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/** What every handler shares: the engine, the parser, faults, traces and the server's own counters. */
+final class ServerContext {
+    final EngineConfig engine;
+    final RealTimeDriver driver;
+    final RequestParser parser;
+    final FaultPlan faults;
+    final TraceStore traces;
+    final TimeBase time = new TimeBase();
+    final int maxBodyBytes;
+    final String servedModel;
+    final AtomicLong requestNumbers = new AtomicLong();
+    final LongAdder finishedLength = new LongAdder();
+    final LongAdder finishedStop = new LongAdder();
+    final LongAdder rejectedQueueFull = new LongAdder();
+    final LongAdder faultsInjected = new LongAdder();
+    /** Emit lag (actual - intended write time) of every token, in microseconds; written by all handler threads. */
+    final Recorder emitLag = new Recorder(3);
+    private final Histogram emitLagTotal = new Histogram(3);
+
+    ServerContext(EngineConfig engine, RealTimeDriver driver, FaultPlan faults, TraceStore traces, int maxBodyBytes,
+                  String servedModel) {
+        this.engine = engine;
+        this.driver = driver;
+        this.parser = new RequestParser(servedModel);
+        this.faults = faults;
+        this.traces = traces;
+        this.maxBodyBytes = maxBodyBytes;
+        this.servedModel = servedModel;
+    }
+
+    /** Cumulative emit-lag histogram since start (a copy). */
+    synchronized Histogram emitLagSnapshot() {
+        emitLagTotal.add(emitLag.getIntervalHistogram());
+        return emitLagTotal.copy();
+    }
+}

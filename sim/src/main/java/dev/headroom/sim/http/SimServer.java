@@ -1,0 +1,128 @@
+package dev.headroom.sim.http;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.headroom.sim.FaultPlan;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.RealTimeDriver;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The simulator as an OpenAI-compatible HTTP server on the real clock: the JDK's {@link HttpServer} with a
+ * virtual thread per exchange and TCP_NODELAY, in front of a {@link RealTimeDriver}.
+ */
+public final class SimServer implements AutoCloseable {
+    static {
+        // Read once by the JDK server when its implementation class loads; must be set before the first server.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
+    /**
+     * How to run the server.
+     *
+     * @param host          address to bind (loopback by default)
+     * @param port          port, 0 for an ephemeral one
+     * @param maxBodyBytes  largest request body accepted; larger gets 413
+     * @param traceOut      JSONL file receiving every request's server-side trace, or null
+     * @param traceKeep     how many recent traces {@code /debug/requests/{id}} can serve
+     */
+    public record Config(String host, int port, EngineConfig engine, FaultPlan faults, int maxBodyBytes,
+                         Path traceOut, int traceKeep) {
+        public Config {
+            if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be in 0..65535, got " + port);
+            if (maxBodyBytes < 1024) throw new IllegalArgumentException("max body must be >= 1024 bytes, got " + maxBodyBytes);
+            if (traceKeep < 0) throw new IllegalArgumentException("trace-keep must be >= 0, got " + traceKeep);
+        }
+
+        public static Config loopback(EngineConfig engine) {
+            return new Config("127.0.0.1", 0, engine, FaultPlan.none(), 4 * 1024 * 1024, null, 10_000);
+        }
+
+        public Config withPort(int p) {
+            return new Config(host, p, engine, faults, maxBodyBytes, traceOut, traceKeep);
+        }
+
+        public Config withFaults(FaultPlan f) {
+            return new Config(host, port, engine, f, maxBodyBytes, traceOut, traceKeep);
+        }
+
+        public Config withTraceOut(Path p) {
+            return new Config(host, port, engine, faults, maxBodyBytes, p, traceKeep);
+        }
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final RealTimeDriver driver;
+    private final ServerContext ctx;
+    private final URI baseUri;
+
+    private SimServer(Config config) throws IOException {
+        config.engine().kvBlocks(); // refuse a model that does not fit before binding anything
+        this.driver = new RealTimeDriver(config.engine());
+        TraceStore traces = new TraceStore(config.traceKeep(), config.traceOut());
+        this.ctx = new ServerContext(config.engine(), driver, config.faults(), traces, config.maxBodyBytes(),
+                config.engine().model().servedName());
+        this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 4096);
+        this.executor = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(executor);
+        server.createContext("/v1/chat/completions", new GenerationHandler(true, ctx));
+        server.createContext("/v1/completions", new GenerationHandler(false, ctx));
+        server.createContext("/v1/models", InfoHandlers.models(ctx));
+        server.createContext("/health", InfoHandlers.health());
+        server.createContext("/metrics", new MetricsHandler(ctx));
+        server.createContext("/tokenize", InfoHandlers.tokenize(ctx));
+        server.createContext("/debug/requests/", InfoHandlers.debug(ctx));
+        server.createContext("/", InfoHandlers.notFound());
+        server.start();
+        InetSocketAddress bound = server.getAddress();
+        String host = bound.getAddress().getHostAddress();
+        if (host.contains(":")) host = "[" + host + "]";
+        this.baseUri = URI.create("http://" + host + ":" + bound.getPort());
+    }
+
+    /** Binds and starts serving. */
+    public static SimServer start(Config config) {
+        try {
+            return new SimServer(config);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the simulator on " + config.host() + ":" + config.port()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Base URL, e.g. {@code http://127.0.0.1:8000}; the OpenAI API lives under {@code /v1}. */
+    public URI baseUri() {
+        return baseUri;
+    }
+
+    /** The model name clients must send. */
+    public String servedModel() {
+        return ctx.servedModel;
+    }
+
+    /** Emit lag (actual − intended token write time) of every token so far, in microseconds. */
+    public Histogram emitLagMicros() {
+        return ctx.emitLagSnapshot();
+    }
+
+    /** The {@code /metrics} text, without going through HTTP. */
+    public String metricsText() {
+        return new MetricsHandler(ctx).render();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        driver.close();
+        executor.shutdownNow();
+        ctx.traces.close();
+    }
+}

@@ -1,0 +1,47 @@
+package dev.headroom.sim.http;
+
+import dev.headroom.sim.engine.Sequence;
+import dev.headroom.sim.engine.SequenceListener;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Hands tokens from the engine thread to the one handler thread writing a response. The engine records the
+ * token's intended time, publishes the count (volatile), and unparks the writer; the writer never blocks the
+ * engine.
+ */
+final class StreamSession implements SequenceListener {
+    private final Thread writer;
+    final long[] intendedNanos;
+    final long[] writtenNanos;
+    private volatile int available;
+    private volatile boolean finished;
+
+    StreamSession(Thread writer, int outputTokens) {
+        this.writer = writer;
+        this.intendedNanos = new long[outputTokens];
+        this.writtenNanos = new long[outputTokens];
+    }
+
+    @Override
+    public void onToken(Sequence seq, int index, long nanos) {
+        intendedNanos[index] = nanos;
+        available = index + 1;
+        LockSupport.unpark(writer);
+    }
+
+    @Override
+    public void onFinish(Sequence seq, long nanos) {
+        finished = true;
+        LockSupport.unpark(writer);
+    }
+
+    /** Blocks until more than {@code have} tokens exist (or the sequence finished); returns how many exist. */
+    int awaitMore(int have) {
+        int a;
+        while ((a = available) <= have && !finished) {
+            LockSupport.park(this);
+        }
+        return available;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.headroom.sim.profile;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+
+/** A transformer's shape: what the roofline needs to cost a step and size the KV cache. */
+@JsonIgnoreProperties(ignoreUnknown = false)
+public record ModelProfile(
+        String name,
+        String displayName,
+        String servedName,
+        double parameters,
+        Double activeParameters,
+        Integer experts,
+        Integer expertsPerToken,
+        int layers,
+        int hiddenSize,
+        int attentionHeads,
+        int kvHeads,
+        int headDim,
+        double bytesPerWeight,
+        double kvBytesPerElement,
+        int maxContext) {
+
+    /** Parameters that take part in one token's forward pass (all of them for a dense model). */
+    public double active() {
+        return activeParameters == null ? parameters : activeParameters;
+    }
+
+    public boolean isMoe() {
+        return experts != null && experts > 1;
+    }
+
+    /** Bytes of all weights. */
+    public double weightBytes() {
+        return parameters * bytesPerWeight;
+    }
+
+    /** Bytes of K and V cached for one token across all layers. */
+    public double kvBytesPerToken() {
+        return 2.0 * layers * kvHeads * headDim * kvBytesPerElement;
+    }
+
+    /** Checks every figure is meaningful; names the bad field. */
+    public ModelProfile validate() {
+        Profiles.requirePositive(name, "parameters", parameters);
+        Profiles.requirePositive(name, "layers", layers);
+        Profiles.requirePositive(name, "hidden_size", hiddenSize);
+        Profiles.requirePositive(name, "attention_heads", attentionHeads);
+        Profiles.requirePositive(name, "kv_heads", kvHeads);
+        Profiles.requirePositive(name, "head_dim", headDim);
+        Profiles.requirePositive(name, "bytes_per_weight", bytesPerWeight);
+        Profiles.requirePositive(name, "kv_bytes_per_element", kvBytesPerElement);
+        Profiles.requirePositive(name, "max_context", maxContext);
+        if (activeParameters != null && (activeParameters <= 0 || activeParameters > parameters)) {
+            throw new IllegalArgumentException("model profile '" + name + "': active_parameters must be in (0, parameters], got "
+                    + activeParameters);
+        }
+        if (isMoe() && (expertsPerToken == null || expertsPerToken < 1 || expertsPerToken >= experts
+                || activeParameters == null)) {
+            throw new IllegalArgumentException("model profile '" + name
+                    + "': a mixture of experts needs active_parameters and 1 <= experts_per_token < experts");
+        }
+        if (servedName == null || servedName.isBlank()) {
+            throw new IllegalArgumentException("model profile '" + name + "': served_name is missing");
+        }
+        return this;
+    }
+}

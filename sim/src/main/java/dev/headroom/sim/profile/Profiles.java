@@ -1,0 +1,140 @@
+package dev.headroom.sim.profile;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemNotFoundException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The hardware and model profiles: those shipped in {@code configs/} (bundled in the jar), or a YAML file
+ * given by path.
+ */
+public final class Profiles {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private Profiles() {}
+
+    /** A bundled hardware profile by name (e.g. {@code h100-sxm}), or a path to a YAML file. */
+    public static HardwareProfile hardware(String nameOrPath) {
+        return load("hardware", nameOrPath, HardwareProfile.class).validate();
+    }
+
+    /** A bundled model profile by name (e.g. {@code llama-3.1-8b}), or a path to a YAML file. */
+    public static ModelProfile model(String nameOrPath) {
+        return load("models", nameOrPath, ModelProfile.class).validate();
+    }
+
+    /** Names of the bundled hardware profiles. */
+    public static List<String> hardwareNames() {
+        return names("hardware");
+    }
+
+    /** Names of the bundled model profiles. */
+    public static List<String> modelNames() {
+        return names("models");
+    }
+
+    /** Parses one profile file. */
+    public static <T> T parse(Path file, Class<T> type) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in, type, file.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static <T> T load(String kind, String nameOrPath, Class<T> type) {
+        Path asPath = Path.of(nameOrPath);
+        if (nameOrPath.endsWith(".yaml") || nameOrPath.endsWith(".yml")) {
+            if (!Files.isRegularFile(asPath)) {
+                throw new IllegalArgumentException("profile file not found: " + nameOrPath);
+            }
+            return parse(asPath, type);
+        }
+        String key = nameOrPath.toLowerCase(java.util.Locale.ROOT);
+        try (InputStream in = Profiles.class.getResourceAsStream("/configs/" + kind + "/" + key + ".yaml")) {
+            if (in == null) {
+                throw new IllegalArgumentException("unknown " + (kind.equals("models") ? "model" : "hardware")
+                        + " profile '" + nameOrPath + "': valid names are " + String.join(", ", names(kind))
+                        + " (or a path to a .yaml file)");
+            }
+            return read(in, type, key);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static <T> T read(InputStream in, Class<T> type, String what) throws IOException {
+        try {
+            return YAML.readValue(in, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw new IllegalArgumentException("profile " + what + ": unknown key '" + e.getPropertyName()
+                    + "'; valid keys are " + e.getKnownPropertyIds());
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IllegalArgumentException("profile " + what + ": " + e.getOriginalMessage());
+        }
+    }
+
+    private static List<String> names(String kind) {
+        try {
+            URI dir = Profiles.class.getResource("/configs/" + kind).toURI();
+            if (dir.getScheme().equals("jar")) {
+                FileSystem fs;
+                try {
+                    fs = FileSystems.getFileSystem(dir);
+                } catch (FileSystemNotFoundException e) {
+                    fs = FileSystems.newFileSystem(dir, Map.of());
+                }
+                return list(fs.provider().getPath(dir));
+            }
+            return list(Path.of(dir));
+        } catch (IOException | URISyntaxException e) {
+            throw new IllegalStateException("cannot list bundled " + kind + " profiles", e);
+        }
+    }
+
+    private static List<String> list(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".yaml"))
+                    .map(n -> n.substring(0, n.length() - 5))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    static void requirePositive(String profile, String field, double v) {
+        if (!(v > 0) || Double.isInfinite(v)) {
+            throw new IllegalArgumentException("profile '" + profile + "': " + field + " must be > 0, got " + v);
+        }
+    }
+
+    static void requireNonNegative(String profile, String field, double v) {
+        if (!(v >= 0) || Double.isInfinite(v)) {
+            throw new IllegalArgumentException("profile '" + profile + "': " + field + " must be >= 0, got " + v);
+        }
+    }
+
+    static void requireFraction(String profile, String field, double v) {
+        if (!(v > 0 && v <= 1)) {
+            throw new IllegalArgumentException("profile '" + profile + "': " + field + " must be in (0, 1], got " + v);
+        }
+    }
+}
