@@ -20,12 +20,18 @@ final class InfoHandlers {
 
     static HttpHandler guarded(Body body) {
         return ex -> {
-            try (ex) {
+            // Not try-with-resources: that would close the exchange before the catch could answer.
+            try {
                 body.handle(ex);
             } catch (ApiError e) {
                 Http.sendError(ex, e);
             } catch (IOException e) {
                 // client gone
+            } catch (RuntimeException e) {
+                // A bug must still get an answer, not a dropped connection.
+                Http.sendJson(ex, 500, new ApiError(500, "server_error", "internal error: " + e, null, null).json());
+            } finally {
+                ex.close();
             }
         };
     }

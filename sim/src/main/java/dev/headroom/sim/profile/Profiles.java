@@ -3,7 +3,6 @@ package dev.headroom.sim.profile;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import java.io.IOException;
@@ -83,12 +82,33 @@ public final class Profiles {
 
     private static <T> T read(InputStream in, Class<T> type, String what) throws IOException {
         try {
-            return YAML.readValue(in, type);
-        } catch (UnrecognizedPropertyException e) {
-            throw new IllegalArgumentException("profile " + what + ": unknown key '" + e.getPropertyName()
-                    + "'; valid keys are " + e.getKnownPropertyIds());
+            com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(in);
+            if (tree == null || !tree.isObject()) {
+                throw new IllegalArgumentException("profile " + what + ": expected a YAML mapping of keys to values");
+            }
+            checkKeys(tree, type, what);
+            return YAML.treeToValue(tree, type);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IllegalArgumentException("profile " + what + ": " + e.getOriginalMessage());
+        }
+    }
+
+    /** Names an unknown key (a typo) or a missing one before Jackson reports something less helpful. */
+    private static void checkKeys(com.fasterxml.jackson.databind.JsonNode tree, Class<?> type, String what) {
+        var snake = new PropertyNamingStrategies.SnakeCaseStrategy();
+        var known = new java.util.LinkedHashMap<String, Class<?>>();
+        for (var c : type.getRecordComponents()) known.put(snake.translate(c.getName()), c.getType());
+        for (var it = tree.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!known.containsKey(key)) {
+                throw new IllegalArgumentException("profile " + what + ": unknown key '" + key + "'; valid keys are "
+                        + String.join(", ", known.keySet()));
+            }
+        }
+        for (var e : known.entrySet()) {
+            if (e.getValue().isPrimitive() && !tree.has(e.getKey())) {
+                throw new IllegalArgumentException("profile " + what + ": missing key '" + e.getKey() + "'");
+            }
         }
     }
 

@@ -1,0 +1,34 @@
+package dev.headroom.model;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LoadModelTest {
+
+    @Test
+    void closedLoopNeedsAtLeastOneUser() {
+        var e = assertThrows(IllegalArgumentException.class, () -> new LoadModel.Closed(0));
+        assertTrue(e.getMessage().contains("0"));
+        assertEquals("concurrency=8", new LoadModel.Closed(8).label());
+    }
+
+    @Test
+    void openLoopNeedsAPositiveFiniteRateAndAnArrivalProcess() {
+        assertThrows(IllegalArgumentException.class, () -> new LoadModel.Open(0, new ArrivalProcess.Poisson()));
+        assertThrows(IllegalArgumentException.class, () -> new LoadModel.Open(Double.NaN, new ArrivalProcess.Poisson()));
+        assertThrows(IllegalArgumentException.class, () -> new LoadModel.Open(Double.POSITIVE_INFINITY, new ArrivalProcess.Poisson()));
+        assertThrows(IllegalArgumentException.class, () -> new LoadModel.Open(1, null));
+        assertEquals("rate=2.5/s gamma:0.5", new LoadModel.Open(2.5, new ArrivalProcess.Gamma(0.5)).label());
+    }
+
+    @Test
+    void requestRecordMeasuresFromTheIntendedSendTime() {
+        var r = new RequestRecord(0, 1_000, 5_000, 9_000, 20_000, new long[] {9_000}, 10, 1, 1, 0, null);
+        assertEquals(8_000, r.ttftNanos());
+        assertEquals(19_000, r.e2eNanos());
+        assertTrue(r.succeeded());
+    }
+}

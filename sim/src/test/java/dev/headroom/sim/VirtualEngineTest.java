@@ -1,0 +1,150 @@
+package dev.headroom.sim;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.Workload;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.profile.HardwareProfile;
+import dev.headroom.sim.profile.ModelProfile;
+import dev.headroom.sim.profile.Profiles;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class VirtualEngineTest {
+    private static final HardwareProfile H100 = Profiles.hardware("h100-sxm");
+    private static final ModelProfile LLAMA_8B = Profiles.model("llama-3.1-8b");
+
+    private static EngineConfig quiet(HardwareProfile hw, ModelProfile model) {
+        return EngineConfig.defaults(hw, model).withNoise(0, 0, 0);
+    }
+
+    private static Measurement closed(EngineConfig config, int users, Workload w, int requests) {
+        return new VirtualEngine(config).measure(
+                new MeasurementRequest(new LoadModel.Closed(users), w, RunLength.requests(requests), 7));
+    }
+
+    @Test
+    void batchOneDecodeStepIsWeightBytesOverBandwidthPlusOverhead() {
+        Measurement m = closed(quiet(H100, LLAMA_8B), 1, Workload.fixed(16, 64), 3);
+        // Hand computation: 8.03e9 params x 2 bytes / (3350 GB/s x 0.80) + 1.0 ms overhead = 5.99 + 1.0 ms.
+        // The KV read of a ~80-token context adds ~0.004 ms.
+        double expected = 8.03e9 * 2 / (3350e9 * 0.80) + 1.0e-3;
+        double median = Stats.percentile(Stats.itlSeconds(m), 50);
+        assertEquals(expected, median, expected * 0.01, "median ITL " + median);
+    }
+
+    @Test
+    void ttftGrowsWithPromptLength() {
+        EngineConfig config = quiet(H100, LLAMA_8B);
+        double previous = 0;
+        for (int isl : new int[] {128, 1024, 4096, 16384}) {
+            double ttft = Stats.percentile(Stats.ttftSeconds(closed(config, 1, Workload.fixed(isl, 8), 3)), 50);
+            assertTrue(ttft > previous * 1.5, "TTFT at isl " + isl + " = " + ttft + " vs " + previous);
+            previous = ttft;
+        }
+        // 16k tokens is compute-bound: ~2 x 8e9 x 16384 FLOPs at 989 TFLOP/s x 0.55, plus attention.
+        assertTrue(previous > 0.45 && previous < 1.0, "TTFT at 16k = " + previous);
+    }
+
+    @Test
+    void outputThroughputRisesThenFlattensWithConcurrency() {
+        EngineConfig config = quiet(H100, LLAMA_8B);
+        Workload w = Workload.fixed(512, 256);
+        int[] users = {1, 4, 16, 64, 256, 512, 1024};
+        double[] tput = new double[users.length];
+        for (int i = 0; i < users.length; i++) {
+            tput[i] = Stats.outputTokensPerSecond(closed(config, users[i], w, Math.max(64, users[i] * 3)));
+        }
+        String table = Arrays.toString(tput);
+        assertTrue(tput[2] > 10 * tput[0], "16 users should give >10x one user's throughput: " + table);
+        for (int i = 1; i < 5; i++) assertTrue(tput[i] > tput[i - 1], "rising below the knee: " + table);
+        // Past max_num_seqs (256) extra users only queue: throughput is flat.
+        assertEquals(tput[4], tput[6], tput[4] * 0.10, "flat past the knee: " + table);
+        assertTrue(tput[5] / tput[4] < 1.1, table);
+    }
+
+    @Test
+    void fullKvCacheCausesPreemptionsAndTailLatencyJumps() {
+        // Llama-3.1-8B on a 24 GB L4 leaves ~4.5 GB of KV cache: ~34k tokens, so ~17 sequences of 2048 tokens.
+        EngineConfig config = quiet(Profiles.hardware("l4"), LLAMA_8B);
+        Workload w = Workload.fixed(1024, 1024);
+        Measurement fits = closed(config, 8, w, 24);
+        Measurement overflows = closed(config, 48, w, 96);
+        assertEquals(0, Stats.preemptions(fits));
+        assertTrue(Stats.preemptions(overflows) > 10, "preemptions " + Stats.preemptions(overflows));
+        double calmTail = Stats.percentile(Stats.maxGapSeconds(fits), 99);
+        double cliffTail = Stats.percentile(Stats.maxGapSeconds(overflows), 99);
+        assertTrue(cliffTail > 5 * calmTail, "p99 of the longest token gap: " + calmTail + " -> " + cliffTail);
+    }
+
+    @Test
+    void sameSeedGivesTheSameTimingsAndAnotherSeedDoesNot() {
+        EngineConfig config = EngineConfig.defaults(H100, LLAMA_8B); // default noise on
+        Workload w = new Workload(dev.headroom.model.LengthDistribution.parse("normal:400,100"),
+                dev.headroom.model.LengthDistribution.parse("uniform:50,150"), true);
+        var load = new LoadModel.Open(20, new ArrivalProcess.Poisson());
+        var a = new VirtualEngine(config).measure(new MeasurementRequest(load, w, RunLength.requests(300), 1));
+        var b = new VirtualEngine(config).measure(new MeasurementRequest(load, w, RunLength.requests(300), 1));
+        var c = new VirtualEngine(config).measure(new MeasurementRequest(load, w, RunLength.requests(300), 2));
+        assertEquals(a.records().size(), b.records().size());
+        for (int i = 0; i < a.records().size(); i++) {
+            assertArrayEquals(a.records().get(i).tokenNanos(), b.records().get(i).tokenNanos(), "request " + i);
+        }
+        assertFalse(Arrays.equals(a.records().get(10).tokenNanos(), c.records().get(10).tokenNanos()));
+        assertTrue(a.simulated());
+        assertEquals(1, a.seed());
+    }
+
+    @Test
+    void openLoopArrivalsFollowTheRateAndLatencyIsMeasuredFromArrival() {
+        var load = new LoadModel.Open(10, new ArrivalProcess.Constant());
+        var m = new VirtualEngine(quiet(H100, LLAMA_8B))
+                .measure(new MeasurementRequest(load, Workload.fixed(100, 20), RunLength.requests(50), 3));
+        assertEquals(50, m.records().size());
+        for (int i = 0; i < 50; i++) {
+            RequestRecord r = m.records().get(i);
+            assertEquals(i * 100_000_000L, r.intendedNanos(), "constant 10/s arrivals");
+            assertTrue(r.ttftNanos() > 0 && r.e2eNanos() >= r.ttftNanos());
+            assertEquals(20, r.completionTokens());
+        }
+    }
+
+    @Test
+    void overloadedOpenLoopFillsTheBoundedQueueAndRefusesWith429() {
+        EngineConfig config = quiet(H100, LLAMA_8B).withMaxNumSeqs(4).withMaxWaiting(8);
+        var load = new LoadModel.Open(500, new ArrivalProcess.Poisson());
+        var m = new VirtualEngine(config)
+                .measure(new MeasurementRequest(load, Workload.fixed(256, 256), RunLength.requests(200), 3));
+        long refused = m.records().stream().filter(r -> !r.succeeded()).count();
+        assertTrue(refused > 100, "refused " + refused);
+        assertTrue(m.records().stream().filter(r -> !r.succeeded()).allMatch(r -> r.failure().kind().equals("http_429")));
+    }
+
+    @Test
+    void withoutIgnoreEosOutputLengthComesFromTheEosDistributionCappedByMaxTokens() {
+        EngineConfig config = quiet(H100, LLAMA_8B).withEosLength(new dev.headroom.model.LengthDistribution.Fixed(30));
+        var w = new Workload(new dev.headroom.model.LengthDistribution.Fixed(50),
+                new dev.headroom.model.LengthDistribution.Fixed(100), false);
+        var m = new VirtualEngine(config).measure(new MeasurementRequest(new LoadModel.Closed(2), w, RunLength.requests(6), 1));
+        assertTrue(m.records().stream().allMatch(r -> r.completionTokens() == 30 && r.requestedOutputTokens() == 100));
+    }
+
+    @Test
+    void thousandsOfRequestsRunOnTheVirtualClock() {
+        var m = closed(EngineConfig.defaults(H100, LLAMA_8B), 128, Workload.fixed(512, 128), 5000);
+        assertEquals(5000, m.records().size());
+        assertTrue(m.records().stream().allMatch(RequestRecord::succeeded));
+        // Virtual time, not wall time: ~5000 x 128 tokens at tens of thousands of tokens/s is many seconds.
+        assertTrue(m.elapsedNanos() > 5e9, "virtual elapsed " + m.elapsedNanos());
+    }
+}
