@@ -38,7 +38,7 @@ public final class EngineOptions {
             description = "Per-step log-normal jitter sigma; 0 for none (default: ${DEFAULT-VALUE}).")
     double noise;
 
-    @Option(names = "--stall-probability", paramLabel = "P", defaultValue = "" + EngineConfig.DEFAULT_STALL_PROBABILITY,
+    @Option(names = "--stall-probability", paramLabel = "P", defaultValue = "0.0001",
             description = "Chance that an engine step stalls (default: ${DEFAULT-VALUE}).")
     double stallProbability;
 

@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /** {@code headroom sim}: serve the simulated LLM over HTTP until interrupted. */
-@Command(name = "sim", mixinStandardHelpOptions = true,
+@Command(name = "sim", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Run the embedded LLM simulator as an OpenAI-compatible HTTP server until Ctrl-C.")
 public final class SimCommand implements Callable<Integer> {
     @Spec
@@ -53,7 +53,7 @@ public final class SimCommand implements Callable<Integer> {
     int maxBodyBytes;
 
     @Option(names = "--trace-out", paramLabel = "FILE",
-            description = "Append every request's server-side timings to this JSONL file.")
+            description = "Write every request's server-side timings to this JSONL file.")
     Path traceOut;
 
     @Override
@@ -68,10 +68,12 @@ public final class SimCommand implements Callable<Integer> {
         var serverConfig = new SimServer.Config(host, port, config, plan, maxBodyBytes, traceOut, 10_000);
         SimServer server = SimServer.start(serverConfig);
         CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        // Ctrl-C runs the hook: close the server (flushing --trace-out) before the JVM exits.
+        Thread hook = new Thread(() -> {
             server.close();
             stop.countDown();
-        }));
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "simulating %s on %s x%d (%d KV blocks of %d tokens, max_num_seqs %d)%n",
                 config.model().displayName(), config.hardware().displayName(), config.tensorParallel(),
@@ -80,7 +82,15 @@ public final class SimCommand implements Callable<Integer> {
         out.println("model: " + server.servedModel());
         out.println("serving at " + server.baseUri() + "/v1  (Ctrl-C to stop)");
         out.flush();
-        stop.await();
+        try {
+            stop.await();
+        } finally {
+            // Reached without the hook when the calling thread is interrupted (tests, embedding).
+            if (stop.getCount() > 0) {
+                Runtime.getRuntime().removeShutdownHook(hook);
+                server.close();
+            }
+        }
         return ExitCodes.OK;
     }
 }

@@ -138,6 +138,8 @@ final class GenerationHandler implements HttpHandler {
                 os.write(wire.emptyFinishEvent());
                 writeTrailer(os, wire, 0);
             }
+            // Each event's bytes are built while waiting for its token, so only the write is on the hot path.
+            byte[] next = osl > 0 ? event(wire, 0, osl, finish) : null;
             while (written < osl) {
                 int available = session.awaitMore(written);
                 while (written < available) {
@@ -157,18 +159,31 @@ final class GenerationHandler implements HttpHandler {
                             default -> { }
                         }
                     }
-                    boolean last = written == osl - 1;
-                    // Like vLLM, the role event goes out with the first token, not before it.
-                    if (written == 0 && chat) os.write(wire.roleEvent());
-                    os.write(wire.tokenEvent(TextGenerator.token(number, written), last ? finish : null));
-                    if (last) writeTrailer(os, wire, osl);
+                    os.write(next);
                     os.flush();
                     markWritten(written);
                     written++;
+                    if (written < osl) next = event(wire, written, osl, finish);
                 }
             }
             os.close();
             countFinish(osl, maxTokens);
+        }
+
+        /** The bytes for output token {@code i}: the role event first (chat, like vLLM, with the first token), the
+         *  token's event, and after the last token the usage event and [DONE]. */
+        private byte[] event(WireFormat wire, int i, int osl, String finish) {
+            boolean last = i == osl - 1;
+            byte[] token = wire.tokenEvent(TextGenerator.token(number, i), last ? finish : null);
+            if (!(i == 0 && chat) && !last) return token;
+            var b = new java.io.ByteArrayOutputStream(token.length * 2);
+            if (i == 0 && chat) b.writeBytes(wire.roleEvent());
+            b.writeBytes(token);
+            if (last) {
+                if (req.includeUsage()) b.writeBytes(wire.usageEvent(req.promptTokens(), osl));
+                b.writeBytes(WireFormat.doneEvent());
+            }
+            return b.toByteArray();
         }
 
         private void writeTrailer(OutputStream os, WireFormat wire, int osl) throws IOException {

@@ -1,0 +1,99 @@
+package dev.headroom.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CliTest {
+
+    /** Runs the command line and captures what it printed. */
+    record Run(int code, String out, String err) {}
+
+    static Run run(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void helpListsTheCommandsAndExitCodes() {
+        Run r = run("--help");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("sim"), r.out());
+        assertTrue(r.out().contains("Exit codes"), r.out());
+    }
+
+    @Test
+    void unknownHardwareListsTheValidNamesAndExitsTwo() {
+        Run r = run("sim", "--hardware", "tpu-v9");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("tpu-v9") && r.err().contains("h100-sxm"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    @Test
+    void modelThatDoesNotFitIsBadInput() {
+        Run r = run("sim", "--hardware", "l4", "--model", "llama-3.1-70b");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--tp"), r.err());
+    }
+
+    @Test
+    void badOptionValuesAreUsageErrors() {
+        assertEquals(2, run("sim", "--bogus").code());
+        assertEquals(2, run("sim", "--port", "eighty").code());
+        Run f = run("sim", "--fault", "meteor=0.5");
+        assertEquals(2, f.code());
+        assertTrue(f.err().contains("meteor") && f.err().contains("reset"), f.err());
+        Run d = run("sim", "--fault-stall", "soon");
+        assertEquals(2, d.code());
+        assertTrue(d.err().contains("soon"), d.err());
+        assertEquals(2, run("sim", "--eos-length", "normal:abc").code());
+        assertEquals(2, run("sim", "--port", "70000").code());
+    }
+
+    @Test
+    void simServesUntilInterrupted() throws Exception {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(new StringWriter(), true));
+        AtomicInteger code = new AtomicInteger(-1);
+        Thread t = new Thread(() -> code.set(cl.execute("sim", "--port", "0", "--noise", "0")));
+        t.start();
+        Pattern url = Pattern.compile("serving at (http://\\S+)/v1");
+        Matcher m = url.matcher("");
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!(m = url.matcher(out.toString())).find() && System.nanoTime() < deadline) Thread.sleep(20);
+        assertTrue(m.find(0), out.toString());
+        String base = m.group(1);
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            var body = "{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"prompt\":\"hi\",\"max_tokens\":3,\"ignore_eos\":true}";
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/completions"))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode());
+            assertTrue(r.body().contains("\"completion_tokens\":3"), r.body());
+        }
+        t.interrupt();
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        assertEquals(ExitCodes.INTERRUPTED, code.get());
+    }
+}
