@@ -22,6 +22,9 @@ public final class SimServer implements AutoCloseable {
     static {
         // Read once by the JDK server when its implementation class loads; must be set before the first server.
         System.setProperty("sun.net.httpserver.nodelay", "true");
+        // The JDK closes keep-alive connections beyond 200 idle ones; a closed-loop client with hundreds of
+        // users finishing in the same engine step would see its connections dropped between requests.
+        System.setProperty("sun.net.httpserver.maxIdleConnections", "100000");
     }
 
     /**
