@@ -38,8 +38,7 @@ final class StreamSession implements SequenceListener {
 
     /** Blocks until more than {@code have} tokens exist (or the sequence finished); returns how many exist. */
     int awaitMore(int have) {
-        int a;
-        while ((a = available) <= have && !finished) {
+        while (available <= have && !finished) {
             LockSupport.park(this);
         }
         return available;

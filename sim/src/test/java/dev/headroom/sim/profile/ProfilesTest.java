@@ -45,6 +45,21 @@ class ProfilesTest {
     }
 
     @Test
+    void everyYamlUnderConfigsIsOfAKindThisTestParses() throws IOException {
+        // A new kind of config (SLOs, forecasts, ...) must come with a parse test of its own.
+        try (Stream<Path> all = Files.walk(CONFIGS)) {
+            for (Path f : all.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).toList()) {
+                String kind = CONFIGS.relativize(f).getName(0).toString();
+                switch (kind) {
+                    case "hardware" -> Profiles.parse(f, HardwareProfile.class).validate();
+                    case "models" -> Profiles.parse(f, ModelProfile.class).validate();
+                    default -> throw new AssertionError("no parse test covers " + f);
+                }
+            }
+        }
+    }
+
+    @Test
     void theIssueNamesAreAllBundled() {
         assertTrue(Profiles.hardwareNames().containsAll(
                 List.of("h100-sxm", "h200", "a100-80gb", "l40s", "l4", "b200", "mi300x")), Profiles.hardwareNames().toString());
