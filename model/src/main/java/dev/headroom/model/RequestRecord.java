@@ -1,33 +1,71 @@
 package dev.headroom.model;
 
 /**
- * What one request experienced. Times are nanoseconds from the start of the run; {@code -1} means "did not
- * happen" (e.g. no first token on a failed request).
+ * What one request experienced. Times are nanoseconds on the run's clock (0 = the start of the run); -1 means
+ * "did not happen" (e.g. no first token on a failed request).
  *
- * @param index          the request's sequence number in the run
- * @param intendedNanos  when the load model meant to send it (open loop: the scheduled arrival)
- * @param sentNanos      when it was actually sent
- * @param firstTokenNanos when the first output token arrived
- * @param endNanos       when the response ended (success or failure)
- * @param tokenNanos     arrival time of every output token (or chunk), in order
- * @param promptTokens   realised input length
- * @param completionTokens realised output length
- * @param requestedOutputTokens the output length that was asked for
- * @param preemptions    how often the server preempted it (simulator ground truth; 0 when unknown)
- * @param failure        null on success, otherwise why it failed
+ * @param index            the request's sequence number in the run
+ * @param warmup           sent during warm-up: recorded but excluded from every metric
+ * @param intendedNanos    when the load model meant to send it (open loop: its slot on the schedule)
+ * @param sentNanos        when it was actually sent
+ * @param firstTokenNanos  when the first content-bearing chunk arrived
+ * @param endNanos         when the response ended (finished, failed or cut off)
+ * @param chunkNanos       arrival time of every content-bearing chunk, in order
+ * @param chunkTokens      tokens in each of those chunks (1 unless the server says a chunk carries more)
+ * @param promptTokens     realised input length, and where it came from
+ * @param completionTokens realised output length, and where it came from
+ * @param requestedOutputTokens the output length asked for (max_tokens), 0 when none was set
+ * @param httpStatus       the response status, 0 when there was no response
+ * @param preemptions      how often the server preempted it (simulator ground truth; 0 when unknown)
+ * @param slotWaitNanos    open loop with a concurrency cap: how long it waited for a free slot
+ * @param outcome          completed, failed or incomplete (cut off at the end of the run)
+ * @param failure          why it failed, or null
  */
-public record RequestRecord(long index, long intendedNanos, long sentNanos, long firstTokenNanos, long endNanos,
-                            long[] tokenNanos, int promptTokens, int completionTokens, int requestedOutputTokens,
-                            int preemptions, Failure failure) {
+public record RequestRecord(long index, boolean warmup, long intendedNanos, long sentNanos, long firstTokenNanos,
+                            long endNanos, long[] chunkNanos, int[] chunkTokens,
+                            int promptTokens, TokenSource promptSource,
+                            int completionTokens, TokenSource completionSource,
+                            int requestedOutputTokens, int httpStatus, int preemptions, long slotWaitNanos,
+                            Outcome outcome, Failure failure) {
 
-    /** Why a request failed, with a machine-readable kind and a human detail. */
-    public record Failure(String kind, String detail) {}
+    /** How a request ended. */
+    public enum Outcome { COMPLETED, FAILED, INCOMPLETE }
 
-    public boolean succeeded() { return failure == null; }
+    /** Why a request failed. */
+    public record Failure(ErrorKind kind, String message) {}
 
-    /** Time to first token, measured from the intended send time. */
-    public long ttftNanos() { return firstTokenNanos < 0 ? -1 : firstTokenNanos - intendedNanos; }
+    public boolean succeeded() { return outcome == Outcome.COMPLETED; }
 
-    /** End-to-end latency, measured from the intended send time. */
-    public long e2eNanos() { return endNanos - intendedNanos; }
+    public boolean failed() { return outcome == Outcome.FAILED; }
+
+    /** Time of the last content chunk, or -1. */
+    public long lastTokenNanos() { return chunkNanos.length == 0 ? -1 : chunkNanos[chunkNanos.length - 1]; }
+
+    /** Actual minus intended send time. */
+    public long sendLagNanos() { return sentNanos - intendedNanos; }
+
+    /** Largest gap between consecutive content chunks, or 0. */
+    public long maxGapNanos() {
+        long max = 0;
+        for (int i = 1; i < chunkNanos.length; i++) max = Math.max(max, chunkNanos[i] - chunkNanos[i - 1]);
+        return max;
+    }
+
+    /** A simple successful record with one token per chunk (used by the simulator and tests). */
+    public static RequestRecord completed(long index, long intended, long sent, long[] tokenNanos, long end,
+                                          int prompt, TokenSource promptSource, int requested, int preemptions) {
+        int[] ones = new int[tokenNanos.length];
+        java.util.Arrays.fill(ones, 1);
+        return new RequestRecord(index, false, intended, sent, tokenNanos.length == 0 ? -1 : tokenNanos[0], end,
+                tokenNanos, ones, prompt, promptSource, tokenNanos.length, promptSource, requested, 200, preemptions,
+                0, Outcome.COMPLETED, null);
+    }
+
+    /** A failed record with no tokens. */
+    public static RequestRecord failed(long index, long intended, long sent, long end, int prompt, int requested,
+                                       int httpStatus, ErrorKind kind, String message) {
+        return new RequestRecord(index, false, intended, sent, -1, end, new long[0], new int[0], prompt,
+                TokenSource.REQUESTED, 0, TokenSource.COUNTED, requested, httpStatus, 0, 0, Outcome.FAILED,
+                new Failure(kind, message));
+    }
 }

@@ -25,10 +25,12 @@ class LoadModelTest {
     }
 
     @Test
-    void requestRecordMeasuresFromTheIntendedSendTime() {
-        var r = new RequestRecord(0, 1_000, 5_000, 9_000, 20_000, new long[] {9_000}, 10, 1, 1, 0, null);
-        assertEquals(8_000, r.ttftNanos());
-        assertEquals(19_000, r.e2eNanos());
+    void requestRecordDerivesSendLagLastTokenAndLargestGap() {
+        var r = RequestRecord.completed(0, 1_000, 5_000, new long[] {9_000, 12_000, 20_000}, 20_500, 10,
+                TokenSource.USAGE, 3, 0);
+        assertEquals(4_000, r.sendLagNanos());
+        assertEquals(20_000, r.lastTokenNanos());
+        assertEquals(8_000, r.maxGapNanos());
         assertTrue(r.succeeded());
     }
 }

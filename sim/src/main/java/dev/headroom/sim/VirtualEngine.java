@@ -1,6 +1,8 @@
 package dev.headroom.sim;
 
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.ErrorKind;
+import dev.headroom.model.TokenSource;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
@@ -127,10 +129,10 @@ public final class VirtualEngine implements Measurer {
             boolean fits = isl + requested <= config.model().maxContext();
             p.seq = new Sequence(index, isl, osl, at, this);
             if (!fits) {
-                p.fail(at, "http_400", "prompt + max_tokens exceeds max context " + config.model().maxContext());
+                p.fail(at, 400, "prompt + max_tokens exceeds max context " + config.model().maxContext());
                 onDone(at);
             } else if (!engine.submit(p.seq)) {
-                p.fail(at, "http_429", "waiting queue full");
+                p.fail(at, 429, "waiting queue full");
                 onDone(at);
             }
         }
@@ -162,6 +164,7 @@ public final class VirtualEngine implements Measurer {
         Sequence seq;
         long end = -1;
         RequestRecord.Failure failure;
+        int httpStatus;
 
         Pending(long index, long arrival, int isl, int requested, int osl) {
             this.index = index;
@@ -171,17 +174,19 @@ public final class VirtualEngine implements Measurer {
             this.tokens = new long[osl];
         }
 
-        void fail(long at, String kind, String detail) {
+        void fail(long at, int status, String detail) {
             end = at;
-            failure = new RequestRecord.Failure(kind, detail);
+            failure = new RequestRecord.Failure(ErrorKind.forStatus(status), detail);
+            httpStatus = status;
         }
 
         RequestRecord toRecord() {
             if (failure != null) {
-                return new RequestRecord(index, arrival, arrival, -1, end, new long[0], isl, 0, requested, 0, failure);
+                return RequestRecord.failed(index, arrival, arrival, end, isl, requested, httpStatus, failure.kind(),
+                        failure.message());
             }
-            return new RequestRecord(index, arrival, arrival, tokens[0], end, tokens, isl, tokens.length, requested,
-                    seq.preemptions(), null);
+            return RequestRecord.completed(index, arrival, arrival, tokens, end, isl, TokenSource.SERVER, requested,
+                    seq.preemptions());
         }
     }
 }

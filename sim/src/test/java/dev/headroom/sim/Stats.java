@@ -18,17 +18,17 @@ final class Stats {
     }
 
     static double[] ttftSeconds(Measurement m) {
-        return m.records().stream().filter(RequestRecord::succeeded).mapToDouble(r -> r.ttftNanos() / 1e9).toArray();
+        return m.records().stream().filter(RequestRecord::succeeded).mapToDouble(r -> (r.firstTokenNanos() - r.intendedNanos()) / 1e9).toArray();
     }
 
     static double[] e2eSeconds(Measurement m) {
-        return m.records().stream().filter(RequestRecord::succeeded).mapToDouble(r -> r.e2eNanos() / 1e9).toArray();
+        return m.records().stream().filter(RequestRecord::succeeded).mapToDouble(r -> (r.endNanos() - r.intendedNanos()) / 1e9).toArray();
     }
 
     /** Every gap between consecutive tokens of every request, in seconds. */
     static double[] itlSeconds(Measurement m) {
         return m.records().stream().filter(RequestRecord::succeeded).flatMapToDouble(r -> {
-            long[] t = r.tokenNanos();
+            long[] t = r.chunkNanos();
             double[] gaps = new double[Math.max(0, t.length - 1)];
             for (int i = 1; i < t.length; i++) gaps[i - 1] = (t[i] - t[i - 1]) / 1e9;
             return Arrays.stream(gaps);
@@ -38,7 +38,7 @@ final class Stats {
     /** The longest gap between consecutive tokens of each request, in seconds. */
     static double[] maxGapSeconds(Measurement m) {
         return m.records().stream().filter(RequestRecord::succeeded).mapToDouble(r -> {
-            long[] t = r.tokenNanos();
+            long[] t = r.chunkNanos();
             long max = 0;
             for (int i = 1; i < t.length; i++) max = Math.max(max, t[i] - t[i - 1]);
             return max / 1e9;
