@@ -20,13 +20,14 @@ package dev.headroom.model;
  * @param slotWaitNanos    open loop with a concurrency cap: how long it waited for a free slot
  * @param outcome          completed, failed or incomplete (cut off at the end of the run)
  * @param failure          why it failed, or null
+ * @param responseId       the id the server gave the response (X-Request-Id or the body's id), or null
  */
 public record RequestRecord(long index, boolean warmup, long intendedNanos, long sentNanos, long firstTokenNanos,
                             long endNanos, long[] chunkNanos, int[] chunkTokens,
                             int promptTokens, TokenSource promptSource,
                             int completionTokens, TokenSource completionSource,
                             int requestedOutputTokens, int httpStatus, int preemptions, long slotWaitNanos,
-                            Outcome outcome, Failure failure) {
+                            Outcome outcome, Failure failure, String responseId) {
 
     /** How a request ended. */
     public enum Outcome { COMPLETED, FAILED, INCOMPLETE }
@@ -51,6 +52,13 @@ public record RequestRecord(long index, boolean warmup, long intendedNanos, long
         return max;
     }
 
+    /** This record, marked as cut off at the end of the run. */
+    public RequestRecord asIncomplete() {
+        return new RequestRecord(index, warmup, intendedNanos, sentNanos, firstTokenNanos, endNanos, chunkNanos,
+                chunkTokens, promptTokens, promptSource, completionTokens, completionSource, requestedOutputTokens,
+                httpStatus, preemptions, slotWaitNanos, Outcome.INCOMPLETE, null, responseId);
+    }
+
     /** A simple successful record with one token per chunk (used by the simulator and tests). */
     public static RequestRecord completed(long index, long intended, long sent, long[] tokenNanos, long end,
                                           int prompt, TokenSource promptSource, int requested, int preemptions) {
@@ -58,7 +66,7 @@ public record RequestRecord(long index, boolean warmup, long intendedNanos, long
         java.util.Arrays.fill(ones, 1);
         return new RequestRecord(index, false, intended, sent, tokenNanos.length == 0 ? -1 : tokenNanos[0], end,
                 tokenNanos, ones, prompt, promptSource, tokenNanos.length, promptSource, requested, 200, preemptions,
-                0, Outcome.COMPLETED, null);
+                0, Outcome.COMPLETED, null, null);
     }
 
     /** A failed record with no tokens. */
@@ -66,6 +74,6 @@ public record RequestRecord(long index, boolean warmup, long intendedNanos, long
                                        int httpStatus, ErrorKind kind, String message) {
         return new RequestRecord(index, false, intended, sent, -1, end, new long[0], new int[0], prompt,
                 TokenSource.REQUESTED, 0, TokenSource.COUNTED, requested, httpStatus, 0, 0, Outcome.FAILED,
-                new Failure(kind, message));
+                new Failure(kind, message), null);
     }
 }

@@ -16,7 +16,7 @@ class MetricsTest {
                                     int prompt) {
         int osl = java.util.Arrays.stream(tokens).sum();
         return new RequestRecord(index, false, intended, sent, chunks[0], end, chunks, tokens, prompt,
-                TokenSource.USAGE, osl, TokenSource.USAGE, osl, 200, 0, 0, RequestRecord.Outcome.COMPLETED, null);
+                TokenSource.USAGE, osl, TokenSource.USAGE, osl, 200, 0, 0, RequestRecord.Outcome.COMPLETED, null, null);
     }
 
     /** Two completed, one failed, one warm-up and one incomplete request, times in ms. */
@@ -27,9 +27,9 @@ class MetricsTest {
         var warm = ok(3, -900 * MS, -900 * MS, new long[] {-10 * MS}, new int[] {1}, -5 * MS, 5);
         warm = new RequestRecord(3, true, warm.intendedNanos(), warm.sentNanos(), warm.firstTokenNanos(), warm.endNanos(),
                 warm.chunkNanos(), warm.chunkTokens(), 5, TokenSource.USAGE, 1, TokenSource.USAGE, 1, 200, 0, 0,
-                RequestRecord.Outcome.COMPLETED, null);
+                RequestRecord.Outcome.COMPLETED, null, null);
         var cut = new RequestRecord(4, false, 280 * MS, 280 * MS, -1, 900 * MS, new long[0], new int[0], 5,
-                TokenSource.REQUESTED, 0, TokenSource.COUNTED, 10, 200, 0, 0, RequestRecord.Outcome.INCOMPLETE, null);
+                TokenSource.REQUESTED, 0, TokenSource.COUNTED, 10, 200, 0, 0, RequestRecord.Outcome.INCOMPLETE, null, null);
         return List.of(r0, r1, r2, warm, cut);
     }
 

@@ -116,6 +116,15 @@ public final class SimServer implements AutoCloseable {
         return ctx.emitLagSnapshot();
     }
 
+    /**
+     * Ground truth for in-process callers: when each token of response {@code id} was written (Unix-epoch µs),
+     * or null when the id is unknown or no longer kept.
+     */
+    public long[] tokenWrittenEpochMicros(String id) {
+        ServerTrace t = ctx.traces.get(id);
+        return t == null ? null : t.tokenWrittenMicros().clone();
+    }
+
     /** The {@code /metrics} text, without going through HTTP. */
     public String metricsText() {
         return new MetricsHandler(ctx).render();

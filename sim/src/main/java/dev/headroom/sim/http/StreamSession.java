@@ -3,6 +3,7 @@ package dev.headroom.sim.http;
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
 
+import java.io.InterruptedIOException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -36,9 +37,14 @@ final class StreamSession implements SequenceListener {
         LockSupport.unpark(writer);
     }
 
-    /** Blocks until more than {@code have} tokens exist (or the sequence finished); returns how many exist. */
-    int awaitMore(int have) {
+    /**
+     * Blocks until more than {@code have} tokens exist (or the sequence finished); returns how many exist.
+     * Throws when the server is shutting down (the handler thread is interrupted): park would return at once
+     * forever and spin.
+     */
+    int awaitMore(int have) throws InterruptedIOException {
         while (available <= have && !finished) {
+            if (Thread.interrupted()) throw new InterruptedIOException("server shutting down");
             LockSupport.park(this);
         }
         return available;

@@ -1,0 +1,94 @@
+package dev.headroom.probe;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.OperatingSystemMXBean;
+
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
+
+/**
+ * Watches the client's own health during a run: process CPU (sampled every 250 ms) and GC pauses (JMX
+ * notifications). The probe uses it to say when the client, not the server, may have been the bottleneck.
+ */
+final class ClientMonitor implements AutoCloseable {
+    private final OperatingSystemMXBean os =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private final List<Registration> registrations = new ArrayList<>();
+    private final AtomicLong maxPauseMicros = new AtomicLong();
+    private final DoubleAdder cpuSum = new DoubleAdder();
+    private final AtomicLong cpuSamples = new AtomicLong();
+    private volatile double cpuMax;
+    private final Thread sampler;
+    private volatile boolean stopped;
+
+    private record Registration(NotificationEmitter emitter, NotificationListener listener) {}
+
+    ClientMonitor() {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (!(gc instanceof NotificationEmitter emitter)) continue;
+            NotificationListener l = (n, handback) -> {
+                if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) return;
+                var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+                // Concurrent collectors report their concurrent phases too; only pauses stop the client.
+                if (info.getGcName().contains("Pauses") || !info.getGcName().startsWith("ZGC")
+                        && !info.getGcAction().contains("concurrent")) {
+                    maxPauseMicros.accumulateAndGet(info.getGcInfo().getDuration() * 1000, Math::max);
+                }
+            };
+            emitter.addNotificationListener(l, null, null);
+            registrations.add(new Registration(emitter, l));
+        }
+        sampler = Thread.ofPlatform().daemon(true).name("client-monitor").start(this::sample);
+    }
+
+    private void sample() {
+        os.getProcessCpuLoad(); // the first reading is meaningless
+        while (!stopped) {
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                return;
+            }
+            double load = os.getProcessCpuLoad();
+            if (load >= 0) {
+                cpuSum.add(load);
+                cpuSamples.incrementAndGet();
+                cpuMax = Math.max(cpuMax, load);
+            }
+        }
+    }
+
+    /** Mean process CPU over the run, as a fraction of all cores (0..1), or NaN when unknown. */
+    double cpuMean() {
+        long n = cpuSamples.get();
+        return n == 0 ? Double.NaN : cpuSum.sum() / n;
+    }
+
+    double cpuMax() {
+        return cpuMax;
+    }
+
+    double gcPauseMaxMs() {
+        return maxPauseMicros.get() / 1000.0;
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        sampler.interrupt();
+        for (Registration r : registrations) {
+            try {
+                r.emitter().removeNotificationListener(r.listener());
+            } catch (javax.management.ListenerNotFoundException e) {
+                // already gone
+            }
+        }
+    }
+}

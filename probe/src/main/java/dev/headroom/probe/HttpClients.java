@@ -1,0 +1,77 @@
+package dev.headroom.probe;
+
+import okhttp3.ConnectionPool;
+import okhttp3.Dispatcher;
+import okhttp3.OkHttpClient;
+
+import javax.net.SocketFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.TimeUnit;
+
+/** Builds the OkHttp client for a load point: pool sized to the load, no silent retries, TCP_NODELAY. */
+final class HttpClients {
+    private HttpClients() {}
+
+    static OkHttpClient forLoad(Target target, int connections) {
+        Dispatcher dispatcher = new Dispatcher();
+        dispatcher.setMaxRequests(Math.max(64, connections * 2));
+        dispatcher.setMaxRequestsPerHost(Math.max(64, connections * 2));
+        OkHttpClient.Builder b = new OkHttpClient.Builder()
+                .dispatcher(dispatcher)
+                .connectionPool(new ConnectionPool(Math.max(8, connections * 2), 5, TimeUnit.MINUTES))
+                // Every request is sent exactly once: a failed send is measured, not retried.
+                .retryOnConnectionFailure(false)
+                .followRedirects(false)
+                .connectTimeout(target.connectTimeout())
+                // Read/call timeouts are enforced per request by the executor's watchdog, which knows whether the
+                // first token has arrived; OkHttp's own would not say which one fired.
+                .readTimeout(0, TimeUnit.MILLISECONDS)
+                .writeTimeout(target.connectTimeout())
+                .callTimeout(0, TimeUnit.MILLISECONDS)
+                .socketFactory(new NoDelaySocketFactory());
+        if (target.insecure()) trustEverything(b);
+        return b.build();
+    }
+
+    private static void trustEverything(OkHttpClient.Builder b) {
+        try {
+            X509TrustManager all = new X509TrustManager() {
+                @Override public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+                @Override public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+                @Override public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }
+            };
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, new TrustManager[] {all}, null);
+            b.sslSocketFactory(ctx.getSocketFactory(), all).hostnameVerifier((host, session) -> true);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot set up --insecure TLS", e);
+        }
+    }
+
+    /** Plain sockets with Nagle off: a streamed token must not wait for the next one. */
+    private static final class NoDelaySocketFactory extends SocketFactory {
+        private final SocketFactory delegate = SocketFactory.getDefault();
+
+        private static Socket noDelay(Socket s) throws IOException {
+            s.setTcpNoDelay(true);
+            return s;
+        }
+
+        @Override public Socket createSocket() throws IOException { return noDelay(delegate.createSocket()); }
+        @Override public Socket createSocket(String h, int p) throws IOException { return noDelay(delegate.createSocket(h, p)); }
+        @Override public Socket createSocket(String h, int p, InetAddress la, int lp) throws IOException {
+            return noDelay(delegate.createSocket(h, p, la, lp));
+        }
+        @Override public Socket createSocket(InetAddress h, int p) throws IOException { return noDelay(delegate.createSocket(h, p)); }
+        @Override public Socket createSocket(InetAddress h, int p, InetAddress la, int lp) throws IOException {
+            return noDelay(delegate.createSocket(h, p, la, lp));
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.headroom.probe;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.RequestRecord;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Drives one load point. Closed loop: N virtual users, each sending its next request when its last one ends
+ * (plus think time), so never more than N in flight. Open loop: send times are laid on an absolute schedule
+ * from the arrival process before anything is sent, and each request leaves at its slot whatever the server
+ * does; its latencies are measured from that slot.
+ */
+final class LoadDriver {
+    private final RequestExecutor executor;
+    private final PromptFactory prompts;
+    private final RunPlan plan;
+    private final RunClock clock;
+    private final Consumer<RequestRecord> sink;
+    private final ConcurrentLinkedQueue<RequestRecord> records = new ConcurrentLinkedQueue<>();
+    private final AtomicLong nextIndex = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peakInFlight = new AtomicInteger();
+    private final AtomicLong measuredIssued = new AtomicLong();
+    private final long warmupEnd;
+    private volatile long stopAt = Long.MAX_VALUE;
+
+    LoadDriver(RequestExecutor executor, PromptFactory prompts, RunPlan plan, RunClock clock, Consumer<RequestRecord> sink) {
+        this.executor = executor;
+        this.prompts = prompts;
+        this.plan = plan;
+        this.clock = clock;
+        this.sink = sink;
+        this.warmupEnd = plan.warmup().toNanos();
+        if (plan.duration() != null) stopAt = warmupEnd + plan.duration().toNanos();
+    }
+
+    /** Most requests that were in flight at once. */
+    int peakInFlight() {
+        return peakInFlight.get();
+    }
+
+    /** Runs until the stop condition and the grace period; returns every record in index order. */
+    List<RequestRecord> run() throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        switch (plan.load()) {
+            case LoadModel.Closed c -> {
+                for (int u = 0; u < c.concurrency(); u++) {
+                    long start = c.concurrency() == 1 ? 0 : plan.ramp().toNanos() * u / c.concurrency();
+                    threads.add(Thread.ofVirtual().name("user-" + u).start(() -> user(start)));
+                }
+                for (Thread t : threads) joinUntilGrace(t);
+            }
+            case LoadModel.Open o -> openLoop(o);
+        }
+        executor.cutOff();
+        awaitQuiet();
+        List<RequestRecord> all = new ArrayList<>(records);
+        all.sort(Comparator.comparingLong(RequestRecord::index));
+        return all;
+    }
+
+    /** The next request's index, or -1 when the run is over (time is up, or enough measured requests were sent). */
+    private synchronized long claim(long now) {
+        if (now >= stopAt) return -1;
+        long i = nextIndex.get();
+        if (!isWarmup(i, now) && plan.requests() > 0 && measuredIssued.incrementAndGet() > plan.requests()) {
+            stopAt = now;
+            return -1;
+        }
+        return nextIndex.getAndIncrement();
+    }
+
+    private boolean isWarmup(long index, long intended) {
+        return index < plan.warmupRequests() || intended < warmupEnd;
+    }
+
+    private void user(long startAt) {
+        try {
+            clock.sleepUntil(startAt);
+            while (true) {
+                long intended = clock.now();
+                long i = claim(intended);
+                if (i < 0) return;
+                send(i, intended, 0);
+                if (!plan.thinkTime().isZero()) clock.sleepUntil(clock.now() + plan.thinkTime().toNanos());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void openLoop(LoadModel.Open o) throws InterruptedException {
+        ArrivalProcess.Gaps gaps = o.arrivals().gaps(o.ratePerSecond(), plan.seed() ^ 0x5851F42D4C957F2DL);
+        Semaphore slots = plan.maxConcurrency() > 0 ? new Semaphore(plan.maxConcurrency()) : null;
+        double ramp = plan.ramp().toNanos();
+        double t = 0;
+        List<Thread> requests = new ArrayList<>();
+        while (true) {
+            long intended = Math.round(t);
+            clock.sleepUntil(intended);
+            long i = claim(intended);
+            if (i < 0) break;
+            requests.add(Thread.ofVirtual().start(() -> {
+                long wait = 0;
+                if (slots != null) {
+                    try {
+                        if (!slots.tryAcquire()) {
+                            long before = clock.now();
+                            slots.acquire();
+                            wait = clock.now() - before;
+                        }
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                try {
+                    send(i, intended, wait);
+                } finally {
+                    if (slots != null) slots.release();
+                }
+            }));
+            // The schedule is absolute: each slot is computed from the previous slot, never from "now".
+            double gap = gaps.nextSeconds() * 1e9;
+            if (ramp > 0 && t < ramp) gap /= Math.max(0.05, t / ramp);
+            t += gap;
+            if (requests.size() > 4096) requests.removeIf(th -> !th.isAlive());
+        }
+        for (Thread th : requests) joinUntilGrace(th);
+    }
+
+    private void send(long index, long intended, long slotWait) {
+        int now = inFlight.incrementAndGet();
+        peakInFlight.accumulateAndGet(now, Math::max);
+        try {
+            // Lengths come from a stream seeded by (seed, index): the same requests whatever the thread timing.
+            PreparedRequest req = prompts.prepare(index, new SplittableRandom(plan.seed() * 0x9E3779B97F4A7C15L + index));
+            RequestRecord r = executor.execute(req, intended, slotWait, isWarmup(index, intended));
+            records.add(r);
+            sink.accept(r);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private void joinUntilGrace(Thread t) throws InterruptedException {
+        while (t.isAlive()) {
+            long graceEnd = stopAt == Long.MAX_VALUE ? Long.MAX_VALUE : stopAt + plan.grace().toNanos();
+            long wait = graceEnd == Long.MAX_VALUE ? 100 : Math.max(0, (graceEnd - clock.now()) / 1_000_000);
+            if (wait == 0) return;
+            t.join(Math.min(wait, 100));
+        }
+    }
+
+    private void awaitQuiet() throws InterruptedException {
+        long deadline = clock.now() + TimeUnit.SECONDS.toNanos(10);
+        while (inFlight.get() > 0 && clock.now() < deadline) Thread.sleep(5);
+    }
+}

@@ -1,0 +1,19 @@
+package dev.headroom.probe;
+
+import dev.headroom.model.RequestRecord;
+
+import java.util.List;
+
+/**
+ * Everything one probe run produced.
+ *
+ * @param target       the target, with the model resolved
+ * @param inputLength  how prompt lengths were hit (server /tokenize, or the stated approximation)
+ * @param records      every request, warm-up included, in index order
+ * @param peakInFlight most requests in flight at once
+ * @param startEpochMicros Unix-epoch microseconds of run time 0 (record times are nanoseconds after it)
+ * @param cpuMean      mean process CPU (fraction of all cores)
+ */
+public record ProbeResult(Target target, RunPlan plan, WorkloadSpec workload, String inputLength,
+                          List<RequestRecord> records, int peakInFlight, long startEpochMicros, double elapsedSeconds,
+                          double cpuMean, double cpuMax, double gcPauseMaxMs) {}

@@ -1,0 +1,187 @@
+package dev.headroom.probe;
+
+import dev.headroom.model.ErrorKind;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.TokenSource;
+import okhttp3.Call;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okhttp3.sse.EventSource;
+import okhttp3.sse.EventSourceListener;
+import okhttp3.sse.EventSources;
+
+import javax.net.ssl.SSLException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends one request on the calling (virtual) thread and turns whatever happens into a {@link RequestRecord}:
+ * a misbehaving server is measured and classified, never thrown.
+ */
+final class RequestExecutor {
+    private static final MediaType JSON = MediaType.get("application/json");
+
+    private final OkHttpClient http;
+    private final Target target;
+    private final RunClock clock;
+    private final ScheduledExecutorService watchdog;
+    private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean cutOff;
+
+    RequestExecutor(OkHttpClient http, Target target, RunClock clock, ScheduledExecutorService watchdog) {
+        this.http = http;
+        this.target = target;
+        this.clock = clock;
+        this.watchdog = watchdog;
+    }
+
+    /** Ends the run: cancels every call still in flight; they are recorded as incomplete, not failed. */
+    void cutOff() {
+        cutOff = true;
+        for (Call c : inFlight) c.cancel();
+    }
+
+    /** Why the watchdog cancelled a call, if it did. */
+    private static final class Timeouts {
+        volatile ErrorKind fired;
+    }
+
+    RequestRecord execute(PreparedRequest req, long intendedNanos, long slotWaitNanos, boolean warmup) {
+        Request.Builder rb = new Request.Builder().url(target.url(target.api().path()))
+                .post(RequestBody.create(req.body(), JSON))
+                .header("Accept", "text/event-stream");
+        if (target.apiKey() != null) rb.header("Authorization", "Bearer " + target.apiKey());
+        target.headers().forEach(rb::header);
+        Call call = http.newCall(rb.build());
+        inFlight.add(call);
+        StreamState state = new StreamState();
+        Timeouts timeouts = new Timeouts();
+        long sent = clock.now();
+        ScheduledFuture<?> firstTokenGuard = watchdog.schedule(() -> {
+            if (state.firstTokenNanos < 0) {
+                timeouts.fired = ErrorKind.TIMEOUT_FIRST_TOKEN;
+                call.cancel();
+            }
+        }, target.firstTokenTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> totalGuard = watchdog.schedule(() -> {
+            if (timeouts.fired == null) timeouts.fired = ErrorKind.TIMEOUT_TOTAL;
+            call.cancel();
+        }, target.totalTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        int status = 0;
+        ErrorKind kind = null;
+        String message = null;
+        try (Response response = call.execute()) {
+            status = response.code();
+            state.responseId = response.header("X-Request-Id");
+            if (!response.isSuccessful()) {
+                kind = ErrorKind.forStatus(status);
+                message = "HTTP " + status + ": " + errorMessage(response.body());
+            } else if (isEventStream(response)) {
+                EventSources.processResponse(response, new Listener(state));
+            } else {
+                state.onWholeBody(response.body().string(), clock.now());
+            }
+        } catch (IOException e) {
+            kind = classify(e, state, timeouts);
+            message = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        } finally {
+            firstTokenGuard.cancel(false);
+            totalGuard.cancel(false);
+            inFlight.remove(call);
+        }
+        long end = clock.now();
+        if (cutOff && call.isCanceled() && timeouts.fired == null) {
+            return toRecord(req, intendedNanos, sent, end, status, slotWaitNanos, warmup, state, null, null)
+                    .asIncomplete();
+        }
+        if (kind == null && state.failure != null) {
+            kind = timeouts.fired != null ? timeouts.fired : classify(state.failure, state, timeouts);
+            message = state.failure.getClass().getSimpleName() + ": " + state.failure.getMessage();
+        }
+        if (kind == null && state.errorKind != null) {
+            kind = state.errorKind;
+            message = state.errorMessage;
+        }
+        if (kind == null && !(state.finished || state.done)) {
+            kind = ErrorKind.TRUNCATED;
+            message = "stream ended without finish_reason or [DONE]";
+        }
+        if (kind == null && state.chunks == 0) {
+            kind = ErrorKind.EMPTY;
+            message = "response finished with no output tokens";
+        }
+        return toRecord(req, intendedNanos, sent, end, status, slotWaitNanos, warmup, state, kind, message);
+    }
+
+    private RequestRecord toRecord(PreparedRequest req, long intended, long sent, long end, int status, long slotWait,
+                                   boolean warmup, StreamState s, ErrorKind kind, String message) {
+        int prompt = s.usagePrompt >= 0 ? s.usagePrompt : req.targetInputTokens();
+        TokenSource promptSource = s.usagePrompt >= 0 ? TokenSource.USAGE : TokenSource.TOKENIZER;
+        int completion = s.usageCompletion >= 0 ? s.usageCompletion : s.countedTokens;
+        TokenSource completionSource = s.usageCompletion >= 0 ? TokenSource.USAGE : TokenSource.COUNTED;
+        RequestRecord.Outcome outcome = kind == null ? RequestRecord.Outcome.COMPLETED : RequestRecord.Outcome.FAILED;
+        return new RequestRecord(req.index(), warmup, intended, sent, s.firstTokenNanos, end, s.chunkTimes(),
+                s.tokensPerChunk(), prompt, promptSource, completion, completionSource, req.requestedOutputTokens(),
+                status, 0, slotWait, outcome, kind == null ? null : new RequestRecord.Failure(kind, message),
+                s.responseId);
+    }
+
+    private static ErrorKind classify(Throwable e, StreamState state, Timeouts timeouts) {
+        if (timeouts.fired != null) return timeouts.fired;
+        if (e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException
+                || (e instanceof SSLException && state.chunks == 0)) {
+            return ErrorKind.CONNECT;
+        }
+        if (e instanceof InterruptedIOException && state.firstTokenNanos < 0 && state.chunks == 0) {
+            return ErrorKind.TIMEOUT_FIRST_TOKEN;
+        }
+        return ErrorKind.RESET;
+    }
+
+    private static boolean isEventStream(Response r) {
+        MediaType type = r.body().contentType();
+        return type != null && type.type().equals("text") && type.subtype().equals("event-stream");
+    }
+
+    private static String errorMessage(ResponseBody body) {
+        try {
+            var source = body.source();
+            source.request(4096);
+            String s = source.getBuffer().readUtf8(Math.min(4096, source.getBuffer().size()));
+            return StreamState.abbreviate(s.isBlank() ? "(empty body)" : s);
+        } catch (IOException | RuntimeException e) {
+            return "(body unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Feeds SSE events into the state with their arrival time. */
+    private final class Listener extends EventSourceListener {
+        private final StreamState state;
+
+        Listener(StreamState state) {
+            this.state = state;
+        }
+
+        @Override
+        public void onEvent(EventSource source, String id, String type, String data) {
+            state.onEvent(data, clock.now());
+        }
+
+        @Override
+        public void onFailure(EventSource source, Throwable t, Response response) {
+            if (t != null) state.failure = t;
+        }
+    }
+}

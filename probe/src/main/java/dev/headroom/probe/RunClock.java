@@ -1,0 +1,39 @@
+package dev.headroom.probe;
+
+import java.util.concurrent.locks.LockSupport;
+
+/** Nanoseconds since the start of a run, on the monotonic clock; sleeps precisely to an absolute time. */
+final class RunClock {
+    private static final long SPIN_NANOS = 100_000;
+    private final long origin = System.nanoTime();
+    private final long originEpochMicros = epochMicrosNow();
+
+    private static long epochMicrosNow() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+    }
+
+    /** Unix-epoch microseconds of run time 0, so records can be lined up with server-side timestamps. */
+    long originEpochMicros() {
+        return originEpochMicros;
+    }
+
+    long now() {
+        return System.nanoTime() - origin;
+    }
+
+    /** Absolute {@link System#nanoTime()} of run time {@code t}. */
+    long toSystemNanos(long t) {
+        return origin + t;
+    }
+
+    /** Sleeps until run time {@code t}: parks, then spins the last 100 µs so sends leave on time. */
+    void sleepUntil(long t) throws InterruptedException {
+        long remaining;
+        while ((remaining = t - now()) > 0) {
+            if (Thread.interrupted()) throw new InterruptedException();
+            if (remaining > SPIN_NANOS + 50_000) LockSupport.parkNanos(remaining - SPIN_NANOS);
+            else Thread.onSpinWait();
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.headroom.probe;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The endpoint under test and how to talk to it.
+ *
+ * @param baseUrl          scheme, host and port (a trailing {@code /v1} is accepted and removed)
+ * @param model            the model to ask for, or null to take the first from {@code GET /v1/models}
+ * @param apiKey           sent as {@code Authorization: Bearer ...}; never printed (see {@link #toString()})
+ * @param headers          extra request headers
+ * @param insecure         skip TLS certificate verification
+ * @param firstTokenTimeout how long to wait from the send for the first content token
+ * @param totalTimeout     how long one request may take in all
+ */
+public record Target(URI baseUrl, Api api, String model, String apiKey, Map<String, String> headers,
+                     boolean insecure, Duration connectTimeout, Duration firstTokenTimeout, Duration totalTimeout) {
+
+    public Target {
+        if (baseUrl == null || baseUrl.getScheme() == null || baseUrl.getHost() == null
+                || !(baseUrl.getScheme().equals("http") || baseUrl.getScheme().equals("https"))) {
+            throw new IllegalArgumentException("bad --url '" + baseUrl + "': give an http:// or https:// base URL, "
+                    + "e.g. http://127.0.0.1:8000");
+        }
+        String path = baseUrl.getPath() == null ? "" : baseUrl.getPath().replaceAll("/+$", "");
+        if (path.endsWith("/v1")) path = path.substring(0, path.length() - 3);
+        baseUrl = URI.create(baseUrl.getScheme() + "://" + baseUrl.getRawAuthority() + path);
+        headers = Map.copyOf(headers);
+        for (Duration d : new Duration[] {connectTimeout, firstTokenTimeout, totalTimeout}) {
+            if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("timeouts must be > 0, got " + d);
+        }
+    }
+
+    /** The same target asking for {@code m}. */
+    public Target withModel(String m) {
+        return new Target(baseUrl, api, m, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout);
+    }
+
+    public String url(String path) {
+        return baseUrl + path;
+    }
+
+    /** Never shows the API key or header values (they may hold credentials). */
+    @Override
+    public String toString() {
+        return "Target[" + baseUrl + ", " + api.wireName() + ", model=" + model + ", apiKey="
+                + (apiKey == null ? "none" : "***") + ", headers=" + headers.keySet() + "]";
+    }
+}
