@@ -89,10 +89,11 @@ final class LoadDriver {
         try {
             clock.sleepUntil(startAt);
             while (true) {
-                long intended = clock.now();
-                long i = claim(intended);
+                // Build the request first: client work must not count as the server's time, nor as send lag.
+                long i = claim(clock.now());
                 if (i < 0) return;
-                send(i, intended, 0);
+                PreparedRequest req = prepare(i);
+                send(req, clock.now(), 0);
                 if (!plan.thinkTime().isZero()) clock.sleepUntil(clock.now() + plan.thinkTime().toNanos());
             }
         } catch (InterruptedException e) {
@@ -108,9 +109,11 @@ final class LoadDriver {
         List<Thread> requests = new ArrayList<>();
         while (true) {
             long intended = Math.round(t);
-            clock.sleepUntil(intended);
             long i = claim(intended);
             if (i < 0) break;
+            // Prepared before its slot, so the send leaves on time.
+            PreparedRequest req = prepare(i);
+            clock.sleepUntil(intended);
             requests.add(Thread.ofVirtual().start(() -> {
                 long wait = 0;
                 if (slots != null) {
@@ -125,7 +128,7 @@ final class LoadDriver {
                     }
                 }
                 try {
-                    send(i, intended, wait);
+                    send(req, intended, wait);
                 } finally {
                     if (slots != null) slots.release();
                 }
@@ -139,13 +142,16 @@ final class LoadDriver {
         for (Thread th : requests) joinUntilGrace(th);
     }
 
-    private void send(long index, long intended, long slotWait) {
+    /** Lengths come from a stream seeded by (seed, index): the same requests whatever the thread timing. */
+    private PreparedRequest prepare(long index) {
+        return prompts.prepare(index, new SplittableRandom(plan.seed() * 0x9E3779B97F4A7C15L + index));
+    }
+
+    private void send(PreparedRequest req, long intended, long slotWait) {
         int now = inFlight.incrementAndGet();
         peakInFlight.accumulateAndGet(now, Math::max);
         try {
-            // Lengths come from a stream seeded by (seed, index): the same requests whatever the thread timing.
-            PreparedRequest req = prompts.prepare(index, new SplittableRandom(plan.seed() * 0x9E3779B97F4A7C15L + index));
-            RequestRecord r = executor.execute(req, intended, slotWait, isWarmup(index, intended));
+            RequestRecord r = executor.execute(req, intended, slotWait, isWarmup(req.index(), intended));
             records.add(r);
             sink.accept(r);
         } finally {

@@ -1,4 +1,4 @@
-package dev.headroom.probe;
+package dev.headroom.model;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,48 @@
+package dev.headroom.cli;
+
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+
+/** Where a command writes its run directory and what it prints. */
+public final class OutputOptions {
+    @Option(names = "--out", paramLabel = "DIR", description = "Run directory to write (default: runs/<time>-<command>).")
+    Path out;
+
+    @Option(names = "--format", paramLabel = "table|json|csv", defaultValue = "table",
+            description = "What to print: a table, the JSON result, or CSV (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    /** Creates and returns the run directory; refuses a non-empty existing one so nothing is overwritten. */
+    Path runDirectory(String command) {
+        Path dir = out != null ? out : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + command);
+        try {
+            if (Files.isDirectory(dir)) {
+                try (var entries = Files.list(dir)) {
+                    if (entries.findAny().isPresent()) {
+                        if (out != null) throw new IllegalArgumentException("--out " + dir + " exists and is not empty; "
+                                + "give a new directory");
+                        dir = Path.of(dir + "-" + ProcessHandle.current().pid());
+                    }
+                }
+            }
+            Files.createDirectories(dir);
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create run directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    String format() {
+        String f = format.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!f.equals("table") && !f.equals("json") && !f.equals("csv")) {
+            throw new IllegalArgumentException("bad --format '" + format + "': valid values are table, json, csv");
+        }
+        return f;
+    }
+}

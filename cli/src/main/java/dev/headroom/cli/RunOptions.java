@@ -1,0 +1,47 @@
+package dev.headroom.cli;
+
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.List;
+
+/** How long a load point runs, its warm-up, and the SLOs it is judged by. */
+public final class RunOptions {
+    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Measure for this long after warm-up (default: 30s unless --requests is given).")
+    Duration duration;
+
+    @Option(names = "--requests", paramLabel = "N", defaultValue = "0", description = "Measure this many requests after warm-up.")
+    int requests;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+            description = "Warm-up time; its requests are recorded but excluded from every metric (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--warmup-requests", paramLabel = "N", defaultValue = "0",
+            description = "Warm-up by count instead: the first N requests (sets --warmup to 0).")
+    int warmupRequests;
+
+    @Option(names = "--ramp", paramLabel = "DURATION", defaultValue = "0s", converter = DurationConverter.class,
+            description = "Start users evenly (closed loop) or raise the rate linearly (open loop) over this time.")
+    Duration ramp;
+
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Time in-flight requests may finish after the last send; later ones count as incomplete (default: ${DEFAULT-VALUE}).")
+    Duration grace;
+
+    @Option(names = "--slo", paramLabel = "SLO",
+            description = "Service-level objective, repeatable: e.g. ttft:p95<500ms, itl:p99<50ms, e2e:p99<10s, error_rate<1%%.")
+    List<String> slos = List.of();
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed for lengths, prompts and arrivals (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    Duration effectiveDuration() {
+        return duration == null && requests <= 0 ? Duration.ofSeconds(30) : duration;
+    }
+
+    Duration effectiveWarmup() {
+        return warmupRequests > 0 ? Duration.ZERO : warmup;
+    }
+}

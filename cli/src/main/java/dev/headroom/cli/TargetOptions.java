@@ -1,0 +1,96 @@
+package dev.headroom.cli;
+
+import dev.headroom.probe.Api;
+import dev.headroom.probe.Target;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Which endpoint to measure and how to reach it; shared by every measuring command. */
+public final class TargetOptions {
+    @Option(names = "--url", paramLabel = "URL",
+            description = "Base URL of the OpenAI-compatible server (e.g. http://127.0.0.1:8000). Without it, the "
+                    + "embedded simulator is started in-process and measured.")
+    String url;
+
+    @Option(names = "--api", paramLabel = "chat|completions", defaultValue = "chat",
+            description = "Endpoint: /v1/chat/completions or /v1/completions (default: ${DEFAULT-VALUE}).")
+    String api;
+
+    @Option(names = "--model", paramLabel = "NAME",
+            description = "Model to request; default: the first one GET /v1/models lists.")
+    String model;
+
+    @Option(names = "--api-key-env", paramLabel = "NAME", defaultValue = "OPENAI_API_KEY",
+            description = "Environment variable holding the API key, sent as a Bearer token (default: ${DEFAULT-VALUE}).")
+    String apiKeyEnv;
+
+    @Option(names = "--api-key-file", paramLabel = "FILE", description = "File holding the API key (first line).")
+    Path apiKeyFile;
+
+    @Option(names = "--header", paramLabel = "K:V", description = "Extra request header; repeatable. Values are never printed.")
+    List<String> headers = List.of();
+
+    @Option(names = "--insecure", description = "Do not verify TLS certificates.")
+    boolean insecure;
+
+    @Option(names = "--connect-timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
+            description = "TCP/TLS connect timeout (default: ${DEFAULT-VALUE}).")
+    Duration connectTimeout;
+
+    @Option(names = "--first-token-timeout", paramLabel = "DURATION", defaultValue = "60s", converter = DurationConverter.class,
+            description = "Longest wait from the send for the first token (default: ${DEFAULT-VALUE}).")
+    Duration firstTokenTimeout;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "300s", converter = DurationConverter.class,
+            description = "Longest time one request may take in all (default: ${DEFAULT-VALUE}).")
+    Duration totalTimeout;
+
+    boolean embedded() {
+        return url == null;
+    }
+
+    /** The target for {@code baseUrl} (the given --url, or the embedded simulator's). */
+    Target toTarget(URI baseUrl) {
+        Map<String, String> h = new LinkedHashMap<>();
+        for (String kv : headers) {
+            int colon = kv.indexOf(':');
+            if (colon <= 0) throw new IllegalArgumentException("bad --header '" + kv.replaceAll(":.*", ":***")
+                    + "': expected NAME:VALUE");
+            h.put(kv.substring(0, colon).trim(), kv.substring(colon + 1).trim());
+        }
+        return new Target(baseUrl, Api.parse(api), model, apiKey(), h, insecure, connectTimeout, firstTokenTimeout,
+                totalTimeout);
+    }
+
+    URI parsedUrl() {
+        try {
+            URI u = URI.create(url.trim());
+            if (u.getScheme() == null || u.getHost() == null) throw new IllegalArgumentException();
+            return u;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad --url '" + url + "': give an http:// or https:// base URL, e.g. "
+                    + "http://127.0.0.1:8000");
+        }
+    }
+
+    private String apiKey() {
+        if (apiKeyFile != null) {
+            try {
+                return Files.readAllLines(apiKeyFile).stream().findFirst().map(String::trim).orElse(null);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read --api-key-file " + apiKeyFile + ": " + e.getMessage(), e);
+            }
+        }
+        String v = System.getenv(apiKeyEnv);
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+}

@@ -1,0 +1,65 @@
+package dev.headroom.cli;
+
+import dev.headroom.model.LengthDistribution;
+import dev.headroom.probe.WorkloadSpec;
+import picocli.CommandLine.Option;
+
+/** The synthetic workload: input and output length distributions and output-length control. */
+public final class WorkloadOptions {
+    @Option(names = "--isl", paramLabel = "N", defaultValue = "512", description = "Mean input length in tokens (default: ${DEFAULT-VALUE}).")
+    int isl;
+
+    @Option(names = "--isl-stddev", paramLabel = "N", defaultValue = "0",
+            description = "Standard deviation of the input length; > 0 makes it normal (default: fixed).")
+    double islStddev;
+
+    @Option(names = "--isl-dist", paramLabel = "DIST",
+            description = "Input length distribution, overriding --isl: fixed:N, normal:MEAN,SD, uniform:MIN,MAX, lognormal:MEAN,SD.")
+    String islDist;
+
+    @Option(names = "--osl", paramLabel = "N", defaultValue = "256",
+            description = "Output length in tokens, sent as max_tokens; 0 lets the server decide (default: ${DEFAULT-VALUE}).")
+    int osl;
+
+    @Option(names = "--osl-stddev", paramLabel = "N", defaultValue = "0", description = "Standard deviation of the output length.")
+    double oslStddev;
+
+    @Option(names = "--osl-dist", paramLabel = "DIST", description = "Output length distribution, overriding --osl (same forms as --isl-dist).")
+    String oslDist;
+
+    @Option(names = "--no-ignore-eos", negatable = false,
+            description = "Do not send ignore_eos/min_tokens: the model may stop before max_tokens.")
+    boolean noIgnoreEos;
+
+    @Option(names = "--shared-prefix", paramLabel = "N", defaultValue = "0",
+            description = "Tokens of common prefix in every prompt, after the unique nonce (default: none).")
+    int sharedPrefix;
+
+    WorkloadSpec toSpec() {
+        LengthDistribution in = distribution("--isl", isl, islStddev, islDist, true);
+        LengthDistribution out = osl == 0 && oslDist == null ? null : distribution("--osl", osl, oslStddev, oslDist, false);
+        return new WorkloadSpec(in, out, !noIgnoreEos && out != null, sharedPrefix);
+    }
+
+    private static LengthDistribution distribution(String flag, int mean, double sd, String dist, boolean input) {
+        if (dist != null) return LengthDistribution.parse(dist);
+        if (mean < 1) throw new IllegalArgumentException(flag + " must be >= 1, got " + mean);
+        if (sd < 0) throw new IllegalArgumentException(flag + "-stddev must be >= 0, got " + sd);
+        return sd > 0 ? new LengthDistribution.Normal(mean, sd) : new LengthDistribution.Fixed(mean);
+    }
+
+    /** A one-line description for results, e.g. {@code isl fixed:512, osl fixed:256, ignore_eos}. */
+    static String describe(WorkloadSpec w) {
+        return "isl " + text(w.inputTokens()) + ", osl " + (w.outputTokens() == null ? "server-decided" : text(w.outputTokens()))
+                + (w.ignoreEos() ? ", ignore_eos" : "") + (w.sharedPrefixTokens() > 0 ? ", shared prefix " + w.sharedPrefixTokens() : "");
+    }
+
+    static String text(LengthDistribution d) {
+        return switch (d) {
+            case LengthDistribution.Fixed f -> "fixed:" + f.value();
+            case LengthDistribution.Normal n -> "normal:" + n.mean() + "," + n.stddev();
+            case LengthDistribution.Uniform u -> "uniform:" + u.min() + "," + u.max();
+            case LengthDistribution.LogNormal l -> "lognormal:" + l.mean() + "," + l.stddev();
+        };
+    }
+}

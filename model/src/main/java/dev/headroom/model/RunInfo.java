@@ -1,0 +1,16 @@
+package dev.headroom.model;
+
+/**
+ * What was measured and how, as results record it: everything needed to reproduce a run.
+ *
+ * @param toolVersion  Headroom's version
+ * @param startedAt    ISO-8601 UTC time the run started
+ * @param url          the target's base URL (the embedded simulator's loopback URL when {@code simulator} is set)
+ * @param simulator    null for a real server; otherwise what the embedded simulator simulated (e.g.
+ *                     {@code llama-3.1-8b on h100-sxm x1})
+ * @param workload     a short description of the input/output lengths, e.g. {@code isl fixed:512, osl fixed:256, ignore_eos}
+ * @param inputLength  how prompt lengths were hit
+ */
+public record RunInfo(String toolVersion, String startedAt, String url, String model, String api, String simulator,
+                      LoadModel load, int maxConcurrency, double thinkTimeSeconds, String workload, String inputLength,
+                      long seed) {}

@@ -1,0 +1,39 @@
+package dev.headroom.reports;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code histograms.hlog}: HdrHistogram's versioned interval-log format, one tagged interval per metric
+ * (tag = the summary key, e.g. {@code ttft_ms}; values in µs for times, tokens for lengths). Logs of several
+ * runs can be merged with HdrHistogram's own tools.
+ */
+public final class HistogramLog {
+    private HistogramLog() {}
+
+    public static void write(Path file, Map<String, Histogram> histograms, long startEpochMillis, double windowSeconds) {
+        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, java.nio.charset.StandardCharsets.UTF_8)) {
+            HistogramLogWriter w = new HistogramLogWriter(out);
+            w.outputComment("headroom probe histograms: times in microseconds, lengths in tokens");
+            w.outputStartTime(startEpochMillis);
+            w.setBaseTime(startEpochMillis);
+            w.outputLegend();
+            for (var e : histograms.entrySet()) {
+                Histogram h = e.getValue().copy();
+                h.setTag(e.getKey());
+                h.setStartTimeStamp(startEpochMillis);
+                h.setEndTimeStamp(startEpochMillis + Math.round(windowSeconds * 1000));
+                w.outputIntervalHistogram(h);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

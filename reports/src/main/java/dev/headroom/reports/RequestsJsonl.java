@@ -1,0 +1,90 @@
+package dev.headroom.reports;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.headroom.model.RequestRecord;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code requests.jsonl}: one line per request, appended as each finishes so nothing measured is lost if the run
+ * is interrupted. Times are seconds after the run's start ({@code started_at} in summary.json).
+ */
+public final class RequestsJsonl implements AutoCloseable {
+    private static final JsonFactory JSON = new JsonFactory();
+    private final BufferedWriter out;
+    private long sinceFlush;
+
+    public RequestsJsonl(Path file) {
+        try {
+            this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Appends one record; thread-safe. */
+    public synchronized void append(RequestRecord r) {
+        try {
+            write(out, r);
+            out.write('\n');
+            // Flush often enough that a killed run keeps almost everything, rarely enough to stay cheap.
+            if (++sinceFlush >= 64) {
+                out.flush();
+                sinceFlush = 0;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to requests.jsonl: " + e.getMessage(), e);
+        }
+    }
+
+    static void write(Writer w, RequestRecord r) throws IOException {
+        try (JsonGenerator g = JSON.createGenerator(w)) {
+            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            g.writeStartObject();
+            g.writeNumberField("id", r.index());
+            if (r.responseId() != null) g.writeStringField("response_id", r.responseId());
+            g.writeStringField("phase", r.warmup() ? "warmup" : "measure");
+            g.writeStringField("outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT));
+            seconds(g, "intended_s", r.intendedNanos());
+            seconds(g, "sent_s", r.sentNanos());
+            seconds(g, "first_token_s", r.firstTokenNanos());
+            seconds(g, "last_token_s", r.lastTokenNanos());
+            seconds(g, "end_s", r.endNanos());
+            g.writeNumberField("chunks", r.chunkNanos().length);
+            g.writeNumberField("isl", r.promptTokens());
+            g.writeStringField("isl_source", r.promptSource().wireName());
+            g.writeNumberField("osl", r.completionTokens());
+            g.writeStringField("osl_source", r.completionSource().wireName());
+            g.writeNumberField("osl_requested", r.requestedOutputTokens());
+            g.writeNumberField("max_gap_ms", r.maxGapNanos() / 1e6);
+            if (r.slotWaitNanos() > 0) g.writeNumberField("slot_wait_ms", r.slotWaitNanos() / 1e6);
+            g.writeNumberField("status", r.httpStatus());
+            if (r.failure() != null) {
+                g.writeStringField("error_kind", r.failure().kind().wireName());
+                g.writeStringField("error_message", r.failure().message());
+            }
+            g.writeEndObject();
+        }
+    }
+
+    private static void seconds(JsonGenerator g, String field, long nanos) throws IOException {
+        if (nanos < 0 && !field.equals("intended_s") && !field.equals("sent_s")) g.writeNullField(field);
+        else g.writeNumberField(field, Math.round(nanos / 1e3) / 1e6);
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            out.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.headroom.reports;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.ClientHealth;
+import dev.headroom.model.Distribution;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RunInfo;
+import dev.headroom.model.Summary;
+
+/**
+ * {@code summary.json}, schema {@value #SCHEMA}: the public contract of a probe result (docs/summary-json.md
+ * describes every key; a golden-file test seals the layout).
+ */
+public final class SummaryJson {
+    public static final String SCHEMA = "headroom.probe/v1";
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final String[] DISTRIBUTIONS = {"ttft_ms", "ttft_from_send_ms", "itl_ms", "tpot_ms", "e2e_ms", "isl", "osl"};
+
+    private SummaryJson() {}
+
+    public static String write(ProbeReport report) {
+        try {
+            return MAPPER.writeValueAsString(tree(report)) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static ObjectNode tree(ProbeReport report) {
+        RunInfo run = report.run();
+        Summary s = report.summary();
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schema", SCHEMA);
+        ObjectNode tool = root.putObject("tool");
+        tool.put("name", "headroom");
+        tool.put("version", run.toolVersion());
+        root.put("started_at", run.startedAt());
+        ObjectNode target = root.putObject("target");
+        target.put("url", run.url());
+        target.put("model", run.model());
+        target.put("api", run.api());
+        if (run.simulator() == null) target.putNull("simulator"); else target.put("simulator", run.simulator());
+        root.set("load", load(run));
+        ObjectNode workload = root.putObject("workload");
+        workload.put("description", run.workload());
+        workload.put("input_length", run.inputLength());
+        root.put("seed", run.seed());
+        JsonNumbers.put(root, "window_s", s.windowSeconds(), 3);
+        ObjectNode counts = root.putObject("counts");
+        counts.put("completed", s.counts().completed());
+        counts.put("failed", s.counts().failed());
+        counts.put("incomplete", s.counts().incomplete());
+        counts.put("warmup", s.counts().warmup());
+        counts.put("osl_short", s.oslShort());
+        ObjectNode metrics = root.putObject("metrics");
+        for (String key : DISTRIBUTIONS) metrics.set(key, distribution(s.distribution(key), key.endsWith("_ms") ? 3 : 1));
+        JsonNumbers.put(metrics, "output_tokens_per_s", s.outputTokensPerS(), 3);
+        JsonNumbers.put(metrics, "requests_per_s", s.requestsPerS(), 4);
+        JsonNumbers.put(metrics, "total_tokens_per_s", s.totalTokensPerS(), 3);
+        JsonNumbers.put(metrics, "goodput_requests_per_s", s.goodputRequestsPerS(), 4);
+        JsonNumbers.put(metrics, "goodput_tokens_per_s", s.goodputTokensPerS(), 3);
+        JsonNumbers.put(metrics, "slo_attainment", s.sloAttainment(), 4);
+        JsonNumbers.put(metrics, "error_rate", s.errorRate(), 4);
+        ArrayNode slo = root.putArray("slo");
+        for (Summary.SloResult r : s.slo()) {
+            ObjectNode o = slo.addObject();
+            o.put("metric", r.slo().metric());
+            if (r.slo().stat() == null) o.putNull("stat"); else o.put("stat", r.slo().stat());
+            o.put("op", r.slo().inclusive() ? "<=" : "<");
+            JsonNumbers.put(o, "threshold", r.slo().threshold(), 4);
+            o.put("unit", r.slo().isRate() ? "fraction" : "ms");
+            JsonNumbers.put(o, "observed", r.observed(), 4);
+            o.put("pass", r.pass());
+        }
+        root.put("slo_pass", s.sloPass());
+        ObjectNode errors = root.putObject("errors");
+        s.errors().forEach(errors::put);
+        root.set("client", client(report.client(), s));
+        return root;
+    }
+
+    private static ObjectNode load(RunInfo run) {
+        ObjectNode load = MAPPER.createObjectNode();
+        switch (run.load()) {
+            case LoadModel.Closed c -> {
+                load.put("mode", "closed");
+                load.put("concurrency", c.concurrency());
+                load.putNull("rate");
+                load.putNull("arrival");
+                JsonNumbers.put(load, "think_time_s", run.thinkTimeSeconds(), 3);
+            }
+            case LoadModel.Open o -> {
+                load.put("mode", "open");
+                load.putNull("concurrency");
+                JsonNumbers.put(load, "rate", o.ratePerSecond(), 6);
+                load.put("arrival", switch (o.arrivals()) {
+                    case ArrivalProcess.Constant k -> "constant";
+                    case ArrivalProcess.Poisson p -> "poisson";
+                    case ArrivalProcess.Gamma g -> "gamma";
+                });
+                if (o.arrivals() instanceof ArrivalProcess.Gamma g) JsonNumbers.put(load, "burstiness", g.shape(), 6);
+                if (run.maxConcurrency() > 0) load.put("max_concurrency", run.maxConcurrency());
+                else load.putNull("max_concurrency");
+            }
+        }
+        return load;
+    }
+
+    private static ObjectNode distribution(Distribution d, int decimals) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("count", d.count());
+        JsonNumbers.put(o, "mean", d.mean(), decimals);
+        JsonNumbers.put(o, "min", d.min(), decimals);
+        JsonNumbers.put(o, "p50", d.p50(), decimals);
+        JsonNumbers.put(o, "p90", d.p90(), decimals);
+        JsonNumbers.put(o, "p95", d.p95(), decimals);
+        JsonNumbers.put(o, "p99", d.p99(), decimals);
+        JsonNumbers.put(o, "p999", d.p999(), decimals);
+        JsonNumbers.put(o, "max", d.max(), decimals);
+        return o;
+    }
+
+    private static ObjectNode client(ClientHealth c, Summary s) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.set("send_lag_ms", distribution(s.distribution("send_lag_ms"), 3));
+        JsonNumbers.put(o, "cpu_util", c.cpuUtil(), 3);
+        JsonNumbers.put(o, "cpu_max", c.cpuMax(), 3);
+        JsonNumbers.put(o, "gc_pause_max_ms", c.gcPauseMaxMs(), 3);
+        o.put("client_bound", c.clientBound());
+        ArrayNode w = o.putArray("warnings");
+        c.warnings().forEach(w::add);
+        return o;
+    }
+}
