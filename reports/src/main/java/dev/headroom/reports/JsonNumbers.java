@@ -10,7 +10,9 @@ final class JsonNumbers {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             o.putNull(key);
         } else {
-            o.put(key, new java.math.BigDecimal(v).setScale(decimals, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros());
+            var d = new java.math.BigDecimal(v).setScale(decimals, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros();
+            // Plain notation: 80, not 8E+1.
+            o.put(key, d.scale() < 0 ? d.setScale(0) : d);
         }
     }
 }
