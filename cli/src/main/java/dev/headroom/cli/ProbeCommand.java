@@ -68,7 +68,7 @@ public final class ProbeCommand implements Callable<Integer> {
         RunPlan plan = new RunPlan(load.toLoad(8), load.thinkTime, load.maxConcurrency, run.effectiveDuration(),
                 run.requests, run.effectiveWarmup(), run.warmupRequests, run.ramp, run.grace, run.seed);
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
-        if (!target.embedded()) target.parsedUrl();
+        if (!target.embedded()) target.toTarget(target.parsedUrl()); // validate everything before writing anything
         Path dir = output.runDirectory("probe");
         SimServer server = engine == null ? null : SimServer.start(SimServer.Config.loopback(engine));
         try {

@@ -74,7 +74,9 @@ public final class TargetOptions {
     URI parsedUrl() {
         try {
             URI u = URI.create(url.trim());
-            if (u.getScheme() == null || u.getHost() == null) throw new IllegalArgumentException();
+            if (u.getHost() == null || !("http".equals(u.getScheme()) || "https".equals(u.getScheme()))) {
+                throw new IllegalArgumentException();
+            }
             return u;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad --url '" + url + "': give an http:// or https:// base URL, e.g. "

@@ -1,0 +1,84 @@
+package dev.headroom.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ProbeCommandTest {
+
+    @Test
+    void probeAgainstTheEmbeddedSimulatorWritesTheRunDirectory(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("run");
+        var r = CliTest.run("probe", "--concurrency", "4", "--requests", "12", "--warmup-requests", "4",
+                "--isl", "64", "--osl", "16", "--slo", "ttft:p95<5s", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("ttft (ms)") && r.out().contains("SLO ttft:p95<5000ms"), r.out());
+        assertTrue(r.err().contains("run directory: " + out), r.err());
+        for (String f : List.of("summary.json", "requests.jsonl", "config.yaml", "histograms.hlog")) {
+            assertTrue(Files.size(out.resolve(f)) > 0, f);
+        }
+        JsonNode s = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertEquals("headroom.probe/v1", s.get("schema").asText());
+        assertEquals(12, s.at("/counts/completed").asInt());
+        assertEquals(4, s.at("/counts/warmup").asInt());
+        assertEquals(16, s.at("/metrics/osl/p50").asInt());
+        assertEquals(64, s.at("/metrics/isl/p50").asInt());
+        assertEquals("llama-3.1-8b on h100-sxm x1", s.at("/target/simulator").asText());
+        assertTrue(s.get("slo_pass").asBoolean());
+        List<String> lines = Files.readAllLines(out.resolve("requests.jsonl"));
+        assertEquals(16, lines.size());
+        String config = Files.readString(out.resolve("config.yaml"));
+        assertTrue(config.contains("seed: 42") && config.contains("concurrency: 4"), config);
+    }
+
+    @Test
+    void jsonFormatPrintsTheSummaryOnStdout(@TempDir Path tmp) throws IOException {
+        var r = CliTest.run("probe", "--concurrency", "2", "--requests", "4", "--warmup", "0s", "--isl", "32",
+                "--osl", "8", "--format", "json", "--out", tmp.resolve("j").toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(r.out());
+        assertEquals(4, s.at("/counts/completed").asInt());
+    }
+
+    @Test
+    void badInputIsNamedAndExitsTwoWithoutARunDirectory(@TempDir Path tmp) {
+        Path out = tmp.resolve("never");
+        var slo = CliTest.run("probe", "--slo", "ttft<5", "--out", out.toString());
+        assertEquals(2, slo.code());
+        assertTrue(slo.err().contains("ttft<5"), slo.err());
+        var both = CliTest.run("probe", "--concurrency", "2", "--rate", "3", "--out", out.toString());
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("mutually exclusive"), both.err());
+        var url = CliTest.run("probe", "--url", "ftp://x", "--out", out.toString());
+        assertEquals(2, url.code());
+        assertTrue(url.err().contains("ftp://x"), url.err());
+        var dist = CliTest.run("probe", "--isl-dist", "zipf:3", "--out", out.toString());
+        assertEquals(2, dist.code());
+        assertFalse(Files.exists(out), "nothing is written for bad input");
+    }
+
+    @Test
+    void anUnreachableServerIsMeasuredAsConnectFailures(@TempDir Path tmp) throws IOException {
+        int port;
+        try (var s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path out = tmp.resolve("down");
+        var r = CliTest.run("probe", "--url", "http://127.0.0.1:" + port, "--model", "m", "--concurrency", "1",
+                "--requests", "3", "--warmup", "0s", "--connect-timeout", "1s", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertEquals(3, s.at("/counts/failed").asInt());
+        assertEquals(3, s.at("/errors/connect").asInt());
+    }
+}
