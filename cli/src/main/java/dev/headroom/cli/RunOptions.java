@@ -37,6 +37,16 @@ public final class RunOptions {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed for lengths, prompts and arrivals (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    List<dev.headroom.model.Slo> slos() {
+        return slos.stream().map(dev.headroom.model.Slo::parse).toList();
+    }
+
+    /** The run plan for one load point. */
+    dev.headroom.probe.RunPlan plan(dev.headroom.model.LoadModel loadModel, LoadOptions load) {
+        return new dev.headroom.probe.RunPlan(loadModel, load.thinkTime, load.maxConcurrency, effectiveDuration(),
+                requests, effectiveWarmup(), warmupRequests, ramp, grace, seed);
+    }
+
     Duration effectiveDuration() {
         return duration == null && requests <= 0 ? Duration.ofSeconds(30) : duration;
     }

@@ -54,6 +54,11 @@ public final class TargetOptions {
             description = "Longest time one request may take in all (default: ${DEFAULT-VALUE}).")
     Duration totalTimeout;
 
+    /** Where the API key comes from, for config.yaml: never the key itself. */
+    String apiKeyOrigin() {
+        return apiKeyFile != null ? "file " + apiKeyFile : "$" + apiKeyEnv;
+    }
+
     boolean embedded() {
         return url == null;
     }

@@ -6,6 +6,7 @@ import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.Summary;
 
+import java.util.List;
 import java.util.Locale;
 
 /** The compact console view of a probe result: what ran, the distributions, throughput, goodput, SLOs, health. */
@@ -53,6 +54,43 @@ public final class ConsoleTable {
                 n(c.gcPauseMaxMs()), c.clientBound() ? "CLIENT-BOUND" : "ok"));
         for (String w : c.warnings()) b.append("warning: ").append(w).append('\n');
         return b.toString();
+    }
+
+    /** One row per load point, with the marginal throughput and latency change and the knee marked. */
+    public static String sweep(List<ProbeReport> points) {
+        StringBuilder b = new StringBuilder();
+        if (points.isEmpty()) return "no load points\n";
+        RunInfo first = points.getFirst().run();
+        b.append(f("headroom sweep: %s @ %s%s%n", first.model(), first.url(),
+                first.simulator() == null ? "" : " (embedded simulator: " + first.simulator() + ")"));
+        b.append(f("%s · seed %d%n%n", first.workload(), first.seed()));
+        b.append(f("%3s %-24s %6s %6s %9s %8s %9s %9s %8s %8s %9s %9s %7s %7s %5s%n", "#", "load", "done", "fail",
+                "out tok/s", "req/s", "ttft p50", "ttft p99", "itl p50", "itl p99", "e2e p50", "e2e p99", "Δtok/s",
+                "Δe2e", "slo"));
+        int knee = dev.headroom.model.Knee.find(points.stream().map(ProbeReport::summary).toList());
+        for (int i = 0; i < points.size(); i++) {
+            Summary s = points.get(i).summary();
+            String dTok = "", dLat = "";
+            if (i > 0) {
+                Summary p = points.get(i - 1).summary();
+                dTok = pct(s.outputTokensPerS(), p.outputTokensPerS());
+                dLat = pct(s.distribution("e2e_ms").p50(), p.distribution("e2e_ms").p50());
+            }
+            b.append(f("%3d %-24s %6d %6d %9s %8s %9s %9s %8s %8s %9s %9s %7s %7s %5s%s%n", i + 1,
+                    points.get(i).run().load().label(), s.counts().completed(), s.counts().failed(),
+                    n(s.outputTokensPerS()), n(s.requestsPerS()), n(s.distribution("ttft_ms").p50()),
+                    n(s.distribution("ttft_ms").p99()), n(s.distribution("itl_ms").p50()), n(s.distribution("itl_ms").p99()),
+                    n(s.distribution("e2e_ms").p50()), n(s.distribution("e2e_ms").p99()), dTok, dLat,
+                    s.slo().isEmpty() ? "-" : s.sloPass() ? "pass" : "FAIL",
+                    (i == knee ? "  ◀ knee" : "") + (points.get(i).client().clientBound() ? "  (client-bound)" : "")));
+        }
+        b.append(f("%nknee: the load of maximum output tok/s ÷ e2e p50 — past it, throughput stops paying for latency.%n"));
+        return b.toString();
+    }
+
+    private static String pct(double now, double before) {
+        if (Double.isNaN(now) || Double.isNaN(before) || before == 0) return "-";
+        return f("%+.0f%%", (now / before - 1) * 100);
     }
 
     /** A number with 3 significant digits below 100, no decimals above; "-" for none. */

@@ -1,0 +1,150 @@
+package dev.headroom.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.headroom.model.ClientHealth;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Metrics;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RunInfo;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Summary;
+import dev.headroom.probe.Probe;
+import dev.headroom.probe.ProbeResult;
+import dev.headroom.probe.RunPlan;
+import dev.headroom.probe.Target;
+import dev.headroom.probe.WorkloadSpec;
+import dev.headroom.reports.HistogramLog;
+import dev.headroom.reports.RequestsJsonl;
+import dev.headroom.reports.SummaryJson;
+import dev.headroom.sim.engine.EngineConfig;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Runs one load point into a run directory (config.yaml, requests.jsonl, summary.json, histograms.hlog). */
+final class ProbeRunner {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private final Target target;
+    private final EngineConfig simulator;
+    private final String apiKeyOrigin;
+    private final PrintWriter err;
+
+    /**
+     * @param simulator    the embedded simulator's configuration, or null for a real server
+     * @param apiKeyOrigin where the key came from, for config.yaml (never the key itself)
+     */
+    ProbeRunner(Target target, EngineConfig simulator, String apiKeyOrigin, PrintWriter err) {
+        this.target = target;
+        this.simulator = simulator;
+        this.apiKeyOrigin = apiKeyOrigin;
+        this.err = err;
+    }
+
+    ProbeReport run(Path dir, WorkloadSpec workload, RunPlan plan, List<Slo> slos, String command) {
+        String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+        writeConfig(dir, workload, plan, slos, startedAt, command);
+        ProbeResult result;
+        try (RequestsJsonl log = new RequestsJsonl(dir.resolve("requests.jsonl"));
+             Progress progress = new Progress(err, command + " " + plan.load().label())) {
+            // Ctrl-C must not lose what was measured: the hook flushes requests.jsonl.
+            Thread hook = new Thread(log::close);
+            Runtime.getRuntime().addShutdownHook(hook);
+            result = new Probe(target).run(workload, plan, r -> {
+                log.append(r);
+                progress.record(r);
+            });
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        Summary summary = Metrics.summarize(result.records(), plan.openLoop(), slos);
+        ClientHealth health = health(summary, result, simulator != null);
+        RunInfo info = new RunInfo(Version.get(), startedAt, result.target().baseUrl().toString(),
+                result.target().model(), result.target().api().wireName(),
+                simulator == null ? null : SimTargetOptions.describe(simulator), plan.load(), plan.maxConcurrency(),
+                plan.thinkTime().toMillis() / 1000.0, WorkloadOptions.describe(workload), result.inputLength(), plan.seed());
+        ProbeReport report = new ProbeReport(info, summary, health);
+        write(dir.resolve("summary.json"), SummaryJson.write(report));
+        HistogramLog.write(dir.resolve("histograms.hlog"), summary.histograms(), result.startEpochMicros() / 1000,
+                summary.windowSeconds());
+        return report;
+    }
+
+    /** Beside the in-process simulator the process CPU is shared, so CPU is reported but not judged. */
+    static ClientHealth health(Summary summary, ProbeResult result, boolean embedded) {
+        double judged = embedded ? Double.NaN : result.cpuMean();
+        ClientHealth h = ClientHealth.assess(summary.distribution("send_lag_ms").p99(), judged, result.cpuMax(),
+                result.gcPauseMaxMs());
+        return new ClientHealth(h.sendLagP99Ms(), result.cpuMean(), h.cpuMax(), h.gcPauseMaxMs(), h.clientBound(),
+                h.warnings());
+    }
+
+    private void writeConfig(Path dir, WorkloadSpec w, RunPlan plan, List<Slo> slos, String startedAt, String command) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("tool", Map.of("name", "headroom", "version", Version.get()));
+        c.put("command", command);
+        c.put("started_at", startedAt);
+        c.put("seed", plan.seed());
+        Map<String, Object> tgt = new LinkedHashMap<>();
+        tgt.put("url", target.baseUrl().toString());
+        tgt.put("api", target.api().wireName());
+        tgt.put("model", target.model());
+        tgt.put("api_key", target.apiKey() == null ? "none" : "from " + apiKeyOrigin);
+        tgt.put("headers", List.copyOf(target.headers().keySet()));
+        tgt.put("insecure", target.insecure());
+        tgt.put("connect_timeout_s", target.connectTimeout().toMillis() / 1000.0);
+        tgt.put("first_token_timeout_s", target.firstTokenTimeout().toMillis() / 1000.0);
+        tgt.put("timeout_s", target.totalTimeout().toMillis() / 1000.0);
+        c.put("target", tgt);
+        if (simulator != null) {
+            c.put("simulator", Map.of("hardware", simulator.hardware().name(), "model", simulator.model().name(),
+                    "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(), "noise", simulator.noise()));
+        }
+        Map<String, Object> l = new LinkedHashMap<>();
+        switch (plan.load()) {
+            case LoadModel.Closed cl -> {
+                l.put("mode", "closed");
+                l.put("concurrency", cl.concurrency());
+                l.put("think_time_s", plan.thinkTime().toMillis() / 1000.0);
+            }
+            case LoadModel.Open o -> {
+                l.put("mode", "open");
+                l.put("rate", o.ratePerSecond());
+                l.put("arrival", o.label());
+                l.put("max_concurrency", plan.maxConcurrency());
+            }
+        }
+        c.put("load", l);
+        c.put("workload", WorkloadOptions.describe(w));
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("duration_s", plan.duration() == null ? null : plan.duration().toMillis() / 1000.0);
+        r.put("requests", plan.requests());
+        r.put("warmup_s", plan.warmup().toMillis() / 1000.0);
+        r.put("warmup_requests", plan.warmupRequests());
+        r.put("ramp_s", plan.ramp().toMillis() / 1000.0);
+        r.put("grace_s", plan.grace().toMillis() / 1000.0);
+        c.put("run", r);
+        c.put("slo", slos.stream().map(Slo::text).toList());
+        try {
+            write(dir.resolve("config.yaml"), YAML.writeValueAsString(c));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

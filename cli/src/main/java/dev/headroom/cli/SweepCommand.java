@@ -1,0 +1,100 @@
+package dev.headroom.cli;
+
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.Slo;
+import dev.headroom.probe.WorkloadSpec;
+import dev.headroom.reports.ConsoleTable;
+import dev.headroom.reports.SummaryCsv;
+import dev.headroom.reports.SweepJson;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.http.SimServer;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code headroom sweep}: one probe per load point into one directory, with the knee marked. */
+@Command(name = "sweep", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Run one probe per load point (--concurrency 1,2,4,8 or --rate 1,2,4) and show where "
+                + "throughput stops paying for latency (the knee).")
+public final class SweepCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Points points;
+
+    static final class Points {
+        @Option(names = "--concurrency", paramLabel = "N,N,...", split = ",", description = "Closed-loop points: user counts.")
+        List<Integer> concurrency;
+
+        @Option(names = "--rate", paramLabel = "R,R,...", split = ",", description = "Open-loop points: requests per second.")
+        List<Double> rate;
+    }
+
+    @Mixin
+    TargetOptions target;
+    @Mixin
+    LoadOptions load;
+    @Mixin
+    WorkloadOptions workload;
+    @Mixin
+    RunOptions run;
+    @Mixin
+    OutputOptions output;
+    @Mixin
+    SimTargetOptions sim;
+
+    @Override
+    public Integer call() {
+        String format = output.format();
+        List<Slo> slos = run.slos();
+        WorkloadSpec work = workload.toSpec();
+        List<LoadModel> loads = new ArrayList<>();
+        if (points.concurrency != null) points.concurrency.forEach(c -> loads.add(new LoadModel.Closed(c)));
+        else points.rate.forEach(r -> loads.add(load.open(r)));
+        loads.forEach(l -> run.plan(l, load)); // validate every point before running any
+        EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
+        if (!target.embedded()) target.toTarget(target.parsedUrl());
+        Path dir = output.runDirectory("sweep");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<ProbeReport> reports = new ArrayList<>();
+        List<String> dirs = new ArrayList<>();
+        try (SimServer server = engine == null ? null : SimServer.start(SimServer.Config.loopback(engine))) {
+            var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
+            ProbeRunner runner = new ProbeRunner(t, engine, target.apiKeyOrigin(), err);
+            for (int i = 0; i < loads.size(); i++) {
+                LoadModel l = loads.get(i);
+                String name = String.format(Locale.ROOT, "%02d-%s", i + 1, l.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
+                Path pointDir = dir.resolve(name);
+                pointDir.toFile().mkdirs();
+                reports.add(runner.run(pointDir, work, run.plan(l, load), slos, "sweep"));
+                dirs.add(name);
+                // Written after every point, so an interrupted sweep keeps the points it finished.
+                ProbeRunner.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));
+                ProbeRunner.write(dir.resolve("sweep.csv"),
+                        SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
+            }
+        }
+        switch (format) {
+            case "json" -> out.print(SweepJson.write(reports, dirs));
+            case "csv" -> out.print(SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
+            default -> out.print(ConsoleTable.sweep(reports));
+        }
+        out.flush();
+        err.println("run directory: " + dir);
+        err.flush();
+        return ExitCodes.OK;
+    }
+}
