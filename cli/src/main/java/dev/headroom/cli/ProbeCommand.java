@@ -46,7 +46,14 @@ public final class ProbeCommand implements Callable<Integer> {
         String format = output.format();
         List<Slo> slos = run.slos();
         WorkloadSpec work = workload.toSpec();
-        RunPlan plan = run.plan(point.toLoad(load, 8), load);
+        RunPlan plan;
+        if (work.trace() != null) {
+            if (point.mode != null) throw new IllegalArgumentException("--trace sets the arrivals; drop --concurrency/--rate");
+            var replay = work.trace().arrivals();
+            plan = run.planForTrace(new dev.headroom.model.LoadModel.Open(replay.meanRate(), replay), load, work.trace().size());
+        } else {
+            plan = run.plan(point.toLoad(load, 8), load);
+        }
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         if (!target.embedded()) target.toTarget(target.parsedUrl()); // validate everything before writing anything
         Path dir = output.runDirectory("probe");

@@ -47,6 +47,12 @@ public final class RunOptions {
                 requests, effectiveWarmup(), warmupRequests, ramp, grace, seed);
     }
 
+    /** A replayed trace runs to its end unless --duration or --requests says otherwise. */
+    dev.headroom.probe.RunPlan planForTrace(dev.headroom.model.LoadModel loadModel, LoadOptions load, int traceSize) {
+        return new dev.headroom.probe.RunPlan(loadModel, load.thinkTime, load.maxConcurrency, duration,
+                requests > 0 || duration != null ? requests : traceSize, effectiveWarmup(), warmupRequests, ramp, grace, seed);
+    }
+
     Duration effectiveDuration() {
         return duration == null && requests <= 0 ? Duration.ofSeconds(30) : duration;
     }

@@ -35,10 +35,31 @@ public final class WorkloadOptions {
             description = "Tokens of common prefix in every prompt, after the unique nonce (default: none).")
     int sharedPrefix;
 
+    @Option(names = "--dataset", paramLabel = "FILE",
+            description = "Prompts from a file: JSONL with prompt or messages (+ max_tokens), or ShareGPT JSON. "
+                    + "--osl, when given explicitly, overrides the file's output lengths.")
+    java.nio.file.Path dataset;
+
+    @Option(names = "--trace", paramLabel = "FILE",
+            description = "Replay a JSONL trace of {timestamp (ms), input_length, output_length} (Mooncake style): "
+                    + "arrival times and lengths come from the file.")
+    java.nio.file.Path trace;
+
+    @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+    picocli.CommandLine.Model.CommandSpec mixee;
+
     WorkloadSpec toSpec() {
         LengthDistribution in = distribution("--isl", isl, islStddev, islDist, true);
+        boolean oslGiven = mixee != null && mixee.commandLine() != null
+                && mixee.commandLine().getParseResult() != null
+                && (mixee.commandLine().getParseResult().hasMatchedOption("--osl")
+                || mixee.commandLine().getParseResult().hasMatchedOption("--osl-dist"));
         LengthDistribution out = osl == 0 && oslDist == null ? null : distribution("--osl", osl, oslStddev, oslDist, false);
-        return new WorkloadSpec(in, out, !noIgnoreEos && out != null, sharedPrefix);
+        // A dataset brings its own output lengths unless --osl is given explicitly.
+        if (dataset != null && !oslGiven) out = null;
+        boolean ignore = !noIgnoreEos && (out != null || dataset != null || trace != null);
+        return new WorkloadSpec(in, out, ignore, sharedPrefix, dataset == null ? null : dev.headroom.probe.Dataset.load(dataset),
+                trace == null ? null : dev.headroom.probe.Trace.load(trace));
     }
 
     private static LengthDistribution distribution(String flag, int mean, double sd, String dist, boolean input) {
@@ -50,6 +71,14 @@ public final class WorkloadOptions {
 
     /** A one-line description for results, e.g. {@code isl fixed:512, osl fixed:256, ignore_eos}. */
     static String describe(WorkloadSpec w) {
+        if (w.dataset() != null) {
+            return "dataset " + w.dataset().file().getFileName() + " (" + w.dataset().entries().size() + " prompts)"
+                    + (w.outputTokens() != null ? ", osl " + text(w.outputTokens()) : "") + (w.ignoreEos() ? ", ignore_eos" : "");
+        }
+        if (w.trace() != null) {
+            return "trace " + w.trace().file().getFileName() + " (" + w.trace().size() + " requests)"
+                    + (w.ignoreEos() ? ", ignore_eos" : "");
+        }
         return "isl " + text(w.inputTokens()) + ", osl " + (w.outputTokens() == null ? "server-decided" : text(w.outputTokens()))
                 + (w.ignoreEos() ? ", ignore_eos" : "") + (w.sharedPrefixTokens() > 0 ? ", shared prefix " + w.sharedPrefixTokens() : "");
     }

@@ -49,6 +49,53 @@ public sealed interface ArrivalProcess {
         }
     }
 
+    /**
+     * Arrivals at recorded times, e.g. from a production trace: offsets in seconds from the first arrival, in
+     * order. The rate passed to {@link #gaps} is ignored; after the last arrival the gaps are infinite.
+     */
+    record Replay(double[] offsetsSeconds) implements ArrivalProcess {
+        public Replay {
+            if (offsetsSeconds.length == 0) throw new IllegalArgumentException("a replayed trace needs at least one arrival");
+            for (int i = 1; i < offsetsSeconds.length; i++) {
+                if (!(offsetsSeconds[i] >= offsetsSeconds[i - 1])) {
+                    throw new IllegalArgumentException("trace timestamps must not go backwards (entry " + i + ")");
+                }
+            }
+            offsetsSeconds = offsetsSeconds.clone();
+        }
+
+        @Override public Gaps gaps(double rate, long seed) {
+            return new Gaps() {
+                private int next;
+
+                @Override public double nextSeconds() {
+                    if (next + 1 >= offsetsSeconds.length) return Double.POSITIVE_INFINITY;
+                    double gap = offsetsSeconds[next + 1] - offsetsSeconds[next];
+                    next++;
+                    return gap;
+                }
+            };
+        }
+
+        /** Mean arrival rate of the trace, per second. */
+        public double meanRate() {
+            double span = offsetsSeconds[offsetsSeconds.length - 1] - offsetsSeconds[0];
+            return span > 0 ? (offsetsSeconds.length - 1) / span : offsetsSeconds.length;
+        }
+
+        @Override public boolean equals(Object o) {
+            return o instanceof Replay r && java.util.Arrays.equals(offsetsSeconds, r.offsetsSeconds);
+        }
+
+        @Override public int hashCode() {
+            return java.util.Arrays.hashCode(offsetsSeconds);
+        }
+
+        @Override public String toString() {
+            return "Replay[" + offsetsSeconds.length + " arrivals]";
+        }
+    }
+
     /** Parses {@code constant}, {@code poisson} or {@code gamma:SHAPE}. */
     static ArrivalProcess parse(String text) {
         String s = text.trim().toLowerCase(java.util.Locale.ROOT);

@@ -31,6 +31,7 @@ public sealed interface LoadModel {
                 case ArrivalProcess.Constant c -> "constant";
                 case ArrivalProcess.Poisson p -> "poisson";
                 case ArrivalProcess.Gamma g -> "gamma:" + g.shape();
+                case ArrivalProcess.Replay r -> "trace replay of " + r.offsetsSeconds().length;
             };
             return "rate=" + ratePerSecond + "/s " + kind;
         }

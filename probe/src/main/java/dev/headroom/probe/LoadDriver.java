@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  */
 final class LoadDriver {
     private final RequestExecutor executor;
-    private final PromptFactory prompts;
+    private final RequestSource prompts;
     private final RunPlan plan;
     private final RunClock clock;
     private final Consumer<RequestRecord> sink;
@@ -35,7 +35,7 @@ final class LoadDriver {
     private final long warmupEnd;
     private volatile long stopAt = Long.MAX_VALUE;
 
-    LoadDriver(RequestExecutor executor, PromptFactory prompts, RunPlan plan, RunClock clock, Consumer<RequestRecord> sink) {
+    LoadDriver(RequestExecutor executor, RequestSource prompts, RunPlan plan, RunClock clock, Consumer<RequestRecord> sink) {
         this.executor = executor;
         this.prompts = prompts;
         this.plan = plan;
@@ -135,6 +135,10 @@ final class LoadDriver {
             }));
             // The schedule is absolute: each slot is computed from the previous slot, never from "now".
             double gap = gaps.nextSeconds() * 1e9;
+            if (Double.isInfinite(gap)) { // a replayed trace has ended
+                stopAt = Math.min(stopAt, clock.now());
+                break;
+            }
             if (ramp > 0 && t < ramp) gap /= Math.max(0.05, t / ramp);
             t += gap;
             if (requests.size() > 4096) requests.removeIf(th -> !th.isAlive());

@@ -37,14 +37,16 @@ public final class Probe implements Measurer {
                 Thread.ofPlatform().daemon(true).name("probe-watchdog").factory());
         try (ClientMonitor monitor = new ClientMonitor()) {
             Target resolved = target.model() != null ? target : target.withModel(firstModel(http));
-            PromptFactory prompts = new PromptFactory(resolved.api(), resolved.model(), workload);
+            RequestSource prompts = workload.dataset() != null
+                    ? new DatasetSource(resolved.api(), resolved.model(), workload.dataset(), workload, plan.seed())
+                    : new PromptFactory(resolved.api(), resolved.model(), workload);
             prompts.calibrate(http, resolved);
             RunClock clock = new RunClock();
             RequestExecutor executor = new RequestExecutor(http, resolved, clock, watchdog);
             LoadDriver driver = new LoadDriver(executor, prompts, plan, clock, sink);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
-            return new ProbeResult(resolved, plan, workload, prompts.calibration(), records, driver.peakInFlight(),
+            return new ProbeResult(resolved, plan, workload, prompts.inputLength(), records, driver.peakInFlight(),
                     clock.originEpochMicros(), elapsed, monitor.cpuMean(), monitor.cpuMax(), monitor.gcPauseMaxMs());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

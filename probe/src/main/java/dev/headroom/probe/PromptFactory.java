@@ -22,7 +22,7 @@ import java.util.SplittableRandom;
  * template of {@link #APPROX_CHAT_OVERHEAD} tokens; the realised length is always read from
  * {@code usage.prompt_tokens} afterwards.
  */
-final class PromptFactory {
+final class PromptFactory implements RequestSource {
     static final int APPROX_CHAT_OVERHEAD = 16;
     static final int APPROX_COMPLETION_OVERHEAD = 8;
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -49,7 +49,8 @@ final class PromptFactory {
     }
 
     /** Fits a + b × words with the server's /tokenize, when it answers. */
-    void calibrate(OkHttpClient http, Target target) {
+    @Override
+    public void calibrate(OkHttpClient http, Target target) {
         try {
             int zero = tokenize(http, target, prompt(0, 0));
             int many = tokenize(http, target, prompt(0, 400));
@@ -63,14 +64,18 @@ final class PromptFactory {
         }
     }
 
-    String calibration() {
+    @Override
+    public String inputLength() {
         return calibration;
     }
 
     /** The request for index {@code i}, with lengths drawn from the workload's distributions. */
-    PreparedRequest prepare(long index, SplittableRandom rng) {
-        int isl = workload.inputTokens().sample(rng);
-        int osl = workload.outputTokens() == null ? 0 : workload.outputTokens().sample(rng);
+    @Override
+    public PreparedRequest prepare(long index, SplittableRandom rng) {
+        Trace trace = workload.trace();
+        int isl = trace != null ? trace.inputTokens()[(int) (index % trace.size())] : workload.inputTokens().sample(rng);
+        int osl = trace != null ? trace.outputTokens()[(int) (index % trace.size())]
+                : workload.outputTokens() == null ? 0 : workload.outputTokens().sample(rng);
         int words = (int) Math.max(0, Math.round((isl - base) / perWord));
         String text = prompt(index, words);
         ObjectNode body = MAPPER.createObjectNode();

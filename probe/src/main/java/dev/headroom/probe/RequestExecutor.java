@@ -141,7 +141,8 @@ final class RequestExecutor {
     private static ErrorKind classify(Throwable e, StreamState state, Timeouts timeouts) {
         if (timeouts.fired != null) return timeouts.fired;
         if (e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException
-                || (e instanceof SSLException && state.chunks == 0)) {
+                || (e instanceof SSLException && state.chunks == 0)
+                || (e instanceof java.net.SocketTimeoutException && String.valueOf(e.getMessage()).contains("connect"))) {
             return ErrorKind.CONNECT;
         }
         if (e instanceof InterruptedIOException && state.firstTokenNanos < 0 && state.chunks == 0) {

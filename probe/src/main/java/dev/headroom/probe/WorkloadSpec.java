@@ -9,10 +9,20 @@ import dev.headroom.model.Workload;
  * @param outputTokens       null to let the server decide (no max_tokens)
  * @param ignoreEos          send {@code ignore_eos} and {@code min_tokens} so the output is exactly the requested length
  * @param sharedPrefixTokens filler tokens common to every prompt, after the nonce (0 for none)
+ * @param dataset            prompts from a file instead of synthetic ones, or null
+ * @param trace              per-request input and output lengths (and arrival times) from a trace, or null
  */
 public record WorkloadSpec(LengthDistribution inputTokens, LengthDistribution outputTokens, boolean ignoreEos,
-                           int sharedPrefixTokens) {
+                           int sharedPrefixTokens, Dataset dataset, Trace trace) {
+
+    /** A synthetic workload (no dataset, no trace). */
+    public WorkloadSpec(LengthDistribution inputTokens, LengthDistribution outputTokens, boolean ignoreEos,
+                        int sharedPrefixTokens) {
+        this(inputTokens, outputTokens, ignoreEos, sharedPrefixTokens, null, null);
+    }
+
     public WorkloadSpec {
+        if (dataset != null && trace != null) throw new IllegalArgumentException("give --dataset or --trace, not both");
         if (inputTokens == null) throw new IllegalArgumentException("an input length distribution is required");
         if (sharedPrefixTokens < 0) throw new IllegalArgumentException("--shared-prefix must be >= 0, got " + sharedPrefixTokens);
     }

@@ -103,6 +103,7 @@ public final class SummaryJson {
                     case ArrivalProcess.Constant k -> "constant";
                     case ArrivalProcess.Poisson p -> "poisson";
                     case ArrivalProcess.Gamma g -> "gamma";
+                    case ArrivalProcess.Replay r -> "trace";
                 });
                 if (o.arrivals() instanceof ArrivalProcess.Gamma g) JsonNumbers.put(load, "burstiness", g.shape(), 6);
                 if (run.maxConcurrency() > 0) load.put("max_concurrency", run.maxConcurrency());

@@ -1,0 +1,84 @@
+package dev.headroom.probe;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import okhttp3.OkHttpClient;
+
+import java.io.IOException;
+import java.util.SplittableRandom;
+
+/**
+ * Requests from a {@link Dataset}, in a seeded shuffled order. A dataset smaller than the run is cycled; from the
+ * second pass on each prompt gets a unique nonce in front, so a prefix cache cannot serve repeats for free.
+ */
+final class DatasetSource implements RequestSource {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private final Api api;
+    private final String model;
+    private final Dataset dataset;
+    private final WorkloadSpec workload;
+    private final int[] order;
+
+    DatasetSource(Api api, String model, Dataset dataset, WorkloadSpec workload, long seed) {
+        this.api = api;
+        this.model = model;
+        this.dataset = dataset;
+        this.workload = workload;
+        this.order = new int[dataset.entries().size()];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        SplittableRandom r = new SplittableRandom(seed);
+        for (int i = order.length - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    }
+
+    @Override
+    public void calibrate(OkHttpClient http, Target target) {
+        // Dataset prompts are sent as they are; their lengths come from usage.prompt_tokens.
+    }
+
+    @Override
+    public String inputLength() {
+        return "dataset " + dataset.file().getFileName() + " (" + dataset.entries().size() + " prompts)";
+    }
+
+    @Override
+    public PreparedRequest prepare(long index, SplittableRandom rng) {
+        Dataset.Entry e = dataset.entries().get(order[(int) (index % order.length)]);
+        String nonce = index >= order.length ? String.format("#%d: ", index) : "";
+        int osl = workload.outputTokens() != null ? workload.outputTokens().sample(rng) : e.maxTokens();
+        ObjectNode body = MAPPER.createObjectNode();
+        body.put("model", model);
+        if (api == Api.CHAT) {
+            ArrayNode messages = body.putArray("messages");
+            boolean first = true;
+            for (Dataset.Message m : e.messages()) {
+                messages.addObject().put("role", m.role()).put("content", (first ? nonce : "") + m.content());
+                first = false;
+            }
+        } else {
+            StringBuilder prompt = new StringBuilder(nonce);
+            for (Dataset.Message m : e.messages()) prompt.append(m.content()).append('\n');
+            body.put("prompt", prompt.toString());
+        }
+        if (osl > 0) {
+            body.put("max_tokens", osl);
+            if (api == Api.CHAT) body.put("max_completion_tokens", osl);
+            if (workload.ignoreEos()) {
+                body.put("ignore_eos", true);
+                body.put("min_tokens", osl);
+            }
+        }
+        body.put("stream", true);
+        body.putObject("stream_options").put("include_usage", true);
+        try {
+            return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), 0, osl);
+        } catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.headroom.probe;
+
+import okhttp3.OkHttpClient;
+
+import java.util.SplittableRandom;
+
+/** Where request bodies come from: synthetic prompts of target lengths, or a dataset. */
+interface RequestSource {
+
+    /** Adjusts to the server before the run (e.g. calibrates prompt lengths with its /tokenize). */
+    void calibrate(OkHttpClient http, Target target);
+
+    /** How input lengths are hit, for results. */
+    String inputLength();
+
+    /** The body for request {@code index}; {@code rng} is seeded by the run's seed and the index. */
+    PreparedRequest prepare(long index, SplittableRandom rng);
+}

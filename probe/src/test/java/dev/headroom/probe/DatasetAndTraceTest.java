@@ -1,0 +1,102 @@
+package dev.headroom.probe;
+
+import dev.headroom.model.ErrorKind;
+import dev.headroom.model.LengthDistribution;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.sim.http.SimServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DatasetAndTraceTest {
+
+    @Test
+    void jsonlDatasetWithPromptsAndMessages(@TempDir Path tmp) throws IOException {
+        Path f = tmp.resolve("d.jsonl");
+        Files.writeString(f, "{\"prompt\":\"hello world\",\"max_tokens\":7}\n\n"
+                + "{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"hi\"}]}\n");
+        Dataset d = Dataset.load(f);
+        assertEquals(2, d.entries().size());
+        assertEquals(7, d.entries().get(0).maxTokens());
+        assertEquals("system", d.entries().get(1).messages().get(0).role());
+    }
+
+    @Test
+    void shareGptTakesTheFirstHumanTurnAndEstimatesTheReplyLength(@TempDir Path tmp) throws IOException {
+        Path f = tmp.resolve("sharegpt.json");
+        Files.writeString(f, "[{\"id\":\"a\",\"conversations\":[{\"from\":\"human\",\"value\":\"Why is the sky blue?\"},"
+                + "{\"from\":\"gpt\",\"value\":\"" + "x".repeat(400) + "\"}]},{\"id\":\"b\",\"conversations\":[]}]");
+        Dataset d = Dataset.load(f);
+        assertEquals(1, d.entries().size(), "a conversation with no human turn is skipped");
+        assertEquals(100, d.entries().getFirst().maxTokens());
+    }
+
+    @Test
+    void badDatasetsNameTheFileAndTheProblem(@TempDir Path tmp) throws IOException {
+        Path f = tmp.resolve("bad.jsonl");
+        Files.writeString(f, "{\"text\":\"no prompt here\"}\n");
+        var e = assertThrows(IllegalArgumentException.class, () -> Dataset.load(f));
+        assertTrue(e.getMessage().contains("bad.jsonl") && e.getMessage().contains("line 1"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Dataset.load(tmp.resolve("missing.jsonl")));
+    }
+
+    @Test
+    void datasetPromptsAreSentAndCycledWithANonce(@TempDir Path tmp) throws IOException {
+        Path f = tmp.resolve("d.jsonl");
+        Files.writeString(f, "{\"prompt\":\"one two three\",\"max_tokens\":4}\n{\"prompt\":\"four five\",\"max_tokens\":6}\n");
+        try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
+            var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, Dataset.load(f), null);
+            ProbeResult r = new Probe(ProbeSimTest.target(sim)).run(w, ProbeSimTest.closed(1, 5, 0), rec -> { });
+            assertEquals(5, r.records().size());
+            assertTrue(r.records().stream().allMatch(RequestRecord::succeeded), r.records().toString());
+            assertTrue(r.records().stream().allMatch(x -> x.completionTokens() == 4 || x.completionTokens() == 6));
+            assertTrue(r.inputLength().startsWith("dataset d.jsonl"));
+        }
+    }
+
+    @Test
+    void traceReplaysArrivalTimesAndLengths(@TempDir Path tmp) throws IOException {
+        Path f = tmp.resolve("t.jsonl");
+        StringBuilder b = new StringBuilder();
+        // Out of order on purpose: replay sorts by timestamp.
+        for (int i : new int[] {3, 0, 2, 1, 4}) {
+            b.append("{\"timestamp\":").append(1000 + i * 100).append(",\"input_length\":").append(50 + i)
+                    .append(",\"output_length\":").append(3 + i).append(",\"hash_ids\":[1]}\n");
+        }
+        Files.writeString(f, b);
+        Trace t = Trace.load(f);
+        assertEquals(5, t.size());
+        assertEquals(0.4, t.offsetsSeconds()[4], 1e-9);
+        try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
+            var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, null, t);
+            var plan = new RunPlan(new LoadModel.Open(t.arrivals().meanRate(), t.arrivals()), Duration.ZERO, 0, null,
+                    t.size(), Duration.ZERO, 0, Duration.ZERO, Duration.ofSeconds(10), 1);
+            List<RequestRecord> rs = new Probe(ProbeSimTest.target(sim)).run(w, plan, rec -> { }).records();
+            assertEquals(5, rs.size());
+            for (int i = 0; i < 5; i++) {
+                assertEquals(i * 100_000_000L, rs.get(i).intendedNanos(), "arrival " + i);
+                assertEquals(50 + i, rs.get(i).promptTokens());
+                assertEquals(3 + i, rs.get(i).completionTokens());
+            }
+        }
+    }
+
+    @Test
+    void badTraceLinesAreNamed(@TempDir Path tmp) throws IOException {
+        Path f = tmp.resolve("t.jsonl");
+        Files.writeString(f, "{\"timestamp\":1,\"input_length\":5,\"output_length\":5}\n{\"timestamp\":\"soon\"}\n");
+        var e = assertThrows(IllegalArgumentException.class, () -> Trace.load(f));
+        assertTrue(e.getMessage().contains("line 2"), e.getMessage());
+        assertEquals(ErrorKind.CONNECT.wireName(), "connect");
+    }
+}
