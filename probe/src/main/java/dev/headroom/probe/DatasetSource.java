@@ -65,16 +65,7 @@ final class DatasetSource implements RequestSource {
             for (Dataset.Message m : e.messages()) prompt.append(m.content()).append('\n');
             body.put("prompt", prompt.toString());
         }
-        if (osl > 0) {
-            body.put("max_tokens", osl);
-            if (api == Api.CHAT) body.put("max_completion_tokens", osl);
-            if (workload.ignoreEos()) {
-                body.put("ignore_eos", true);
-                body.put("min_tokens", osl);
-            }
-        }
-        body.put("stream", true);
-        body.putObject("stream_options").put("include_usage", true);
+        RequestBodies.outputAndStreaming(body, api, osl, workload.ignoreEos());
         try {
             return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), 0, osl);
         } catch (IOException ex) {

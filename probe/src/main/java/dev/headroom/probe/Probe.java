@@ -70,8 +70,7 @@ public final class Probe implements Measurer {
     /** The first model the server lists; a clear error when it lists none or cannot be reached. */
     private String firstModel(OkHttpClient http) {
         Request.Builder rb = new Request.Builder().url(target.url("/v1/models")).get();
-        if (target.apiKey() != null) rb.header("Authorization", "Bearer " + target.apiKey());
-        target.headers().forEach(rb::header);
+        RequestBodies.authorized(target, rb);
         try (Response r = http.newCall(rb.build()).execute()) {
             if (!r.isSuccessful()) {
                 throw new IllegalArgumentException("GET " + target.url("/v1/models") + " answered HTTP " + r.code()

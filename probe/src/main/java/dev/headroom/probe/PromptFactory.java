@@ -86,16 +86,7 @@ final class PromptFactory implements RequestSource {
         } else {
             body.put("prompt", text);
         }
-        if (osl > 0) {
-            body.put("max_tokens", osl);
-            if (api == Api.CHAT) body.put("max_completion_tokens", osl);
-            if (workload.ignoreEos()) {
-                body.put("ignore_eos", true);
-                body.put("min_tokens", osl);
-            }
-        }
-        body.put("stream", true);
-        body.putObject("stream_options").put("include_usage", true);
+        RequestBodies.outputAndStreaming(body, api, osl, workload.ignoreEos());
         try {
             return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), isl, osl);
         } catch (IOException e) {
@@ -124,8 +115,7 @@ final class PromptFactory implements RequestSource {
         else body.put("prompt", text);
         Request.Builder rb = new Request.Builder().url(target.url("/tokenize"))
                 .post(RequestBody.create(MAPPER.writeValueAsBytes(body), JSON));
-        if (target.apiKey() != null) rb.header("Authorization", "Bearer " + target.apiKey());
-        target.headers().forEach(rb::header);
+        RequestBodies.authorized(target, rb);
         try (Response r = http.newCall(rb.build()).execute()) {
             if (!r.isSuccessful()) return -1;
             return MAPPER.readTree(r.body().string()).path("count").asInt(-1);

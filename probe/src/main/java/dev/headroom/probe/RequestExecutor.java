@@ -62,8 +62,7 @@ final class RequestExecutor {
         Request.Builder rb = new Request.Builder().url(target.url(target.api().path()))
                 .post(RequestBody.create(req.body(), JSON))
                 .header("Accept", "text/event-stream");
-        if (target.apiKey() != null) rb.header("Authorization", "Bearer " + target.apiKey());
-        target.headers().forEach(rb::header);
+        RequestBodies.authorized(target, rb);
         Call call = http.newCall(rb.build());
         inFlight.add(call);
         StreamState state = new StreamState();
