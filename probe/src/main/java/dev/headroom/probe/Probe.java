@@ -14,8 +14,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
 /**
@@ -33,8 +31,11 @@ public final class Probe implements Measurer {
     /** Runs one load point; every finished request is also handed to {@code sink} as it ends. */
     public ProbeResult run(WorkloadSpec workload, RunPlan plan, Consumer<RequestRecord> sink) {
         OkHttpClient http = HttpClients.forLoad(target, plan.expectedConnections());
-        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(
+        var watchdog = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
                 Thread.ofPlatform().daemon(true).name("probe-watchdog").factory());
+        // Two timeouts per request are scheduled and almost always cancelled: drop them at once, or a long run
+        // at a high rate would queue millions of dead tasks.
+        watchdog.setRemoveOnCancelPolicy(true);
         try (ClientMonitor monitor = new ClientMonitor()) {
             Target resolved = target.model() != null ? target : target.withModel(firstModel(http));
             RequestSource prompts = workload.dataset() != null
