@@ -45,6 +45,11 @@ public final class WorkloadOptions {
                     + "arrival times and lengths come from the file.")
     java.nio.file.Path trace;
 
+    @Option(names = "--tokenizer", paramLabel = "FILE",
+            description = "Client tokenizer for hitting --isl when the server has no /tokenize: a model's tokenizer.json "
+                    + "(byte-level BPE) or a tiktoken rank file (cl100k_base.tiktoken, o200k_base.tiktoken).")
+    String tokenizer;
+
     @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
     picocli.CommandLine.Model.CommandSpec mixee;
 
@@ -59,7 +64,8 @@ public final class WorkloadOptions {
         if (dataset != null && !oslGiven) out = null;
         boolean ignore = !noIgnoreEos && (out != null || dataset != null || trace != null);
         return new WorkloadSpec(in, out, ignore, sharedPrefix, dataset == null ? null : dev.headroom.probe.Dataset.load(dataset),
-                trace == null ? null : dev.headroom.probe.Trace.load(trace));
+                trace == null ? null : dev.headroom.probe.Trace.load(trace),
+                tokenizer == null ? null : dev.headroom.probe.ClientTokenizer.load(tokenizer));
     }
 
     private static LengthDistribution distribution(String flag, int mean, double sd, String dist, boolean input) {

@@ -25,6 +25,8 @@ import java.util.SplittableRandom;
 final class PromptFactory implements RequestSource {
     static final int APPROX_CHAT_OVERHEAD = 16;
     static final int APPROX_COMPLETION_OVERHEAD = 8;
+    /** Tokens a typical chat template adds around one user message (Llama 3: 10); the client tokenizer cannot know. */
+    static final int CLIENT_CHAT_TEMPLATE = 10;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final MediaType JSON = MediaType.get("application/json");
     /** Common short English words: one token each in the usual BPE vocabularies and in the simulator's tokenizer. */
@@ -48,7 +50,11 @@ final class PromptFactory implements RequestSource {
         this.sharedPrefix = workload.sharedPrefixTokens() > 0 ? words(new SplittableRandom(7), workload.sharedPrefixTokens()) : "";
     }
 
-    /** Fits a + b × words with the server's /tokenize, when it answers. */
+    /**
+     * Fits a + b × words with the server's /tokenize when it answers; else with the client tokenizer (its count of
+     * the text, plus its special tokens, plus {@value #CLIENT_CHAT_TEMPLATE} template tokens for chat); else keeps
+     * the stated approximation.
+     */
     @Override
     public void calibrate(OkHttpClient http, Target target) {
         try {
@@ -58,9 +64,20 @@ final class PromptFactory implements RequestSource {
                 base = zero;
                 perWord = (many - zero) / 400.0;
                 calibration = "server /tokenize";
+                return;
             }
         } catch (IOException | RuntimeException e) {
-            // No /tokenize: keep the stated approximation.
+            // No /tokenize: fall back below.
+        }
+        ClientTokenizer t = workload.tokenizer();
+        if (t != null) {
+            int overhead = t.specialTokens() + (api == Api.CHAT ? CLIENT_CHAT_TEMPLATE : 0);
+            int zero = t.count(prompt(0, 0));
+            int many = t.count(prompt(0, 400));
+            base = zero + overhead;
+            perWord = Math.max(0.1, (many - zero) / 400.0);
+            calibration = "client tokenizer " + t.name() + (api == Api.CHAT ? " (+" + CLIENT_CHAT_TEMPLATE
+                    + " approximate chat-template tokens)" : "");
         }
     }
 

@@ -11,14 +11,15 @@ import dev.headroom.model.Workload;
  * @param sharedPrefixTokens filler tokens common to every prompt, after the nonce (0 for none)
  * @param dataset            prompts from a file instead of synthetic ones, or null
  * @param trace              per-request input and output lengths (and arrival times) from a trace, or null
+ * @param tokenizer          client-side tokenizer for hitting input lengths when the server has no /tokenize, or null
  */
 public record WorkloadSpec(LengthDistribution inputTokens, LengthDistribution outputTokens, boolean ignoreEos,
-                           int sharedPrefixTokens, Dataset dataset, Trace trace) {
+                           int sharedPrefixTokens, Dataset dataset, Trace trace, ClientTokenizer tokenizer) {
 
-    /** A synthetic workload (no dataset, no trace). */
+    /** A synthetic workload (no dataset, no trace, no client tokenizer). */
     public WorkloadSpec(LengthDistribution inputTokens, LengthDistribution outputTokens, boolean ignoreEos,
                         int sharedPrefixTokens) {
-        this(inputTokens, outputTokens, ignoreEos, sharedPrefixTokens, null, null);
+        this(inputTokens, outputTokens, ignoreEos, sharedPrefixTokens, null, null, null);
     }
 
     public WorkloadSpec {

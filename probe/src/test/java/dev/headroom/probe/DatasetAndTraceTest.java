@@ -55,7 +55,7 @@ class DatasetAndTraceTest {
         Path f = tmp.resolve("d.jsonl");
         Files.writeString(f, "{\"prompt\":\"one two three\",\"max_tokens\":4}\n{\"prompt\":\"four five\",\"max_tokens\":6}\n");
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
-            var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, Dataset.load(f), null);
+            var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, Dataset.load(f), null, null);
             ProbeResult r = new Probe(ProbeSimTest.target(sim)).run(w, ProbeSimTest.closed(1, 5, 0), rec -> { });
             assertEquals(5, r.records().size());
             assertTrue(r.records().stream().allMatch(RequestRecord::succeeded), r.records().toString());
@@ -78,7 +78,7 @@ class DatasetAndTraceTest {
         assertEquals(5, t.size());
         assertEquals(0.4, t.offsetsSeconds()[4], 1e-9);
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
-            var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, null, t);
+            var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, null, t, null);
             var plan = new RunPlan(new LoadModel.Open(t.arrivals().meanRate(), t.arrivals()), Duration.ZERO, 0, null,
                     t.size(), Duration.ZERO, 0, Duration.ZERO, Duration.ofSeconds(10), 1);
             List<RequestRecord> rs = new Probe(ProbeSimTest.target(sim)).run(w, plan, rec -> { }).records();
