@@ -1,0 +1,91 @@
+package dev.headroom.optimizer;
+
+import dev.headroom.model.Metrics;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.Slo;
+import org.apache.commons.math3.distribution.BinomialDistribution;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How far a load point is from one SLO: {@code (observed − threshold) ÷ threshold} (negative = passing), with a
+ * standard error from the per-request data — for a percentile, the order-statistic 95 % interval of that
+ * percentile (binomial ranks), for a mean its standard error, for the error rate the binomial one.
+ */
+public record Margin(Slo slo, double value, double se, int samples) {
+
+    public boolean passing() {
+        return value < 0;
+    }
+
+    /** Computes the margin of {@code slo} over the measured (non-warm-up) records. */
+    public static Margin of(Slo slo, List<RequestRecord> records, boolean openLoop) {
+        List<RequestRecord> measured = records.stream().filter(r -> !r.warmup()
+                && r.outcome() != RequestRecord.Outcome.INCOMPLETE).toList();
+        if (slo.isRate()) {
+            long failed = measured.stream().filter(RequestRecord::failed).count();
+            int n = measured.size();
+            double rate = n == 0 ? 1 : (double) failed / n;
+            double scale = Math.max(slo.threshold(), 1e-3);
+            double se = Math.sqrt((rate * (1 - rate) + 1.0 / Math.max(n, 1)) / Math.max(n, 1)) / scale;
+            return new Margin(slo, (rate - slo.threshold()) / scale, se, n);
+        }
+        double[] v = values(slo.metric(), measured, openLoop);
+        double t = slo.threshold();
+        if (v.length == 0) return new Margin(slo, 1, 1, 0); // nothing completed: as failing as it gets
+        Arrays.sort(v);
+        if (slo.stat().equals("mean")) {
+            double mean = Arrays.stream(v).average().orElse(Double.NaN);
+            double sd = Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, v.length - 1));
+            return new Margin(slo, (mean - t) / t, sd / Math.sqrt(v.length) / t, v.length);
+        }
+        double q = quantileOf(slo.stat());
+        int n = v.length;
+        double observed = v[rank(n, q) - 1];
+        // Order-statistic interval: ranks between the binomial 2.5 % and 97.5 % points of Bin(n, q).
+        BinomialDistribution bin = new BinomialDistribution(null, n, q);
+        int lo = Math.max(1, bin.inverseCumulativeProbability(0.025));
+        int hi = Math.min(n, bin.inverseCumulativeProbability(0.975) + 1);
+        double se = (v[hi - 1] - v[lo - 1]) / (2 * 1.96) / t;
+        return new Margin(slo, (observed - t) / t, Math.max(se, 1e-6), n);
+    }
+
+    /** Per-request values (ms) of a latency metric; itl pools every gap. */
+    static double[] values(String metric, List<RequestRecord> records, boolean openLoop) {
+        List<Double> out = new ArrayList<>();
+        for (RequestRecord r : records) {
+            if (!r.succeeded() || r.firstTokenNanos() < 0) continue;
+            long origin = Metrics.origin(r, openLoop);
+            switch (metric) {
+                case "ttft" -> out.add((r.firstTokenNanos() - origin) / 1e6);
+                case "ttft_from_send" -> out.add((r.firstTokenNanos() - r.sentNanos()) / 1e6);
+                case "e2e" -> out.add((r.lastTokenNanos() - origin) / 1e6);
+                case "tpot" -> {
+                    double tpot = Metrics.tpotNanos(r, origin);
+                    if (!Double.isNaN(tpot)) out.add(tpot / 1e6);
+                }
+                case "itl" -> {
+                    for (double g : Metrics.itlGapsNanos(r)) out.add(g / 1e6);
+                }
+                default -> throw new IllegalArgumentException("no per-request values for " + metric);
+            }
+        }
+        return out.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    static double quantileOf(String stat) {
+        return switch (stat) {
+            case "min" -> 0;
+            case "max" -> 1;
+            case "p99.9" -> 0.999;
+            default -> Double.parseDouble(stat.substring(1)) / 100;
+        };
+    }
+
+    /** Nearest-rank position (1-based) of quantile q among n sorted values. */
+    static int rank(int n, double q) {
+        return Math.max(1, Math.min(n, (int) Math.ceil(q * n)));
+    }
+}

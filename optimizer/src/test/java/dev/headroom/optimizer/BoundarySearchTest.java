@@ -1,0 +1,103 @@
+package dev.headroom.optimizer;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.DoubleUnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The search on analytic fake measurement functions: margin(load) given, with optional noise. */
+class BoundarySearchTest {
+    private static final Slo SLO = Slo.parse("ttft:p95<300ms");
+
+    private static SearchSpec spec(SearchSpec.Objective o, double min, double max, int probes) {
+        return spec(o, min, max, probes, 0.05);
+    }
+
+    private static SearchSpec spec(SearchSpec.Objective o, double min, double max, int probes, double tolerance) {
+        return new SearchSpec(o, List.of(SLO), min, max, tolerance, probes, Workload.fixed(100, 10),
+                RunLength.requests(100), new ArrivalProcess.Poisson(), 1);
+    }
+
+    private static BoundarySearch.Observer fake(DoubleUnaryOperator margin, double noise, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        return (load, i) -> new BoundarySearch.Observation(load,
+                List.of(new Margin(SLO, margin.applyAsDouble(load) + noise * r.nextGaussian(), Math.max(noise, 0.01), 100)),
+                100, 10);
+    }
+
+    @Test
+    void smoothMonotoneBoundaryIsFoundToAdjacentIntegers() {
+        // A tolerance finer than one step of concurrency: only adjacency stops it.
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.001))
+                .run(fake(load -> load / 100 - 1, 0, 1));
+        assertEquals(99, r.value(), "100 sits exactly on the threshold: not passing");
+        assertEquals(99, r.ciLow());
+        assertEquals(100, r.ciHigh());
+        assertEquals("adjacent", r.stopReason());
+        assertEquals("smooth", r.boundaryType());
+        assertTrue(r.probes().size() <= 10, "probes: " + r.probes().size());
+    }
+
+    @Test
+    void theToleranceStopsIntegerSearchesBeforeAdjacency() {
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.05))
+                .run(fake(load -> load / 100 - 1, 0, 1));
+        assertTrue(r.stopReason().equals("tolerance") || r.stopReason().equals("adjacent"), r.stopReason());
+        assertTrue((r.ciHigh() - r.ciLow()) / r.ciLow() < 0.05 || r.ciHigh() - r.ciLow() <= 1);
+        assertTrue(r.ciLow() <= 99 && r.ciHigh() >= 100, r.ciLow() + " .. " + r.ciHigh());
+    }
+
+    @Test
+    void noisyMarginsStillLandWithinFivePercent() {
+        int within = 0;
+        for (long seed = 0; seed < 20; seed++) {
+            var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
+                    .run(fake(load -> Math.log(load / 150), 0.03, seed));
+            if (Math.abs(r.value() - 150) / 150 <= 0.05) within++;
+        }
+        assertTrue(within >= 18, "within 5 %: " + within + " of 20");
+    }
+
+    @Test
+    void aCliffIsDetectedAndBisected() {
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 30, 0.001))
+                .run(fake(load -> load < 300 ? -0.5 : 2.0, 0, 1));
+        assertEquals(299, r.value());
+        assertEquals("cliff", r.boundaryType());
+        assertEquals("adjacent", r.stopReason());
+    }
+
+    @Test
+    void boundaryOutsideTheRangeIsReportedAsSuch() {
+        var above = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 64, 20)).run(fake(load -> -0.5, 0, 1));
+        assertEquals("above_max", above.stopReason());
+        assertEquals(64, above.value());
+        var below = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 4, 64, 20)).run(fake(load -> 0.5, 0, 1));
+        assertEquals("below_min", below.stopReason());
+        assertTrue(Double.isNaN(below.value()));
+        assertEquals(1, below.probes().size());
+    }
+
+    @Test
+    void maxRateConvergesToTheToleranceWithTheFitsRoot() {
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 20)).run(fake(rate -> rate / 7.5 - 1, 0, 1));
+        assertEquals("tolerance", r.stopReason());
+        assertEquals(7.5, r.value(), 7.5 * 0.05);
+        assertTrue(r.ciLow() < 7.5 && r.ciHigh() >= 7.5, r.ciLow() + " .. " + r.ciHigh());
+    }
+
+    @Test
+    void theProbeLimitStopsTheSearch() {
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 100_000, 3)).run(fake(load -> load / 50_000 - 1, 0, 1));
+        assertEquals("max_probes", r.stopReason());
+        assertEquals(3, r.probes().size());
+    }
+}
