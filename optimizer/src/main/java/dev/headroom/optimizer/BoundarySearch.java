@@ -75,12 +75,18 @@ public final class BoundarySearch {
     }
 
     public Result run(Observer observer) {
+        return run(observer, probes -> { });
+    }
+
+    /** Runs the search; {@code afterEachProbe} sees every probe so far as soon as one ends. */
+    public Result run(Observer observer, Consumer<List<Observation>> afterEachProbe) {
         List<Observation> probes = new ArrayList<>();
         boolean cliff = false;
         double next = spec.min();
         while (true) {
             Observation o = observer.observe(next, probes.size());
             probes.add(o);
+            afterEachProbe.accept(List.copyOf(probes));
             if (probes.size() == 1 && !o.passing()) return result(probes, "below_min", false);
             Observation fail = lowestFailing(probes);
             if (fail == null) {
@@ -122,8 +128,26 @@ public final class BoundarySearch {
         return spec.integerLoad() ? Math.max(cur + 1, Math.round(n)) : n;
     }
 
-    /** Root of the binding isotonic fit within the bracket, kept strictly inside it. */
+    /** Each SLO's isotonic fit of margin against log(load), in SLO order (empty with fewer than one probe). */
+    public List<MonotoneCurve> curves(List<Observation> probes) {
+        return fits(probes);
+    }
+
+    /** Root of the binding isotonic fit within the bracket. */
     private double fitRoot(List<Observation> probes, double lo, double hi) {
+        List<MonotoneCurve> curves = fits(probes);
+        double a = Math.log(lo), b = Math.log(hi);
+        // The binding curve is the max of monotone curves: monotone, so bisection finds its root.
+        for (int it = 0; it < 60; it++) {
+            double mid = (a + b) / 2;
+            double v = Double.NEGATIVE_INFINITY;
+            for (MonotoneCurve c : curves) v = Math.max(v, c.value(mid));
+            if (v >= 0) b = mid; else a = mid;
+        }
+        return Math.exp((a + b) / 2);
+    }
+
+    private List<MonotoneCurve> fits(List<Observation> probes) {
         List<Observation> sorted = probes.stream().sorted(Comparator.comparingDouble(Observation::load)).toList();
         // Points at the same load are pooled by PAVA anyway; x must be strictly increasing, so merge them.
         List<double[]> xs = new ArrayList<>();
@@ -153,15 +177,7 @@ public final class BoundarySearch {
             }
             curves.add(MonotoneCurve.fit(x, y, w));
         }
-        double a = Math.log(lo), b = Math.log(hi);
-        // The binding curve is the max of monotone curves: monotone, so bisection finds its root.
-        for (int it = 0; it < 60; it++) {
-            double mid = (a + b) / 2;
-            double v = Double.NEGATIVE_INFINITY;
-            for (MonotoneCurve c : curves) v = Math.max(v, c.value(mid));
-            if (v >= 0) b = mid; else a = mid;
-        }
-        return Math.exp((a + b) / 2);
+        return curves;
     }
 
     /** The next probe: the fit's root, kept at least 10 % of the bracket away from either end. */

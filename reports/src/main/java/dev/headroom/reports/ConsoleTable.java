@@ -94,7 +94,7 @@ public final class ConsoleTable {
     }
 
     /** A number with 3 significant digits below 100, no decimals above; "-" for none. */
-    static String n(double v) {
+    public static String n(double v) {
         if (Double.isNaN(v)) return "-";
         double a = Math.abs(v);
         if (a >= 100) return f("%.0f", v);

@@ -1,0 +1,60 @@
+package dev.headroom.optimizer;
+
+import dev.headroom.model.ErrorKind;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.Slo;
+import dev.headroom.model.TokenSource;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MarginTest {
+    private static final long MS = 1_000_000L;
+
+    /** n requests whose TTFTs are 1, 2, ..., n ms. */
+    private static List<RequestRecord> ttfts(int n) {
+        List<RequestRecord> out = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            out.add(RequestRecord.completed(i, 0, 0, new long[] {i * MS, i * MS + 5 * MS}, i * MS + 6 * MS, 10,
+                    TokenSource.USAGE, 2, 0));
+        }
+        return out;
+    }
+
+    @Test
+    void percentileMarginIsRelativeToTheThreshold() {
+        // p95 of 1..100 ms by nearest rank is 95 ms; against 100 ms that is 5 % inside.
+        Margin m = Margin.of(Slo.parse("ttft:p95<100ms"), ttfts(100), false);
+        assertEquals(-0.05, m.value(), 1e-9);
+        assertTrue(m.passing());
+        assertEquals(100, m.samples());
+    }
+
+    @Test
+    void theUncertaintyShrinksWithMoreSamples() {
+        Margin few = Margin.of(Slo.parse("ttft:p90<500ms"), ttfts(50), false);
+        Margin many = Margin.of(Slo.parse("ttft:p90<5000ms"), ttfts(5000), false);
+        // Both observe the p90 at 90 % of their range; the interval in rank terms shrinks like 1/sqrt(n).
+        assertTrue(many.se() < few.se(), few.se() + " vs " + many.se());
+        assertTrue(few.se() > 0);
+    }
+
+    @Test
+    void errorRateMarginCountsFailures() {
+        List<RequestRecord> rs = new ArrayList<>(ttfts(90));
+        for (int i = 0; i < 10; i++) rs.add(RequestRecord.failed(100 + i, 0, 0, 1, 10, 2, 503, ErrorKind.HTTP_5XX, "x"));
+        Margin m = Margin.of(Slo.parse("error_rate<5%"), rs, false);
+        assertEquals((0.10 - 0.05) / 0.05, m.value(), 1e-9);
+        assertTrue(!m.passing());
+    }
+
+    @Test
+    void noCompletedRequestsIsAFailingMargin() {
+        List<RequestRecord> rs = List.of(RequestRecord.failed(0, 0, 0, 1, 10, 2, 503, ErrorKind.HTTP_5XX, "x"));
+        assertTrue(!Margin.of(Slo.parse("ttft:p50<1s"), rs, false).passing());
+    }
+}
