@@ -38,6 +38,11 @@ public final class OutputOptions {
         }
     }
 
+    /** Directory name of the {@code index}-th (0-based) load point inside a sweep or search directory. */
+    static String pointName(int index, dev.headroom.model.LoadModel load) {
+        return String.format(java.util.Locale.ROOT, "%02d-%s", index + 1, load.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
+    }
+
     String format() {
         String f = format.trim().toLowerCase(java.util.Locale.ROOT);
         if (!f.equals("table") && !f.equals("json") && !f.equals("csv")) {

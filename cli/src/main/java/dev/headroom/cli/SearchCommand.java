@@ -149,7 +149,7 @@ public final class SearchCommand implements Callable<Integer> {
                 LoadModel lm = search.integerLoad() ? new LoadModel.Closed((int) Math.round(loadValue))
                         : new LoadModel.Open(loadValue, arrivals);
                 Measurement m = measurer.measure(new MeasurementRequest(lm, w, perProbe, seed + index));
-                String name = String.format(Locale.ROOT, "%02d-%s", index + 1, lm.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
+                String name = OutputOptions.pointName(index, lm);
                 writeProbe(dir.resolve(name), m, info, lm, sloList);
                 dirs.add(name);
                 boolean open = !search.integerLoad();

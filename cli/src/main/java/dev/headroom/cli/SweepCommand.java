@@ -76,7 +76,7 @@ public final class SweepCommand implements Callable<Integer> {
             ProbeRunner runner = new ProbeRunner(t, engine, target.apiKeyOrigin(), err);
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);
-                String name = String.format(Locale.ROOT, "%02d-%s", i + 1, l.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
+                String name = OutputOptions.pointName(i, l);
                 Path pointDir = dir.resolve(name);
                 pointDir.toFile().mkdirs();
                 reports.add(runner.run(pointDir, work, run.plan(l, load), slos, "sweep"));
