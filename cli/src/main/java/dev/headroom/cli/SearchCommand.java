@@ -148,7 +148,8 @@ public final class SearchCommand implements Callable<Integer> {
             BoundarySearch.Observer observer = (loadValue, index) -> {
                 LoadModel lm = search.integerLoad() ? new LoadModel.Closed((int) Math.round(loadValue))
                         : new LoadModel.Open(loadValue, arrivals);
-                Measurement m = measurer.measure(new MeasurementRequest(lm, w, perProbe, seed + index));
+                Measurement m = measurer.measure(new MeasurementRequest(lm, w,
+                        perProbe.withWarmup(BoundarySearch.warmupFor(loadValue, search)), seed + index));
                 String name = OutputOptions.pointName(index, lm);
                 writeProbe(dir.resolve(name), m, info, lm, sloList);
                 dirs.add(name);

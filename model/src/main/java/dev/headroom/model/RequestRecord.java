@@ -52,6 +52,13 @@ public record RequestRecord(long index, boolean warmup, long intendedNanos, long
         return max;
     }
 
+    /** This record, marked as sent during warm-up. */
+    public RequestRecord asWarmup() {
+        return new RequestRecord(index, true, intendedNanos, sentNanos, firstTokenNanos, endNanos, chunkNanos,
+                chunkTokens, promptTokens, promptSource, completionTokens, completionSource, requestedOutputTokens,
+                httpStatus, preemptions, slotWaitNanos, outcome, failure, responseId);
+    }
+
     /** This record, marked as cut off at the end of the run. */
     public RequestRecord asIncomplete() {
         return new RequestRecord(index, warmup, intendedNanos, sentNanos, firstTokenNanos, endNanos, chunkNanos,

@@ -65,13 +65,21 @@ public final class BoundarySearch {
         return (load, index) -> {
             LoadModel lm = spec.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
                     : new LoadModel.Open(load, spec.arrivals());
-            Measurement m = measurer.measure(new MeasurementRequest(lm, spec.workload(), spec.perProbe(),
-                    spec.seed() + index));
+            Measurement m = measurer.measure(new MeasurementRequest(lm, spec.workload(),
+                    spec.perProbe().withWarmup(warmupFor(load, spec)), spec.seed() + index));
             onProbe.accept(m);
             boolean open = !spec.integerLoad();
             List<Margin> margins = spec.slos().stream().map(s -> Margin.of(s, m.records(), open)).toList();
             return new Observation(load, margins, m.records().size(), m.elapsedNanos() / 1e9);
         };
+    }
+
+    /**
+     * Warm-up requests for a probe at {@code load}: closed loop, one wave (every user's first request starts at
+     * once, a burst the steady state never sees); open loop, two seconds of arrivals.
+     */
+    public static int warmupFor(double load, SearchSpec spec) {
+        return spec.integerLoad() ? (int) Math.round(load) : (int) Math.ceil(load * 2);
     }
 
     public Result run(Observer observer) {

@@ -57,7 +57,7 @@ public final class VirtualEngine implements Measurer {
             this.engine = new Engine(config.withSeed(request.seed()));
             this.workload = request.workload();
             this.lengths = new SplittableRandom(request.seed());
-            this.target = request.length().requests();
+            this.target = request.length().requests() + request.length().warmupRequests();
             double max = request.length().maxSeconds();
             this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
         }
@@ -90,8 +90,9 @@ public final class VirtualEngine implements Measurer {
             }
             List<RequestRecord> records = new ArrayList<>(byIndex.size());
             long last = 0;
+            int warmup = request.length().warmupRequests();
             for (Pending p : byIndex) {
-                RequestRecord r = p.toRecord();
+                RequestRecord r = p.index < warmup ? p.toRecord().asWarmup() : p.toRecord();
                 records.add(r);
                 last = Math.max(last, r.endNanos());
             }

@@ -1,0 +1,192 @@
+package dev.headroom.cli.bench;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LengthDistribution;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Workload;
+import dev.headroom.optimizer.BoundarySearch;
+import dev.headroom.optimizer.Margin;
+import dev.headroom.optimizer.SearchSpec;
+import dev.headroom.sim.VirtualEngine;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.profile.Profiles;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Search evaluation over seeded, randomised simulated servers (virtual time): the true max concurrency under a
+ * TTFT SLO by dense evaluation with 2,000 requests per point, then (a) Headroom's search, (b) doubling +
+ * bisection with two trials per verdict, feasible if either passes (AIPerf's "monotonic"), (c) the 8-point grid
+ * 1, 3, 7, 19, 52, 139, 373, 1000 with interpolation. Reports, per method, the share within 5 % of the truth,
+ * median and p90 probes, and total requests. Run: {@code ./mvnw -q -Pbench install -Dtest=SearchEvaluationBenchmark
+ * -Dsurefire.failIfNoSpecifiedTests=false}; writes cli/target/benchmark-search-evaluation.json.
+ */
+@Tag("benchmark")
+class SearchEvaluationBenchmark {
+    private static final int SERVERS = Integer.getInteger("bench.servers", 200);
+    private static final int PROBE_REQUESTS = 200;
+    private static final int TRUTH_REQUESTS = 2000;
+    private static final String[] HARDWARE = {"h100-sxm", "h200", "a100-80gb", "l40s", "b200", "mi300x"};
+
+    /** One randomised server and its SLO. */
+    record Case(EngineConfig engine, Workload workload, Slo slo) {}
+
+    /** A method's outcome on one case. */
+    record Outcome(double value, int probes, long requests) {}
+
+    @Test
+    void compareSearchMethods() throws Exception {
+        List<double[]> rows = new ArrayList<>(); // truth, a, b, c values; probes a,b,c; requests a,b,c
+        int skipped = 0;
+        for (int s = 0; s < SERVERS; s++) {
+            Case c = randomCase(new SplittableRandom(1000 + s));
+            double truth = truth(c);
+            if (Double.isNaN(truth) || truth < 2 || truth > 1000) {
+                skipped++;
+                continue;
+            }
+            Outcome a = ours(c, s), b = doublingBisection(c, s), g = grid(c, s);
+            rows.add(new double[] {truth, a.value, b.value, g.value, a.probes, b.probes, g.probes, a.requests, b.requests, g.requests});
+            System.out.printf(Locale.ROOT, "case %3d %-10s seqs %4d %-40s truth %6.0f  headroom %6.0f (%2d)  doubling %6.0f (%2d)  grid %6.0f%n",
+                    s, c.engine().hardware().name(), c.engine().maxNumSeqs(), c.slo().text() + " " + c.workload().inputTokens(),
+                    truth, a.value, a.probes, b.value, b.probes, g.value);
+        }
+        String[] names = {"headroom", "doubling_bisection_2trials", "grid_8_points"};
+        StringBuilder json = new StringBuilder(String.format(Locale.ROOT,
+                "{\"benchmark\":\"search-evaluation\",\"servers\":%d,\"evaluated\":%d,\"skipped_out_of_range\":%d,\"methods\":[",
+                SERVERS, rows.size(), skipped));
+        for (int m = 0; m < 3; m++) {
+            final int k = m;
+            long within = rows.stream().filter(r -> Math.abs(r[1 + k] - r[0]) / r[0] <= 0.05).count();
+            double[] probes = rows.stream().mapToDouble(r -> r[4 + k]).sorted().toArray();
+            long requests = (long) rows.stream().mapToDouble(r -> r[7 + k]).sum();
+            json.append(m == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"method\":\"%s\",\"within_5pct\":%.3f,\"median_probes\":%.1f,\"p90_probes\":%.1f,\"total_requests\":%d}",
+                    names[m], (double) within / rows.size(), probes[probes.length / 2],
+                    probes[(int) Math.min(probes.length - 1, Math.ceil(probes.length * 0.9) - 1)], requests));
+        }
+        json.append("]}");
+        System.out.println(json);
+        Files.writeString(Path.of("target", "benchmark-search-evaluation.json"), json + "\n");
+    }
+
+    static Case randomCase(SplittableRandom r) {
+        String hw = HARDWARE[r.nextInt(HARDWARE.length)];
+        int[] seqs = {64, 128, 256, 512};
+        EngineConfig e = EngineConfig.defaults(Profiles.hardware(hw), Profiles.model("llama-3.1-8b"))
+                .withMaxNumSeqs(seqs[r.nextInt(seqs.length)])
+                .withNoise(r.nextDouble(0, 0.05), 1e-4, 25);
+        int isl = 64 << r.nextInt(5);     // 64 .. 1024
+        int osl = 32 << r.nextInt(4);     // 32 .. 256
+        Workload w = new Workload(new LengthDistribution.Normal(isl, isl * 0.2), new LengthDistribution.Fixed(osl), true);
+        // A TTFT target between 2x and 40x a lone request's prefill: boundaries spread over the range.
+        double prefillMs = 2 * 8.03e9 * isl / (Profiles.hardware(hw).bf16Tflops() * 1e12 * 0.5) * 1e3 + 2;
+        Slo slo = new Slo("ttft", "p95", false, Math.round(prefillMs * (2 + r.nextDouble() * 38)));
+        return new Case(e, w, slo);
+    }
+
+    static Margin measure(Case c, int concurrency, int requests, long seed) {
+        Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(new LoadModel.Closed(concurrency),
+                c.workload(), new RunLength(requests, 600, concurrency), seed));
+        return Margin.of(c.slo(), m.records(), false);
+    }
+
+    /** Dense evaluation: a log grid to find the first failure, then every integer below it down to the last pass. */
+    static double truth(Case c) {
+        int lastPass = 0, firstFail = -1;
+        for (int k = 0; k <= 40; k++) {
+            int n = (int) Math.round(Math.pow(1024, k / 40.0));
+            if (n <= lastPass) continue;
+            if (measure(c, n, TRUTH_REQUESTS, 7).passing()) lastPass = n;
+            else {
+                firstFail = n;
+                break;
+            }
+        }
+        if (firstFail < 0) return Double.NaN;
+        if (lastPass == 0) return Double.NaN;
+        int best = lastPass;
+        for (int n = lastPass + 1; n < firstFail; n++) {
+            if (measure(c, n, TRUTH_REQUESTS, 7).passing()) best = n;
+        }
+        return best;
+    }
+
+    static Outcome ours(Case c, int s) {
+        SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_CONCURRENCY, List.of(c.slo()), 1, 1024, 0.05, 20,
+                c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s);
+        long[] requests = {0};
+        BoundarySearch.Result r = new BoundarySearch(spec).run((load, i) -> {
+            Margin m = measure(c, (int) Math.round(load), PROBE_REQUESTS, 100L * s + i);
+            requests[0] += PROBE_REQUESTS;
+            return new BoundarySearch.Observation(load, List.of(m), PROBE_REQUESTS, 0);
+        });
+        return new Outcome(r.value(), r.probes().size(), requests[0]);
+    }
+
+    /** AIPerf "monotonic": doubling, then bisection to < 5 % or a gap of 1; two trials per verdict, any pass wins. */
+    static Outcome doublingBisection(Case c, int s) {
+        int[] probes = {0};
+        java.util.function.IntPredicate feasible = n -> {
+            boolean any = false;
+            for (int t = 0; t < 2; t++) {
+                probes[0]++;
+                any |= measure(c, n, PROBE_REQUESTS, 200L * s + probes[0]).passing();
+            }
+            return any;
+        };
+        int lo = 0, hi = -1;
+        for (int n = 1; n <= 1024; n *= 2) {
+            if (feasible.test(n)) lo = n;
+            else {
+                hi = n;
+                break;
+            }
+        }
+        if (hi < 0) return new Outcome(lo, probes[0], (long) probes[0] * PROBE_REQUESTS);
+        while (hi - lo > 1 && (lo == 0 || (hi - lo) / (double) lo >= 0.05)) {
+            int mid = (lo + hi) / 2;
+            if (mid == lo) break;
+            if (feasible.test(mid)) lo = mid; else hi = mid;
+        }
+        return new Outcome(lo, probes[0], (long) probes[0] * PROBE_REQUESTS);
+    }
+
+    /** Eight fixed points; the boundary interpolated linearly in log(load) between the last pass and first fail. */
+    static Outcome grid(Case c, int s) {
+        int[] points = {1, 3, 7, 19, 52, 139, 373, 1000};
+        double prevLoad = Double.NaN, prevMargin = Double.NaN;
+        int probes = 0;
+        for (int p : points) {
+            Margin m = measure(c, p, PROBE_REQUESTS, 300L * s + probes);
+            probes++;
+            if (!m.passing()) {
+                if (Double.isNaN(prevLoad)) return new Outcome(Double.NaN, probes, (long) probes * PROBE_REQUESTS);
+                double x1 = Math.log(prevLoad), x2 = Math.log(p);
+                double x = x1 + (0 - prevMargin) * (x2 - x1) / (m.value() - prevMargin);
+                return new Outcome(Math.floor(Math.exp(x)), points.length, (long) points.length * PROBE_REQUESTS);
+            }
+            prevLoad = p;
+            prevMargin = m.value();
+        }
+        return new Outcome(1000, probes, (long) probes * PROBE_REQUESTS);
+    }
+
+    static double[] sorted(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c;
+    }
+}
