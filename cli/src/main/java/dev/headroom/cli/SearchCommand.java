@@ -144,12 +144,13 @@ public final class SearchCommand implements Callable<Integer> {
                     engine == null ? null : SimTargetOptions.describe(engine), new LoadModel.Closed(1), 0, 0,
                     WorkloadOptions.describe(work), virtual ? "simulator tokenizer" : "see each probe", seed);
             BoundarySearch bs = new BoundarySearch(search);
+            dev.headroom.optimizer.ProbeShape shape = new dev.headroom.optimizer.ProbeShape(search);
             List<String> dirs = new ArrayList<>();
             BoundarySearch.Observer observer = (loadValue, index) -> {
                 LoadModel lm = search.integerLoad() ? new LoadModel.Closed((int) Math.round(loadValue))
                         : new LoadModel.Open(loadValue, arrivals);
-                Measurement m = measurer.measure(new MeasurementRequest(lm, w,
-                        perProbe.withWarmup(BoundarySearch.warmupFor(loadValue, search)), seed + index));
+                Measurement m = measurer.measure(new MeasurementRequest(lm, w, shape.forLoad(loadValue), seed + index));
+                shape.learn(m);
                 String name = OutputOptions.pointName(index, lm);
                 writeProbe(dir.resolve(name), m, info, lm, sloList);
                 dirs.add(name);

@@ -1,28 +1,38 @@
 package dev.headroom.model;
 
 /**
- * When a measurement stops: after {@code requests} measured requests or {@code maxSeconds}, whichever is first;
- * the first {@code warmupRequests} requests before them are sent, recorded as warm-up, and excluded from metrics.
+ * How a measurement starts and when it stops: closed-loop users start evenly over {@code rampSeconds} (so they do
+ * not all send their first request at the same instant and stay in lockstep); the first {@code warmupRequests}
+ * requests are sent, recorded as warm-up and excluded from metrics; then it stops after {@code requests} measured
+ * requests or {@code maxSeconds}, whichever is first.
  */
-public record RunLength(int requests, double maxSeconds, int warmupRequests) {
+public record RunLength(int requests, double maxSeconds, int warmupRequests, double rampSeconds) {
     public RunLength {
         if (requests < 1) throw new IllegalArgumentException("request count must be >= 1, got " + requests);
         if (!(maxSeconds > 0)) throw new IllegalArgumentException("duration must be > 0 s, got " + maxSeconds);
         if (warmupRequests < 0) throw new IllegalArgumentException("warm-up requests must be >= 0, got " + warmupRequests);
+        if (!(rampSeconds >= 0) || Double.isInfinite(rampSeconds)) {
+            throw new IllegalArgumentException("ramp must be >= 0 s, got " + rampSeconds);
+        }
     }
 
-    /** No warm-up. */
+    /** No warm-up, no ramp. */
     public RunLength(int requests, double maxSeconds) {
-        this(requests, maxSeconds, 0);
+        this(requests, maxSeconds, 0, 0);
     }
 
     /** Stop after {@code n} requests (with a generous time cap). */
     public static RunLength requests(int n) {
-        return new RunLength(n, Double.MAX_VALUE, 0);
+        return new RunLength(n, Double.MAX_VALUE, 0, 0);
     }
 
     /** The same length with {@code n} warm-up requests first. */
     public RunLength withWarmup(int n) {
-        return new RunLength(requests, maxSeconds, n);
+        return new RunLength(requests, maxSeconds, n, rampSeconds);
+    }
+
+    /** The same length with users started over {@code seconds}. */
+    public RunLength withRamp(double seconds) {
+        return new RunLength(requests, maxSeconds, warmupRequests, seconds);
     }
 }

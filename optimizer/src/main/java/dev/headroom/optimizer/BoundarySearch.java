@@ -26,6 +26,10 @@ import java.util.function.Consumer;
 public final class BoundarySearch {
     private static final double CLIFF_JUMP = 1.0;
     private static final double CLIFF_RATIO = 1.3;
+    /** A verdict within this many standard errors of the threshold is ambiguous and gets a replicate. */
+    private static final double AMBIGUOUS_Z = 1.96;
+    /** Most measurements at one load (the first plus replicates). */
+    private static final int MAX_AT_ONE_LOAD = 3;
 
     /** Measures one load point and returns its margins. */
     public interface Observer {
@@ -62,24 +66,18 @@ public final class BoundarySearch {
 
     /** An observer that measures with {@code measurer} and reports each measurement to {@code onProbe}. */
     public static Observer measuring(Measurer measurer, SearchSpec spec, Consumer<Measurement> onProbe) {
+        ProbeShape shape = new ProbeShape(spec);
         return (load, index) -> {
             LoadModel lm = spec.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
                     : new LoadModel.Open(load, spec.arrivals());
-            Measurement m = measurer.measure(new MeasurementRequest(lm, spec.workload(),
-                    spec.perProbe().withWarmup(warmupFor(load, spec)), spec.seed() + index));
+            Measurement m = measurer.measure(new MeasurementRequest(lm, spec.workload(), shape.forLoad(load),
+                    spec.seed() + index));
+            shape.learn(m);
             onProbe.accept(m);
             boolean open = !spec.integerLoad();
             List<Margin> margins = spec.slos().stream().map(s -> Margin.of(s, m.records(), open)).toList();
             return new Observation(load, margins, m.records().size(), m.elapsedNanos() / 1e9);
         };
-    }
-
-    /**
-     * Warm-up requests for a probe at {@code load}: closed loop, one wave (every user's first request starts at
-     * once, a burst the steady state never sees); open loop, two seconds of arrivals.
-     */
-    public static int warmupFor(double load, SearchSpec spec) {
-        return spec.integerLoad() ? (int) Math.round(load) : (int) Math.ceil(load * 2);
     }
 
     public Result run(Observer observer) {
@@ -92,18 +90,22 @@ public final class BoundarySearch {
         boolean cliff = false;
         double next = spec.min();
         while (true) {
-            Observation o = observer.observe(next, probes.size());
-            probes.add(o);
+            Observation raw = observer.observe(next, probes.size());
+            probes.add(raw);
             afterEachProbe.accept(List.copyOf(probes));
-            if (probes.size() == 1 && !o.passing()) return result(probes, "below_min", false);
-            Observation fail = lowestFailing(probes);
+            List<Observation> pooled = pooled(probes);
+            Observation here = pooled.stream().filter(p -> p.load() == raw.load()).findFirst().orElseThrow();
+            long timesHere = probes.stream().filter(p -> p.load() == raw.load()).count();
+            // An ambiguous verdict gets a replicate, pooled with the first: never "pass if any replicate passed".
+            if (ambiguous(here) && timesHere < MAX_AT_ONE_LOAD && probes.size() < spec.maxProbes()) continue;
+            if (probes.size() == 1 && !here.passing()) return result(probes, "below_min", false);
+            Observation fail = lowestFailing(pooled);
             if (fail == null) {
-                Observation last = probes.getLast();
-                if (last.load() >= spec.max()) return result(probes, "above_max", false);
+                if (here.load() >= spec.max()) return result(probes, "above_max", false);
                 if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", false);
-                next = Math.min(spec.max(), extrapolate(probes));
+                next = Math.min(spec.max(), extrapolate(pooled));
             } else {
-                Observation pass = highestPassingBelow(probes, fail.load());
+                Observation pass = highestPassingBelow(pooled, fail.load());
                 if (pass == null) return result(probes, "below_min", false);
                 double lo = pass.load(), hi = fail.load();
                 if (spec.integerLoad() && hi - lo <= 1) return result(probes, "adjacent", cliff);
@@ -116,8 +118,42 @@ public final class BoundarySearch {
         }
     }
 
+    private static boolean ambiguous(Observation o) {
+        Margin b = o.binding();
+        return Math.abs(b.value()) < AMBIGUOUS_Z * b.se();
+    }
+
+    /** Observations at the same load pooled into one, each SLO's margin weighted by 1/se². In load order. */
+    static List<Observation> pooled(List<Observation> probes) {
+        List<Observation> out = new ArrayList<>();
+        probes.stream().map(Observation::load).distinct().sorted().forEach(load -> {
+            List<Observation> at = probes.stream().filter(p -> p.load() == load).toList();
+            if (at.size() == 1) {
+                out.add(at.getFirst());
+                return;
+            }
+            List<Margin> margins = new ArrayList<>();
+            for (int s = 0; s < at.getFirst().margins().size(); s++) {
+                double sw = 0, swv = 0;
+                int n = 0;
+                for (Observation o : at) {
+                    Margin m = o.margins().get(s);
+                    double w = 1 / Math.max(1e-12, m.se() * m.se());
+                    sw += w;
+                    swv += w * m.value();
+                    n += m.samples();
+                }
+                margins.add(new Margin(at.getFirst().margins().get(s).slo(), swv / sw, Math.sqrt(1 / sw), n));
+            }
+            out.add(new Observation(load, margins, at.stream().mapToLong(Observation::requests).sum(),
+                    at.stream().mapToDouble(Observation::seconds).sum()));
+        });
+        return out;
+    }
+
     /** Jump to where the line through the last two probes' binding margins (vs log load) crosses zero. */
     private double extrapolate(List<Observation> probes) {
+        // Pooled observations are in load order: the last two are the highest loads measured.
         Observation b = probes.getLast();
         double cur = b.load();
         double step = 2; // with one probe: double
@@ -204,10 +240,11 @@ public final class BoundarySearch {
     }
 
     private Result result(List<Observation> probes, String reason, boolean cliff) {
-        Observation fail = lowestFailing(probes);
+        List<Observation> pooled = pooled(probes);
+        Observation fail = lowestFailing(pooled);
         Observation pass = fail == null
-                ? probes.stream().filter(Observation::passing).max(Comparator.comparingDouble(Observation::load)).orElse(null)
-                : highestPassingBelow(probes, fail.load());
+                ? pooled.stream().filter(Observation::passing).max(Comparator.comparingDouble(Observation::load)).orElse(null)
+                : highestPassingBelow(pooled, fail.load());
         double lo = pass == null ? Double.NaN : pass.load();
         double hi = fail == null ? Double.NaN : fail.load();
         double value = lo;

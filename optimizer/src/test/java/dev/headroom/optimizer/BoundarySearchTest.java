@@ -29,7 +29,7 @@ class BoundarySearchTest {
     private static BoundarySearch.Observer fake(DoubleUnaryOperator margin, double noise, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         return (load, i) -> new BoundarySearch.Observation(load,
-                List.of(new Margin(SLO, margin.applyAsDouble(load) + noise * r.nextGaussian(), Math.max(noise, 0.01), 100)),
+                List.of(new Margin(SLO, margin.applyAsDouble(load) + noise * r.nextGaussian(), noise > 0 ? noise : 0.001, 100)),
                 100, 10);
     }
 

@@ -65,7 +65,10 @@ public final class VirtualEngine implements Measurer {
         Measurement execute() {
             switch (request.load()) {
                 case LoadModel.Closed c -> {
-                    for (int u = 0; u < c.concurrency() && issued < target; u++) scheduleArrival(0);
+                    long ramp = Math.round(request.length().rampSeconds() * 1e9);
+                    for (int u = 0; u < c.concurrency() && issued < target; u++) {
+                        scheduleArrival(c.concurrency() == 1 ? 0 : ramp * u / c.concurrency());
+                    }
                 }
                 case LoadModel.Open o -> {
                     gaps = o.arrivals().gaps(o.ratePerSecond(), request.seed() ^ 0x9E3779B97F4A7C15L);

@@ -97,31 +97,59 @@ class SearchEvaluationBenchmark {
         return new Case(e, w, slo);
     }
 
+    /** A probe shaped as the search shapes it: one wave of warm-up, users ramped over one request's duration. */
     static Margin measure(Case c, int concurrency, int requests, long seed) {
+        double ramp = rampSeconds(c);
         Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(new LoadModel.Closed(concurrency),
-                c.workload(), new RunLength(requests, 600, concurrency), seed));
+                c.workload(), new RunLength(Math.max(requests, 3 * concurrency), 600, concurrency, ramp), seed));
         return Margin.of(c.slo(), m.records(), false);
     }
 
-    /** Dense evaluation: a log grid to find the first failure, then every integer below it down to the last pass. */
+    private static final java.util.Map<Case, Double> RAMPS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The median e2e of a lone user, as the search's first probe learns it. */
+    static double rampSeconds(Case c) {
+        return RAMPS.computeIfAbsent(c, k -> {
+            Measurement m = new VirtualEngine(k.engine()).measure(new MeasurementRequest(new LoadModel.Closed(1),
+                    k.workload(), new RunLength(20, 600), 3));
+            double[] e2e = m.records().stream().mapToDouble(r -> (r.lastTokenNanos() - r.sentNanos()) / 1e9).sorted().toArray();
+            return e2e[e2e.length / 2];
+        });
+    }
+
+    /**
+     * Dense evaluation: 2,000 requests at each of 41 log-spaced loads and then at every integer between the grid
+     * points around the crossing; the truth is the largest load whose isotonic-fitted margin is below zero, so one
+     * noisy point cannot move it. NaN when the crossing is outside 1..1024.
+     */
     static double truth(Case c) {
-        int lastPass = 0, firstFail = -1;
+        java.util.TreeMap<Integer, Margin> points = new java.util.TreeMap<>();
         for (int k = 0; k <= 40; k++) {
             int n = (int) Math.round(Math.pow(1024, k / 40.0));
-            if (n <= lastPass) continue;
-            if (measure(c, n, TRUTH_REQUESTS, 7).passing()) lastPass = n;
-            else {
-                firstFail = n;
-                break;
-            }
+            points.computeIfAbsent(n, x -> measure(c, x, TRUTH_REQUESTS, 7));
         }
-        if (firstFail < 0) return Double.NaN;
-        if (lastPass == 0) return Double.NaN;
-        int best = lastPass;
-        for (int n = lastPass + 1; n < firstFail; n++) {
-            if (measure(c, n, TRUTH_REQUESTS, 7).passing()) best = n;
+        int[] bracket = crossing(points);
+        if (bracket == null) return Double.NaN;
+        for (int n = bracket[0] + 1; n < bracket[1]; n++) points.computeIfAbsent(n, x -> measure(c, x, TRUTH_REQUESTS, 7));
+        bracket = crossing(points);
+        return bracket == null ? Double.NaN : bracket[0];
+    }
+
+    /** The largest load whose fitted margin is below zero and the next one measured, or null. */
+    private static int[] crossing(java.util.TreeMap<Integer, Margin> points) {
+        int[] loads = points.keySet().stream().mapToInt(Integer::intValue).toArray();
+        double[] x = new double[loads.length], y = new double[loads.length], w = new double[loads.length];
+        for (int i = 0; i < loads.length; i++) {
+            Margin m = points.get(loads[i]);
+            x[i] = Math.log(loads[i]);
+            y[i] = m.value();
+            w[i] = 1 / Math.max(1e-6, m.se() * m.se());
         }
-        return best;
+        double[] fit = dev.headroom.optimizer.Pava.fit(y, w);
+        for (int i = 0; i < loads.length; i++) {
+            if (fit[i] >= 0) return i == 0 ? null : new int[] {loads[i - 1], loads[i]};
+        }
+        return null;
     }
 
     static Outcome ours(Case c, int s) {
@@ -129,8 +157,9 @@ class SearchEvaluationBenchmark {
                 c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s);
         long[] requests = {0};
         BoundarySearch.Result r = new BoundarySearch(spec).run((load, i) -> {
-            Margin m = measure(c, (int) Math.round(load), PROBE_REQUESTS, 100L * s + i);
-            requests[0] += PROBE_REQUESTS;
+            int n = (int) Math.round(load);
+            Margin m = measure(c, n, PROBE_REQUESTS, 100L * s + i);
+            requests[0] += Math.max(PROBE_REQUESTS, 3L * n) + n;
             return new BoundarySearch.Observation(load, List.of(m), PROBE_REQUESTS, 0);
         });
         return new Outcome(r.value(), r.probes().size(), requests[0]);
@@ -139,11 +168,13 @@ class SearchEvaluationBenchmark {
     /** AIPerf "monotonic": doubling, then bisection to < 5 % or a gap of 1; two trials per verdict, any pass wins. */
     static Outcome doublingBisection(Case c, int s) {
         int[] probes = {0};
+        long[] spent = {0};
         java.util.function.IntPredicate feasible = n -> {
             boolean any = false;
             for (int t = 0; t < 2; t++) {
                 probes[0]++;
                 any |= measure(c, n, PROBE_REQUESTS, 200L * s + probes[0]).passing();
+                spent[0] += Math.max(PROBE_REQUESTS, 3L * n) + n;
             }
             return any;
         };
@@ -155,13 +186,13 @@ class SearchEvaluationBenchmark {
                 break;
             }
         }
-        if (hi < 0) return new Outcome(lo, probes[0], (long) probes[0] * PROBE_REQUESTS);
+        if (hi < 0) return new Outcome(lo, probes[0], spent[0]);
         while (hi - lo > 1 && (lo == 0 || (hi - lo) / (double) lo >= 0.05)) {
             int mid = (lo + hi) / 2;
             if (mid == lo) break;
             if (feasible.test(mid)) lo = mid; else hi = mid;
         }
-        return new Outcome(lo, probes[0], (long) probes[0] * PROBE_REQUESTS);
+        return new Outcome(lo, probes[0], spent[0]);
     }
 
     /** Eight fixed points; the boundary interpolated linearly in log(load) between the last pass and first fail. */
@@ -169,19 +200,23 @@ class SearchEvaluationBenchmark {
         int[] points = {1, 3, 7, 19, 52, 139, 373, 1000};
         double prevLoad = Double.NaN, prevMargin = Double.NaN;
         int probes = 0;
+        long spent = 0;
+        for (int p : points) {
+            spent += Math.max(PROBE_REQUESTS, 3L * p) + p;
+        }
         for (int p : points) {
             Margin m = measure(c, p, PROBE_REQUESTS, 300L * s + probes);
             probes++;
             if (!m.passing()) {
-                if (Double.isNaN(prevLoad)) return new Outcome(Double.NaN, probes, (long) probes * PROBE_REQUESTS);
+                if (Double.isNaN(prevLoad)) return new Outcome(Double.NaN, probes, spent);
                 double x1 = Math.log(prevLoad), x2 = Math.log(p);
                 double x = x1 + (0 - prevMargin) * (x2 - x1) / (m.value() - prevMargin);
-                return new Outcome(Math.floor(Math.exp(x)), points.length, (long) points.length * PROBE_REQUESTS);
+                return new Outcome(Math.floor(Math.exp(x)), points.length, spent);
             }
             prevLoad = p;
             prevMargin = m.value();
         }
-        return new Outcome(1000, probes, (long) probes * PROBE_REQUESTS);
+        return new Outcome(1000, probes, spent);
     }
 
     static double[] sorted(double[] v) {
