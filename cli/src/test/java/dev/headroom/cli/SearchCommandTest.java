@@ -34,10 +34,15 @@ class SearchCommandTest {
             double margin = p.at("/margins/ttft:p95<300ms/value").asDouble();
             assertEquals(pass, margin < 0, p.toString());
         }
-        // Every probe at or below the reported value passed; the probe at ci_high failed.
+        // The measurements at ci_high, pooled by inverse variance as the search pools them, fail.
+        double sw = 0, swv = 0;
         for (JsonNode p : s.get("probes")) {
-            if (p.get("load").asDouble() == hi) assertEquals("fail", p.get("verdict").asText());
+            if (p.get("load").asDouble() != hi) continue;
+            double se = Math.max(1e-6, p.at("/margins/ttft:p95<300ms/se").asDouble());
+            sw += 1 / (se * se);
+            swv += p.at("/margins/ttft:p95<300ms/value").asDouble() / (se * se);
         }
+        assertTrue(sw > 0 && swv / sw >= 0, "pooled margin at ci_high " + swv / sw);
         assertFalse(s.at("/curves/isotonic/ttft:p95<300ms").isEmpty());
         assertFalse(Files.exists(out.resolve("search.json.tmp")), "written atomically");
     }
