@@ -81,7 +81,8 @@ class ProbeSimTest {
             assertEquals(30, r.records().size());
             for (RequestRecord rec : r.records()) {
                 assertEquals(rec.index() * 50_000_000L, rec.intendedNanos(), "slot of request " + rec.index());
-                assertTrue(rec.sendLagNanos() < 20_000_000L, "sent on schedule: lag " + rec.sendLagNanos() / 1e6 + " ms");
+                // On schedule, while the server falls seconds behind (a loose bound: CI machines are shared).
+                assertTrue(rec.sendLagNanos() < 50_000_000L, "sent on schedule: lag " + rec.sendLagNanos() / 1e6 + " ms");
             }
             // Queueing in the server shows up in TTFT measured from the intended time.
             RequestRecord last = r.records().getLast();
@@ -168,16 +169,20 @@ class ProbeSimTest {
     void clientTimingMatchesTheServersGroundTruth() {
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(engine()))) {
             ProbeResult r = new Probe(target(sim)).run(fixed(100, 20), closed(8, 40, 0), rec -> { });
-            long worst = 0;
+            List<Long> errors = new java.util.ArrayList<>();
             for (RequestRecord rec : r.records()) {
                 long[] server = sim.tokenWrittenEpochMicros(rec.responseId());
                 assertNotNull(server, "trace of " + rec.responseId());
-                long clientFirst = r.startEpochMicros() + rec.firstTokenNanos() / 1000;
-                long error = clientFirst - server[0];
-                worst = Math.max(worst, Math.abs(error));
+                assertEquals(server.length, rec.chunkNanos().length, "one client chunk per server token");
+                for (int i = 0; i < server.length; i++) {
+                    errors.add(Math.abs(r.startEpochMicros() + rec.chunkNanos()[i] / 1000 - server[i]));
+                }
             }
-            // Same machine, loopback: the client sees each token within a few ms of the server writing it.
-            assertTrue(worst < 20_000, "worst first-token timing error " + worst + " us");
+            errors.sort(null);
+            // Same machine, loopback: the client sees a token within a few ms of the server writing it (the
+            // benchmark measures the distribution; this checks the clocks line up at all).
+            long median = errors.get(errors.size() / 2);
+            assertTrue(median < 5_000, "median timing error " + median + " us");
         }
     }
 }

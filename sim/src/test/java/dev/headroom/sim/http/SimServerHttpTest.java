@@ -79,7 +79,8 @@ class SimServerHttpTest {
         var lines = s.lines();
         double spanMs = (lines.get(40).nanos() - lines.get(1).nanos()) / 1e6;
         // 39 gaps of ~7 ms (one batch-1 decode step on an H100).
-        assertTrue(spanMs > 39 * 5 && spanMs < 39 * 20, "39 gaps took " + spanMs + " ms");
+        // (The upper bound is loose: a shared CI machine may delay the client, never speed the engine up.)
+        assertTrue(spanMs > 39 * 5 && spanMs < 39 * 40, "39 gaps took " + spanMs + " ms");
     }
 
     @Test
