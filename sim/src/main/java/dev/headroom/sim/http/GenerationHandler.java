@@ -65,6 +65,7 @@ final class GenerationHandler implements HttpHandler {
         StreamSession session;
         int written;
         String outcome = "ok";
+        boolean recorded;
 
         Call(HttpExchange ex, GenerationRequest req) {
             this.ex = ex;
@@ -114,7 +115,7 @@ final class GenerationHandler implements HttpHandler {
                 throw e;
             } finally {
                 if (seq != null) ctx.driver.abort(seq); // no-op when it already finished
-                record();
+                if (!recorded) record();
             }
         }
 
@@ -166,6 +167,8 @@ final class GenerationHandler implements HttpHandler {
                     if (written < osl) next = event(wire, written, osl, finish);
                 }
             }
+            // The trace exists before the client sees the end of the body, so ground truth is never late.
+            record();
             os.close();
             countFinish(osl, maxTokens);
         }
@@ -232,6 +235,7 @@ final class GenerationHandler implements HttpHandler {
         }
 
         private void record() {
+            recorded = true;
             int n = Math.min(written, session == null ? 0 : session.writtenNanos.length);
             long[] intended = new long[n];
             long[] actual = new long[n];
