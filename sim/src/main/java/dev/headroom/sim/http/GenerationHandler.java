@@ -213,6 +213,7 @@ final class GenerationHandler implements HttpHandler {
                 }
                 case null, default -> { }
             }
+            record(); // before the client can see the body, as in stream()
             Http.sendJson(ex, 200, json);
             countFinish(osl, maxTokens);
         }
