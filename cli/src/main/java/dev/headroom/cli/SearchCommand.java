@@ -149,7 +149,8 @@ public final class SearchCommand implements Callable<Integer> {
             BoundarySearch.Observer observer = (loadValue, index) -> {
                 LoadModel lm = search.integerLoad() ? new LoadModel.Closed((int) Math.round(loadValue))
                         : new LoadModel.Open(loadValue, arrivals);
-                Measurement m = measurer.measure(new MeasurementRequest(lm, w, shape.forLoad(loadValue), seed + index));
+                Measurement m = measurer.measure(new MeasurementRequest(lm, w, shape.forLoad(loadValue), seed + index,
+                        shape.stopRule()));
                 shape.learn(m);
                 String name = OutputOptions.pointName(index, lm);
                 writeProbe(dir.resolve(name), m, info, lm, sloList);

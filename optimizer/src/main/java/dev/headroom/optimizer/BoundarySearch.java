@@ -71,7 +71,7 @@ public final class BoundarySearch {
             LoadModel lm = spec.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
                     : new LoadModel.Open(load, spec.arrivals());
             Measurement m = measurer.measure(new MeasurementRequest(lm, spec.workload(), shape.forLoad(load),
-                    spec.seed() + index));
+                    spec.seed() + index, shape.stopRule()));
             shape.learn(m);
             onProbe.accept(m);
             boolean open = !spec.integerLoad();

@@ -35,6 +35,28 @@ public final class ProbeShape {
         if (e2e.length > 0) rampSeconds = e2e[e2e.length / 2];
     }
 
+    /**
+     * Ends a probe early once its verdict is statistically certain: some SLO's margin is above zero by more than
+     * 1.96 standard errors (a sure fail), or every SLO's is below zero by that much (a sure pass) — each after
+     * enough requests for its statistic to exist (at least 30, and 2 ÷ (1 − q) for a q-percentile).
+     */
+    public dev.headroom.model.MeasurementRequest.StopRule stopRule() {
+        boolean open = !spec.integerLoad();
+        return records -> {
+            boolean allPass = true;
+            for (dev.headroom.model.Slo slo : spec.slos()) {
+                Margin m = Margin.of(slo, records, open);
+                double need = slo.isRate() ? 30 : Math.max(30, 2 / Math.max(1e-3, 1 - Margin.quantileOf(
+                        slo.stat().equals("mean") ? "p50" : slo.stat())));
+                if (m.samples() < need) return false;
+                boolean sure = Math.abs(m.value()) > 1.96 * m.se();
+                if (sure && m.value() > 0) return true;
+                allPass &= sure && m.value() < 0;
+            }
+            return allPass;
+        };
+    }
+
     public double rampSeconds() {
         return rampSeconds;
     }

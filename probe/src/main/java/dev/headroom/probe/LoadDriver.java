@@ -34,8 +34,12 @@ final class LoadDriver {
     private final AtomicLong measuredIssued = new AtomicLong();
     private final long warmupEnd;
     private volatile long stopAt = Long.MAX_VALUE;
+    private final dev.headroom.model.MeasurementRequest.StopRule stopRule;
+    private final AtomicLong measuredDone = new AtomicLong();
 
-    LoadDriver(RequestExecutor executor, RequestSource prompts, RunPlan plan, RunClock clock, Consumer<RequestRecord> sink) {
+    LoadDriver(RequestExecutor executor, RequestSource prompts, RunPlan plan, RunClock clock, Consumer<RequestRecord> sink,
+               dev.headroom.model.MeasurementRequest.StopRule stopRule) {
+        this.stopRule = stopRule;
         this.executor = executor;
         this.prompts = prompts;
         this.plan = plan;
@@ -158,6 +162,10 @@ final class LoadDriver {
             RequestRecord r = executor.execute(req, intended, slotWait, isWarmup(req.index(), intended));
             records.add(r);
             sink.accept(r);
+            if (stopRule != null && !r.warmup() && measuredDone.incrementAndGet() % 10 == 0
+                    && stopRule.enough(records.stream().filter(x -> !x.warmup()).toList())) {
+                stopAt = Math.min(stopAt, clock.now()); // conclusive: no new sends, those in flight finish
+            }
         } finally {
             inFlight.decrementAndGet();
         }

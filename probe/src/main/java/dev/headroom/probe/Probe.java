@@ -30,6 +30,12 @@ public final class Probe implements Measurer {
 
     /** Runs one load point; every finished request is also handed to {@code sink} as it ends. */
     public ProbeResult run(WorkloadSpec workload, RunPlan plan, Consumer<RequestRecord> sink) {
+        return run(workload, plan, sink, null);
+    }
+
+    /** As {@link #run(WorkloadSpec, RunPlan, Consumer)}, ending early when {@code stopEarly} says it has seen enough. */
+    public ProbeResult run(WorkloadSpec workload, RunPlan plan, Consumer<RequestRecord> sink,
+                           dev.headroom.model.MeasurementRequest.StopRule stopEarly) {
         OkHttpClient http = HttpClients.forLoad(target, plan.expectedConnections());
         var watchdog = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
                 Thread.ofPlatform().daemon(true).name("probe-watchdog").factory());
@@ -44,7 +50,7 @@ public final class Probe implements Measurer {
             prompts.calibrate(http, resolved);
             RunClock clock = new RunClock();
             RequestExecutor executor = new RequestExecutor(http, resolved, clock, watchdog);
-            LoadDriver driver = new LoadDriver(executor, prompts, plan, clock, sink);
+            LoadDriver driver = new LoadDriver(executor, prompts, plan, clock, sink, stopEarly);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
             return new ProbeResult(resolved, plan, workload, prompts.inputLength(), records, driver.peakInFlight(),
@@ -65,7 +71,7 @@ public final class Probe implements Measurer {
                 request.length().maxSeconds() < 1e9 ? Duration.ofMillis((long) (request.length().maxSeconds() * 1000)) : null,
                 request.length().requests(), Duration.ZERO, request.length().warmupRequests(),
                 Duration.ofNanos(Math.round(request.length().rampSeconds() * 1e9)), Duration.ofSeconds(30), request.seed());
-        ProbeResult r = run(WorkloadSpec.of(request.workload()), plan, rec -> { });
+        ProbeResult r = run(WorkloadSpec.of(request.workload()), plan, rec -> { }, request.stopEarly());
         return new Measurement(request, r.records(), (long) (r.elapsedSeconds() * 1e9), false, request.seed());
     }
 

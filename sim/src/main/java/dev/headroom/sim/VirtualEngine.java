@@ -46,7 +46,9 @@ public final class VirtualEngine implements Measurer {
         private final PriorityQueue<long[]> arrivals = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
         private final List<Pending> byIndex = new ArrayList<>();
         private final long maxNanos;
-        private final int target;
+        private static final int STOP_CHECK_EVERY = 10;
+        private int target;
+        private int measuredDone;
         private ArrivalProcess.Gaps gaps;
         private double nextOpenArrivalSeconds;
         private long issued;
@@ -149,7 +151,20 @@ public final class VirtualEngine implements Measurer {
         @Override
         public void onFinish(Sequence seq, long nanos) {
             byIndex.get((int) seq.id()).end = nanos;
+            if (seq.id() >= request.length().warmupRequests() && request.stopEarly() != null
+                    && ++measuredDone % STOP_CHECK_EVERY == 0 && request.stopEarly().enough(measuredSoFar())) {
+                target = (int) issued; // conclusive: send nothing more, let those in flight finish
+            }
             onDone(nanos);
+        }
+
+        private List<RequestRecord> measuredSoFar() {
+            List<RequestRecord> out = new ArrayList<>();
+            int warmup = request.length().warmupRequests();
+            for (Pending p : byIndex) {
+                if (p != null && p.index >= warmup && p.end >= 0) out.add(p.toRecord());
+            }
+            return out;
         }
 
         /** A closed-loop user sends its next request the moment its last one ends. */

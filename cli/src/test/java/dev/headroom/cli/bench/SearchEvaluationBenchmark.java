@@ -99,9 +99,15 @@ class SearchEvaluationBenchmark {
 
     /** A probe shaped as the search shapes it: one wave of warm-up, users ramped over one request's duration. */
     static Margin measure(Case c, int concurrency, int requests, long seed) {
+        return measure(c, concurrency, requests, seed, null, null);
+    }
+
+    /** As above; {@code stop} may end it early, and {@code spent} (if given) adds the requests it sent. */
+    static Margin measure(Case c, int concurrency, int requests, long seed, MeasurementRequest.StopRule stop, long[] spent) {
         double ramp = rampSeconds(c);
         Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(new LoadModel.Closed(concurrency),
-                c.workload(), new RunLength(Math.max(requests, 3 * concurrency), 600, concurrency, ramp), seed));
+                c.workload(), new RunLength(Math.max(requests, 3 * concurrency), 600, concurrency, ramp), seed, stop));
+        if (spent != null) spent[0] += m.records().size();
         return Margin.of(c.slo(), m.records(), false);
     }
 
@@ -156,10 +162,10 @@ class SearchEvaluationBenchmark {
         SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_CONCURRENCY, List.of(c.slo()), 1, 1024, 0.05, 20,
                 c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s);
         long[] requests = {0};
+        var stop = new dev.headroom.optimizer.ProbeShape(spec).stopRule();
         BoundarySearch.Result r = new BoundarySearch(spec).run((load, i) -> {
             int n = (int) Math.round(load);
-            Margin m = measure(c, n, PROBE_REQUESTS, 100L * s + i);
-            requests[0] += Math.max(PROBE_REQUESTS, 3L * n) + n;
+            Margin m = measure(c, n, PROBE_REQUESTS, 100L * s + i, stop, requests);
             return new BoundarySearch.Observation(load, List.of(m), PROBE_REQUESTS, 0);
         });
         return new Outcome(r.value(), r.probes().size(), requests[0]);
