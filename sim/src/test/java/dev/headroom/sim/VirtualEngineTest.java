@@ -140,6 +140,15 @@ class VirtualEngineTest {
     }
 
     @Test
+    void aStopRuleEndsTheMeasurementEarlyWithoutCuttingRequestsOff() {
+        var req = new MeasurementRequest(new LoadModel.Closed(4), Workload.fixed(100, 20), RunLength.requests(1000), 5,
+                measured -> measured.size() >= 40);
+        var m = new VirtualEngine(quiet(H100, LLAMA_8B)).measure(req);
+        assertTrue(m.records().size() >= 40 && m.records().size() < 60, "records " + m.records().size());
+        assertTrue(m.records().stream().allMatch(RequestRecord::succeeded), "in-flight requests finish");
+    }
+
+    @Test
     void thousandsOfRequestsRunOnTheVirtualClock() {
         var m = closed(EngineConfig.defaults(H100, LLAMA_8B), 128, Workload.fixed(512, 128), 5000);
         assertEquals(5000, m.records().size());

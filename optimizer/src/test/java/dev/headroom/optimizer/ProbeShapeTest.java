@@ -1,0 +1,52 @@
+package dev.headroom.optimizer;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.Slo;
+import dev.headroom.model.TokenSource;
+import dev.headroom.model.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ProbeShapeTest {
+    private static final long MS = 1_000_000L;
+
+    private static SearchSpec spec(String slo) {
+        return new SearchSpec(SearchSpec.Objective.MAX_CONCURRENCY, List.of(Slo.parse(slo)), 1, 1024, 0.05, 20,
+                Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+    }
+
+    private static List<RequestRecord> ttftsAround(double ms, int n) {
+        List<RequestRecord> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long t = Math.round((ms + (i % 10) * 0.01 * ms) * MS);
+            out.add(RequestRecord.completed(i, 0, 0, new long[] {t, t + MS}, t + 2 * MS, 10, TokenSource.USAGE, 2, 0));
+        }
+        return out;
+    }
+
+    @Test
+    void clearVerdictsStopAfterEnoughRequestsAndBorderlineOnesDoNot() {
+        var rule = new ProbeShape(spec("ttft:p95<300ms")).stopRule();
+        assertFalse(rule.enough(ttftsAround(30, 20)), "too few requests for a p95");
+        assertTrue(rule.enough(ttftsAround(30, 50)), "a sure pass");
+        assertTrue(rule.enough(ttftsAround(3000, 50)), "a sure fail");
+        assertFalse(rule.enough(ttftsAround(275, 50)), "within the noise of the threshold");
+    }
+
+    @Test
+    void closedLoopProbesWarmUpOneWaveAndMeasureAtLeastThree() {
+        ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
+        RunLength len = shape.forLoad(150);
+        assertEquals(150, len.warmupRequests());
+        assertEquals(450, len.requests());
+        assertEquals(0, len.rampSeconds(), "no ramp until the first probe taught one");
+    }
+}
