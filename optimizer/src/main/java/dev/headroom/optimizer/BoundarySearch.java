@@ -29,7 +29,7 @@ public final class BoundarySearch {
     /** A verdict within this many standard errors of the threshold is ambiguous and gets a replicate. */
     private static final double AMBIGUOUS_Z = 1.96;
     /** Most measurements at one load (the first plus replicates). */
-    private static final int MAX_AT_ONE_LOAD = 3;
+    private static final int MAX_AT_ONE_LOAD = 2;
 
     /** Measures one load point and returns its margins. */
     public interface Observer {
