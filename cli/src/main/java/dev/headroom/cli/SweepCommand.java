@@ -20,7 +20,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code headroom sweep}: one probe per load point into one directory, with the knee marked. */

@@ -22,11 +22,6 @@ final class RunClock {
         return System.nanoTime() - origin;
     }
 
-    /** Absolute {@link System#nanoTime()} of run time {@code t}. */
-    long toSystemNanos(long t) {
-        return origin + t;
-    }
-
     /** Sleeps until run time {@code t}: parks, then spins the last 100 µs so sends leave on time. */
     void sleepUntil(long t) throws InterruptedException {
         long remaining;

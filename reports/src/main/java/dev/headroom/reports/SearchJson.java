@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 
-import java.util.List;
 import java.util.Locale;
 
 /** {@code search.json}, schema {@value #SCHEMA}. */
@@ -101,7 +100,4 @@ public final class SearchJson {
                 s.bindingSlo(), s.boundaryType(), s.stopReason(), s.probes().size(), s.simulated() ? ", simulated" : "");
     }
 
-    static List<String> keys(SearchReport s) {
-        return s.slos().stream().map(Slo::text).toList();
-    }
 }

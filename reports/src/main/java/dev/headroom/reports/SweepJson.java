@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.Knee;
 import dev.headroom.model.ProbeReport;
-import dev.headroom.model.Summary;
 
 import java.util.List;
 
@@ -67,7 +66,4 @@ public final class SweepJson {
         }
     }
 
-    static Summary summary(ProbeReport r) {
-        return r.summary();
-    }
 }

@@ -1,7 +1,6 @@
 package dev.headroom.sim;
 
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -46,13 +45,6 @@ public record FaultPlan(Map<Fault, Double> rates, Duration stall, Duration slowH
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("bad fault rate in '" + spec + "': expected a number in [0, 1]");
         }
-    }
-
-    public FaultPlan with(Fault kind, double rate) {
-        var m = new EnumMap<Fault, Double>(Fault.class);
-        m.putAll(rates);
-        m.put(kind, rate);
-        return new FaultPlan(m, stall, slowHeaders, seed);
     }
 
     /** The fault for request number {@code n} (0-based arrival order), or null for none. */

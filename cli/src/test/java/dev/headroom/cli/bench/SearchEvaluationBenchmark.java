@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -225,9 +224,4 @@ class SearchEvaluationBenchmark {
         return new Outcome(1000, probes, spent);
     }
 
-    static double[] sorted(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c;
-    }
 }

@@ -202,7 +202,7 @@ final class GenerationHandler implements HttpHandler {
             for (int i = 0; i < osl; i++) text.append(TextGenerator.token(number, i));
             WireFormat wire = new WireFormat(chat, id, created, ctx.servedModel);
             String finish = osl == maxTokens ? "length" : "stop";
-            String json = wire.body(id, created, ctx.servedModel, text.toString(), finish, req.promptTokens(), osl);
+            String json = wire.body(text.toString(), finish, req.promptTokens(), osl);
             switch (fault) {
                 case RESET -> throw new InjectedReset();
                 case STALL -> sleep(ctx.faults.stall().toMillis());

@@ -10,10 +10,16 @@ import java.nio.charset.StandardCharsets;
  */
 final class WireFormat {
     private final boolean chat;
+    private final String id;
+    private final long created;
+    private final String model;
     private final String head;
 
     WireFormat(boolean chat, String id, long created, String model) {
         this.chat = chat;
+        this.id = id;
+        this.created = created;
+        this.model = model;
         this.head = "data: {\"id\":" + Json.quote(id) + ",\"object\":\""
                 + (chat ? "chat.completion.chunk" : "text_completion") + "\",\"created\":" + created
                 + ",\"model\":" + Json.quote(model) + ",\"choices\":";
@@ -53,7 +59,7 @@ final class WireFormat {
     }
 
     /** A whole non-streaming response body. */
-    String body(String id, long created, String model, String text, String finishReason, int prompt, int completion) {
+    String body(String text, String finishReason, int prompt, int completion) {
         String choice = chat
                 ? "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" + Json.quote(text)
                         + "},\"logprobs\":null,\"finish_reason\":\"" + finishReason + "\",\"stop_reason\":null}"
