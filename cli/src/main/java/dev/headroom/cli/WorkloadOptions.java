@@ -45,9 +45,10 @@ public final class WorkloadOptions {
                     + "arrival times and lengths come from the file.")
     java.nio.file.Path trace;
 
-    @Option(names = "--tokenizer", paramLabel = "FILE",
-            description = "Client tokenizer for hitting --isl when the server has no /tokenize: a model's tokenizer.json "
-                    + "(byte-level BPE) or a tiktoken rank file (cl100k_base.tiktoken, o200k_base.tiktoken).")
+    @Option(names = "--tokenizer", paramLabel = "cl100k|o200k|FILE",
+            description = "Client tokenizer for hitting --isl when the server has no /tokenize: a named tiktoken encoding "
+                    + "(cached, or fetched once and hash-checked), a model's tokenizer.json (byte-level BPE) or a "
+                    + "tiktoken rank file (*.tiktoken).")
     String tokenizer;
 
     @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)

@@ -45,19 +45,28 @@ public final class ClientTokenizer {
         this.specialTokens = specialTokens;
     }
 
-    /** Loads {@code tokenizer.json} or a {@code *.tiktoken} file; the error names the file and what is wrong. */
+    /**
+     * Loads a named tiktoken encoding ({@code cl100k}, {@code o200k}: cached or fetched once, hash-checked),
+     * a {@code tokenizer.json} or a {@code *.tiktoken} file; the error names the value and what is wrong.
+     */
     public static ClientTokenizer load(String spec) {
-        if (spec.equals("cl100k") || spec.equals("o200k")) {
-            throw new IllegalArgumentException("--tokenizer " + spec + ": the rank file is not bundled; give its path, "
-                    + "e.g. --tokenizer ./" + spec + "_base.tiktoken, or a model's tokenizer.json");
-        }
-        Path file = Path.of(spec);
+        return load(spec, TiktokenFiles.fromEnvironment());
+    }
+
+    static ClientTokenizer load(String spec, TiktokenFiles tiktokenFiles) {
+        var named = tiktokenFiles.named(spec);
+        Path file = named.map(tiktokenFiles::resolve).orElse(Path.of(spec));
         if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("--tokenizer " + spec + ": no such file; give a tokenizer.json or a "
-                    + ".tiktoken rank file");
+            throw new IllegalArgumentException("--tokenizer " + spec + ": no such file; give cl100k, o200k, a "
+                    + "tokenizer.json or a .tiktoken rank file");
         }
         try {
-            return file.toString().endsWith(".tiktoken") ? tiktoken(file) : huggingFace(file);
+            if (named.isPresent()) return tiktoken(file, named.get().name(), named.get().pattern());
+            if (file.toString().endsWith(".tiktoken")) {
+                String name = file.getFileName().toString();
+                return tiktoken(file, name, name.startsWith("o200k") ? O200K_PATTERN : CL100K_PATTERN);
+            }
+            return huggingFace(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read --tokenizer " + file + ": " + e.getMessage(), e);
         }
@@ -101,7 +110,7 @@ public final class ClientTokenizer {
         return parts.size();
     }
 
-    private static ClientTokenizer tiktoken(Path file) throws IOException {
+    private static ClientTokenizer tiktoken(Path file, String name, String pattern) throws IOException {
         Map<Bytes, Integer> ranks = new HashMap<>();
         int lineNo = 0;
         for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
@@ -111,8 +120,7 @@ public final class ClientTokenizer {
             if (f.length != 2) throw new IllegalArgumentException("--tokenizer " + file + " line " + lineNo + ": expected 'BASE64 RANK'");
             ranks.put(new Bytes(Base64.getDecoder().decode(f[0])), Integer.parseInt(f[1]));
         }
-        String pattern = file.getFileName().toString().startsWith("o200k") ? O200K_PATTERN : CL100K_PATTERN;
-        return new ClientTokenizer(file.getFileName().toString(), Pattern.compile(pattern), ranks, 0);
+        return new ClientTokenizer(name, Pattern.compile(pattern), ranks, 0);
     }
 
     private static ClientTokenizer huggingFace(Path file) throws IOException {
