@@ -15,6 +15,8 @@ import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
 import dev.headroom.model.Workload;
 import dev.headroom.optimizer.BoundarySearch;
+import dev.headroom.optimizer.Goodput;
+import dev.headroom.optimizer.GoodputSearch;
 import dev.headroom.optimizer.Margin;
 import dev.headroom.optimizer.MonotoneCurve;
 import dev.headroom.optimizer.SearchSpec;
@@ -47,15 +49,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code headroom search}: the largest concurrency or rate that meets the SLOs, in few probes. */
+/** {@code headroom search}: the largest concurrency or rate that meets the SLOs, or the load with the most goodput. */
 @Command(name = "search", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Find the max concurrency (or rate) under SLOs with an adaptive search: each probe is chosen "
-                + "from everything measured so far; stops when the boundary is known to --tolerance.")
+        description = "Find the max concurrency (or rate) under SLOs, or the load with the most goodput, with an adaptive "
+                + "search: each probe is chosen from everything measured so far; stops when the answer is known to the "
+                + "stated precision.")
 public final class SearchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--objective", paramLabel = "max-concurrency|max-rate", defaultValue = "max-concurrency",
+    @Option(names = "--objective", paramLabel = "max-concurrency|max-rate|max-goodput", defaultValue = "max-concurrency",
             description = "What to find (default: ${DEFAULT-VALUE}).")
     String objective;
 
@@ -85,6 +88,20 @@ public final class SearchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}; virtual time with --virtual).")
     Duration probeDuration;
 
+    @Option(names = "--goodput-unit", paramLabel = "requests|tokens", defaultValue = "requests",
+            description = "max-goodput maximises good requests/s or their output tokens/s (default: ${DEFAULT-VALUE}).")
+    String goodputUnit;
+
+    @Option(names = "--load-axis", paramLabel = "concurrency|rate", defaultValue = "concurrency",
+            description = "max-goodput varies the concurrency (closed loop) or the request rate (open loop) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String loadAxis;
+
+    @Option(names = "--resume", paramLabel = "DIR",
+            description = "Continue the interrupted search in DIR (give the same options): finished probes are reused, "
+                    + "not measured again.")
+    Path resume;
+
     @Option(names = "--virtual", description = "Measure the simulator on its virtual clock: no HTTP, no waiting; "
             + "results are labelled simulated.")
     boolean virtual;
@@ -112,20 +129,30 @@ public final class SearchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("search uses synthetic prompts; drop --dataset/--trace");
         }
         SearchSpec.Objective obj = SearchSpec.Objective.parse(objective);
-        ArrivalProcess arrivals = obj == SearchSpec.Objective.MAX_RATE
-                ? ((LoadModel.Open) load.open(1)).arrivals() : new ArrivalProcess.Poisson();
+        boolean openLoop = switch (obj) {
+            case MAX_CONCURRENCY -> false;
+            case MAX_RATE -> true;
+            case MAX_GOODPUT -> switch (loadAxis.trim()) {
+                case "concurrency" -> false;
+                case "rate" -> true;
+                default -> throw new IllegalArgumentException("bad --load-axis '" + loadAxis + "': valid values are concurrency, rate");
+            };
+        };
+        ArrivalProcess arrivals = openLoop ? ((LoadModel.Open) load.open(1)).arrivals() : new ArrivalProcess.Poisson();
         RunLength perProbe = new RunLength(probeRequests, probeDuration.toMillis() / 1000.0);
         Workload w = new Workload(work.inputTokens(),
                 work.outputTokens() == null ? new dev.headroom.model.LengthDistribution.Fixed(256) : work.outputTokens(),
                 work.ignoreEos());
-        SearchSpec search = new SearchSpec(obj, sloList, min, max, tolerance, maxProbes, w, perProbe, arrivals, seed);
+        SearchSpec search = new SearchSpec(obj, sloList, min, max, tolerance, maxProbes, w, perProbe, arrivals, seed,
+                openLoop, Goodput.Unit.parse(goodputUnit));
         if (virtual && !target.embedded()) throw new IllegalArgumentException("--virtual simulates; it cannot take --url");
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         if (!target.embedded()) target.toTarget(target.parsedUrl());
-        Path dir = output.runDirectory("search");
+        SearchReport previous = resume == null ? null : readResumable(resume);
+        Path dir = resume != null ? resume : output.runDirectory("search");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+        String startedAt = previous != null ? previous.run().startedAt() : Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         try (SimServer server = engine == null || virtual ? null : SimServer.start(SimServer.Config.loopback(engine))) {
             Measurer measurer;
             String url, model;
@@ -140,64 +167,95 @@ public final class SearchCommand implements Callable<Integer> {
                 model = t.model() == null ? "(first listed)" : t.model();
             }
             RunInfo info = new RunInfo(Version.get(), startedAt, url, model, target.api,
-                    engine == null ? null : SimTargetOptions.describe(engine), new LoadModel.Closed(1), 0, 0,
+                    engine == null ? null : SimTargetOptions.describe(engine),
+                    openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min)), 0, 0,
                     WorkloadOptions.describe(work), virtual ? "simulator tokenizer" : "see each probe", seed);
-            BoundarySearch bs = new BoundarySearch(search);
-            dev.headroom.optimizer.ProbeShape shape = new dev.headroom.optimizer.ProbeShape(search);
-            List<String> dirs = new ArrayList<>();
-            BoundarySearch.Observer observer = (loadValue, index) -> {
-                LoadModel lm = search.integerLoad() ? new LoadModel.Closed((int) Math.round(loadValue))
-                        : new LoadModel.Open(loadValue, arrivals);
-                Measurement m = measurer.measure(new MeasurementRequest(lm, w, shape.forLoad(loadValue), seed + index,
-                        shape.stopRule()));
-                shape.learn(m);
-                String name = OutputOptions.pointName(index, lm);
-                writeProbe(dir.resolve(name), m, info, lm, sloList);
-                dirs.add(name);
-                boolean open = !search.integerLoad();
-                List<Margin> margins = sloList.stream().map(s -> Margin.of(s, m.records(), open)).toList();
-                return new BoundarySearch.Observation(loadValue, margins, m.records().size(), m.elapsedNanos() / 1e9);
-            };
-            BoundarySearch.Result result = bs.run(observer, probes -> {
-                SearchReport partial = report(info, search, bs, probes, dirs, null);
-                writeAtomically(dir.resolve("search.json"), SearchJson.write(partial));
-                if (format.equals("table")) {
-                    out.println(SearchJson.probeLine(partial.probes().getLast(), bracket(probes)));
-                    out.flush();
-                }
-            });
-            SearchReport done = report(info, search, bs, result.probes(), dirs, result);
+            if (previous != null) ResumeCheck.sameSearch(previous, info, search, virtual);
+            SearchProbes probes = new SearchProbes(search, measurer, info, dir, previous);
+            SearchReport done;
+            if (obj == SearchSpec.Objective.MAX_GOODPUT) {
+                done = runGoodput(search, probes, info, format, out);
+            } else {
+                done = runBoundary(search, probes, info, format, out);
+            }
             writeAtomically(dir.resolve("search.json"), SearchJson.write(done));
             if (format.equals("json")) out.print(SearchJson.write(done));
             else out.print(SearchJson.answer(done));
             out.flush();
+            if (probes.reused() > 0) err.println("resumed: " + probes.reused() + " finished probe(s) reused, "
+                    + (done.probes().size() - probes.reused()) + " measured now");
             err.println("run directory: " + dir);
             err.flush();
             return ExitCodes.OK;
         }
     }
 
+    private SearchReport runBoundary(SearchSpec search, SearchProbes probes, RunInfo info, String format, PrintWriter out) {
+        BoundarySearch bs = new BoundarySearch(search);
+        BoundarySearch.Observer observer = (loadValue, index) -> {
+            SearchReport.Probe p = probes.at(loadValue, index);
+            List<Margin> margins = search.slos().stream().map(s -> {
+                double[] m = p.margins().get(s.text());
+                return new Margin(s, m[0], m[1], (int) m[2]);
+            }).toList();
+            return new BoundarySearch.Observation(loadValue, margins, p.requests(), p.seconds());
+        };
+        BoundarySearch.Result result = bs.run(observer, observations -> {
+            SearchReport partial = boundaryReport(info, search, bs, observations, probes, null);
+            writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
+            if (format.equals("table")) {
+                out.println(SearchJson.probeLine(partial.probes().getLast(), bracket(observations)) + probes.reusedMark());
+                out.flush();
+            }
+        });
+        return boundaryReport(info, search, bs, result.probes(), probes, result);
+    }
+
+    private SearchReport runGoodput(SearchSpec search, SearchProbes probes, RunInfo info, String format, PrintWriter out) {
+        GoodputSearch gs = new GoodputSearch(search);
+        GoodputSearch.Observer observer = (loadValue, index) -> {
+            SearchReport.Probe p = probes.at(loadValue, index);
+            return new GoodputSearch.Observation(loadValue, p.goodput()[0], p.goodput()[1], p.requests(), p.seconds());
+        };
+        GoodputSearch.Result result = gs.run(observer, observations -> {
+            SearchReport partial = goodputReport(info, search, probes, null);
+            writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
+            if (format.equals("table")) {
+                GoodputSearch.Observation best = observations.stream()
+                        .max(java.util.Comparator.comparingDouble(GoodputSearch.Observation::goodput)).orElseThrow();
+                out.println(SearchJson.goodputLine(partial.probes().getLast(), search.goodputUnit().rateUnit(),
+                        "best so far " + dev.headroom.reports.ConsoleTable.n(best.goodput()) + " at "
+                                + dev.headroom.reports.ConsoleTable.n(best.load())) + probes.reusedMark());
+                out.flush();
+            }
+        });
+        return goodputReport(info, search, probes, result);
+    }
+
+    private static SearchReport readResumable(Path dir) {
+        Path file = dir.resolve("search.json");
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("--resume " + dir + ": no search.json there; give the directory of a search");
+        }
+        return SearchJson.read(file);
+    }
+
     private static String bracket(List<BoundarySearch.Observation> probes) {
-        double lo = probes.stream().filter(BoundarySearch.Observation::passing).mapToDouble(BoundarySearch.Observation::load).max().orElse(Double.NaN);
-        double hi = probes.stream().filter(o -> !o.passing()).mapToDouble(BoundarySearch.Observation::load).min().orElse(Double.NaN);
+        List<BoundarySearch.Observation> pooled = BoundarySearch.pooled(probes);
+        double hi = pooled.stream().filter(o -> !o.passing()).mapToDouble(BoundarySearch.Observation::load).min().orElse(Double.NaN);
+        double lo = pooled.stream().filter(o -> o.passing() && !(o.load() >= hi)).mapToDouble(BoundarySearch.Observation::load)
+                .max().orElse(Double.NaN);
         return "bracket [" + (Double.isNaN(lo) ? "-" : dev.headroom.reports.ConsoleTable.n(lo)) + ", "
                 + (Double.isNaN(hi) ? "-" : dev.headroom.reports.ConsoleTable.n(hi)) + ")";
     }
 
-    private SearchReport report(RunInfo info, SearchSpec search, BoundarySearch bs, List<BoundarySearch.Observation> probes,
-                                List<String> dirs, BoundarySearch.Result result) {
-        List<SearchReport.Probe> ps = new ArrayList<>();
-        for (int i = 0; i < probes.size(); i++) {
-            BoundarySearch.Observation o = probes.get(i);
-            Map<String, double[]> margins = new LinkedHashMap<>();
-            for (Margin m : o.margins()) margins.put(m.slo().text(), new double[] {m.value(), m.se()});
-            ps.add(new SearchReport.Probe(i + 1, o.load(), margins, o.passing(), o.requests(), o.seconds(),
-                    i < dirs.size() ? dirs.get(i) : null));
-        }
+    private SearchReport boundaryReport(RunInfo info, SearchSpec search, BoundarySearch bs,
+                                        List<BoundarySearch.Observation> observations, SearchProbes probes,
+                                        BoundarySearch.Result result) {
         Map<String, List<double[]>> curves = new LinkedHashMap<>();
-        List<MonotoneCurve> fits = bs.curves(probes);
-        double lo = probes.stream().mapToDouble(BoundarySearch.Observation::load).min().orElse(1);
-        double hi = probes.stream().mapToDouble(BoundarySearch.Observation::load).max().orElse(1);
+        List<MonotoneCurve> fits = bs.curves(observations);
+        double lo = observations.stream().mapToDouble(BoundarySearch.Observation::load).min().orElse(1);
+        double hi = observations.stream().mapToDouble(BoundarySearch.Observation::load).max().orElse(1);
         for (int s = 0; s < fits.size(); s++) {
             List<double[]> pts = new ArrayList<>();
             for (int k = 0; k <= 40; k++) {
@@ -208,30 +266,41 @@ public final class SearchCommand implements Callable<Integer> {
         }
         if (result == null) {
             return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
-                    search.tolerance(), Double.NaN, Double.NaN, Double.NaN, probes.getLast().binding().slo().text(),
-                    "unknown", "running", ps, curves);
+                    search.tolerance(), Double.NaN, Double.NaN, Double.NaN, observations.getLast().binding().slo().text(),
+                    "unknown", "running", probes.done(), curves, null, probes.rampSeconds());
         }
         return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
                 search.tolerance(), result.value(), result.ciLow(), result.ciHigh(), result.bindingSlo(),
-                result.boundaryType(), result.stopReason(), ps, curves);
+                result.boundaryType(), result.stopReason(), probes.done(), curves, null, probes.rampSeconds());
     }
 
-    /** Each probe's own run directory: summary.json and requests.jsonl, as a probe would write. */
-    private void writeProbe(Path dir, Measurement m, RunInfo info, LoadModel lm, List<Slo> slos) {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+    private SearchReport goodputReport(RunInfo info, SearchSpec search, SearchProbes probes, GoodputSearch.Result result) {
+        if (result == null) {
+            return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
+                    search.tolerance(), Double.NaN, Double.NaN, Double.NaN, null, "peak", "running", probes.done(),
+                    Map.of(), null, probes.rampSeconds());
         }
-        try (RequestsJsonl log = new RequestsJsonl(dir.resolve("requests.jsonl"))) {
-            m.records().forEach(log::append);
+        List<double[]> posterior = new ArrayList<>();
+        double lo = result.load(), hi = result.load();
+        double[] h = new double[] {Double.NaN, Double.NaN, Double.NaN};
+        if (result.posterior() != null) {
+            GoodputSearch.Posterior p = result.posterior();
+            h = p.hyperparameters();
+            for (int i = 0; i < p.loads().length; i++) {
+                posterior.add(new double[] {p.loads()[i], p.mean()[i], p.sd()[i]});
+                // Loads whose posterior mean is within one sd of the best: statistically as good as the argmax.
+                if (p.mean()[i] >= result.mean() - result.sd()) {
+                    lo = Math.min(lo, p.loads()[i]);
+                    hi = Math.max(hi, p.loads()[i]);
+                }
+            }
         }
-        Summary summary = Metrics.summarize(m.records(), lm instanceof LoadModel.Open, slos);
-        RunInfo probeInfo = new RunInfo(info.toolVersion(), info.startedAt(), info.url(), info.model(), info.api(),
-                info.simulator(), lm, 0, 0, info.workload(), info.inputLength(), m.seed());
-        ClientHealth health = m.simulated() ? ClientHealth.assess(0, Double.NaN, Double.NaN, 0)
-                : ClientHealth.assess(summary.distribution("send_lag_ms").p99(), Double.NaN, Double.NaN, 0);
-        ProbeRunner.write(dir.resolve("summary.json"), SummaryJson.write(new ProbeReport(probeInfo, summary, health)));
+        SearchReport.GoodputResult g = new SearchReport.GoodputResult(search.goodputUnit().wireName(), result.mean(),
+                result.sd(), result.bestObserved().load(), result.bestObserved().goodput(), result.expectedImprovement(),
+                posterior, h);
+        return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
+                search.tolerance(), result.load(), lo, hi, null, "peak", result.stopReason(), probes.done(), Map.of(), g,
+                probes.rampSeconds());
     }
 
     /** Write, then rename: a crash never leaves a half-written search.json. */

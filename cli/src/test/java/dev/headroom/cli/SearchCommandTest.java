@@ -66,4 +66,85 @@ class SearchCommandTest {
         JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
         assertEquals("above_max", s.at("/result/stop_reason").asText());
     }
+
+    @Test
+    void maxGoodputReportsTheArgmaxWithItsPosterior(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("g");
+        var r = CliTest.run("search", "--virtual", "--objective", "max-goodput", "--slo", "ttft:p95<300ms", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("max-goodput under ttft:p95<300ms:") && r.out().contains("good requests/s at concurrency"), r.out());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        JsonNode g = s.at("/result/goodput");
+        assertEquals("requests", g.get("unit").asText());
+        double argmax = s.at("/result/value").asDouble();
+        assertTrue(argmax >= 1 && argmax <= 1024, "argmax " + argmax);
+        assertTrue(s.at("/result/ci_low").asDouble() <= argmax && argmax <= s.at("/result/ci_high").asDouble());
+        assertTrue(g.get("sd").asDouble() >= 0);
+        // The posterior's best is close to the best probe: the surrogate does not invent goodput it never saw.
+        assertEquals(g.get("best_observed").asDouble(), g.get("mean").asDouble(), 0.15 * g.get("best_observed").asDouble());
+        assertTrue(s.at("/curves/gp/points").size() > 10);
+        assertTrue(s.get("probes").size() >= 4 && s.get("probes").size() <= 20);
+        String stop = s.at("/result/stop_reason").asText();
+        assertTrue(stop.equals("converged") || stop.equals("max_probes"), stop);
+        for (JsonNode p : s.get("probes")) assertTrue(p.at("/goodput/value").asDouble() >= 0, p.toString());
+    }
+
+    @Test
+    void goodputInTokensIsOutputTokensOfGoodRequests(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("t");
+        var r = CliTest.run("search", "--virtual", "--objective", "max-goodput", "--goodput-unit", "tokens", "--osl", "64",
+                "--slo", "ttft:p95<300ms", "--max-probes", "4", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        for (JsonNode p : s.get("probes")) {
+            JsonNode summary = new ObjectMapper().readTree(out.resolve(p.get("dir").asText()).resolve("summary.json").toFile());
+            assertEquals(summary.at("/metrics/goodput_tokens_per_s").asDouble(), p.at("/goodput/value").asDouble(),
+                    1e-3 * Math.max(1, p.at("/goodput/value").asDouble()), p.toString());
+        }
+        assertEquals(2, CliTest.run("search", "--virtual", "--objective", "max-goodput", "--goodput-unit", "bytes",
+                "--slo", "ttft:p95<300ms").code());
+    }
+
+    @Test
+    void resumeAfterACrashReusesFinishedProbesAndGivesTheSameAnswer(@TempDir Path tmp) throws IOException {
+        Path whole = tmp.resolve("whole"), crashed = tmp.resolve("crashed");
+        var a = CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--out", whole.toString());
+        assertEquals(0, a.code(), a.err());
+        // A search that stopped after three probes, then "crashed" in the fourth: search.json lists three finished
+        // probes (stop_reason running, as written between probes) and the fourth directory is half written.
+        var b = CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--max-probes", "3", "--out", crashed.toString());
+        assertEquals(0, b.code(), b.err());
+        Path json = crashed.resolve("search.json");
+        Files.writeString(json, Files.readString(json).replace("\"stop_reason\" : \"max_probes\"", "\"stop_reason\" : \"running\""));
+        Path partial = Files.createDirectories(crashed.resolve("04-partial"));
+        Files.writeString(partial.resolve("requests.jsonl"), "{\"id\":0,\"phase\":\"meas");
+        long firstProbeModified = Files.getLastModifiedTime(crashed.resolve(
+                new ObjectMapper().readTree(json.toFile()).at("/probes/0/dir").asText()).resolve("requests.jsonl")).toMillis();
+
+        var c = CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--resume", crashed.toString());
+        assertEquals(0, c.code(), c.err());
+        assertTrue(c.err().contains("3 finished probe(s) reused"), c.err());
+        assertTrue(c.out().contains("(reused)"), c.out());
+        JsonNode w = new ObjectMapper().readTree(whole.resolve("search.json").toFile());
+        JsonNode r = new ObjectMapper().readTree(json.toFile());
+        assertEquals(w.at("/result"), r.at("/result"), "same answer as the uninterrupted search");
+        assertEquals(w.get("probes").size(), r.get("probes").size());
+        for (int i = 0; i < w.get("probes").size(); i++) {
+            assertEquals(w.at("/probes/" + i + "/load"), r.at("/probes/" + i + "/load"));
+        }
+        assertEquals(firstProbeModified, Files.getLastModifiedTime(crashed.resolve(r.at("/probes/0/dir").asText())
+                .resolve("requests.jsonl")).toMillis(), "a finished probe is not measured again");
+    }
+
+    @Test
+    void resumeRefusesDifferentSettings(@TempDir Path tmp) {
+        Path out = tmp.resolve("s");
+        assertEquals(0, CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--max-probes", "2", "--out", out.toString()).code());
+        var r = CliTest.run("search", "--virtual", "--slo", "ttft:p95<200ms", "--resume", out.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--slo") && r.err().contains("ttft:p95<300ms"), r.err());
+        var m = CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--resume", tmp.resolve("none").toString());
+        assertEquals(2, m.code());
+        assertTrue(m.err().contains("no search.json"), m.err());
+    }
 }

@@ -6,16 +6,41 @@ import java.util.Map;
 /**
  * A finished (or interrupted) search as {@code search.json} publishes it.
  *
- * @param run      what was measured: target, workload, seed (its load is the first probe's)
- * @param value    the boundary estimate (NaN when the boundary is below the range)
- * @param curves   per SLO, the isotonic fit of its margin sampled on a grid of loads: {load, margin} pairs
+ * @param run         what was measured: target, workload, seed (its load is the first probe's)
+ * @param value       max-concurrency/max-rate: the boundary estimate (NaN when below the range); max-goodput: the
+ *                    load with the highest posterior mean goodput
+ * @param ciLow       boundary: the largest load seen passing; max-goodput: the lowest load whose posterior mean is
+ *                    within one posterior sd of the best
+ * @param ciHigh      boundary: the smallest load seen failing; max-goodput: the highest such load
+ * @param curves      per SLO, the isotonic fit of its margin sampled on a grid of loads: {load, margin} pairs
+ * @param goodput     the max-goodput answer, or null for a boundary search
+ * @param rampSeconds the closed-loop ramp the probes used (learnt from the first probe; kept so a resumed search
+ *                    shapes its probes the same way)
  */
 public record SearchReport(RunInfo run, String objective, List<Slo> slos, boolean simulated, double min, double max,
                            double tolerance, double value, double ciLow, double ciHigh, String bindingSlo,
                            String boundaryType, String stopReason, List<Probe> probes,
-                           Map<String, List<double[]>> curves) {
+                           Map<String, List<double[]>> curves, GoodputResult goodput, double rampSeconds) {
 
-    /** One probe of the search, in the order it ran. */
-    public record Probe(int index, double load, Map<String, double[]> margins, boolean pass, long requests,
-                        double seconds, String dir) {}
+    /**
+     * One probe of the search, in the order it ran.
+     *
+     * @param margins per SLO text: {value, se, samples}
+     * @param goodput {value, se} in the search's goodput unit
+     */
+    public record Probe(int index, double load, Map<String, double[]> margins, boolean pass, double[] goodput,
+                        long requests, double seconds, String dir) {}
+
+    /**
+     * The max-goodput answer.
+     *
+     * @param unit       requests or tokens (good requests/s or their output tokens/s)
+     * @param mean       posterior mean goodput at the argmax
+     * @param sd         posterior sd there
+     * @param expectedImprovement the best expected improvement left when the search stopped
+     * @param posterior  the Gaussian-process posterior on a grid of loads: {load, mean, sd}
+     * @param hyperparameters the fitted kernel: amplitude, length scale (log load), nugget (standardised units)
+     */
+    public record GoodputResult(String unit, double mean, double sd, double bestObservedLoad, double bestObserved,
+                                double expectedImprovement, List<double[]> posterior, double[] hyperparameters) {}
 }

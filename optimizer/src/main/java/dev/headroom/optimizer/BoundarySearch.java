@@ -124,7 +124,7 @@ public final class BoundarySearch {
     }
 
     /** Observations at the same load pooled into one, each SLO's margin weighted by 1/se². In load order. */
-    static List<Observation> pooled(List<Observation> probes) {
+    public static List<Observation> pooled(List<Observation> probes) {
         List<Observation> out = new ArrayList<>();
         probes.stream().map(Observation::load).distinct().sorted().forEach(load -> {
             List<Observation> at = probes.stream().filter(p -> p.load() == load).toList();

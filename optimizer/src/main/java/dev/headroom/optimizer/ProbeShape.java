@@ -38,9 +38,12 @@ public final class ProbeShape {
     /**
      * Ends a probe early once its verdict is statistically certain: some SLO's margin is above zero by more than
      * 1.96 standard errors (a sure fail), or every SLO's is below zero by that much (a sure pass) — each after
-     * enough requests for its statistic to exist (at least 30, and 2 ÷ (1 − q) for a q-percentile).
+     * enough requests for its statistic to exist (at least 30, and 2 ÷ (1 − q) for a q-percentile). None for
+     * max-goodput.
      */
     public dev.headroom.model.MeasurementRequest.StopRule stopRule() {
+        // Goodput is estimated from the whole probe; a pass/fail verdict does not settle it.
+        if (spec.objective() == SearchSpec.Objective.MAX_GOODPUT) return null;
         boolean open = !spec.integerLoad();
         return records -> {
             boolean allPass = true;
@@ -55,6 +58,11 @@ public final class ProbeShape {
             }
             return allPass;
         };
+    }
+
+    /** Takes the ramp an interrupted search had learnt, so a resumed search shapes its probes the same way. */
+    public void restore(double rampSeconds) {
+        this.rampSeconds = rampSeconds;
     }
 
     public double rampSeconds() {

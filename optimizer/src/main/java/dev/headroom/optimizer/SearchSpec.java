@@ -10,17 +10,21 @@ import java.util.List;
 /**
  * What to search for and within which limits.
  *
- * @param objective  {@code max-concurrency} (closed loop, integer loads) or {@code max-rate} (open loop)
- * @param arrivals   open-loop arrival process for max-rate
+ * @param objective  {@code max-concurrency} (closed loop, integer loads), {@code max-rate} (open loop) or
+ *                   {@code max-goodput} (either)
+ * @param arrivals   open-loop arrival process for max-rate (and open-loop max-goodput)
  * @param tolerance  stop when the bracket's relative width (hi − lo) ÷ lo is below this
  * @param perProbe   how long each probe runs
+ * @param openLoop   loads are request rates (open loop) rather than concurrencies (closed loop)
+ * @param goodputUnit what max-goodput maximises: good requests/s or their output tokens/s
  */
 public record SearchSpec(Objective objective, List<Slo> slos, double min, double max, double tolerance, int maxProbes,
-                         Workload workload, RunLength perProbe, ArrivalProcess arrivals, long seed) {
+                         Workload workload, RunLength perProbe, ArrivalProcess arrivals, long seed, boolean openLoop,
+                         Goodput.Unit goodputUnit) {
 
     /** What the search looks for. */
     public enum Objective {
-        MAX_CONCURRENCY("max-concurrency"), MAX_RATE("max-rate");
+        MAX_CONCURRENCY("max-concurrency"), MAX_RATE("max-rate"), MAX_GOODPUT("max-goodput");
 
         private final String wireName;
 
@@ -34,7 +38,7 @@ public record SearchSpec(Objective objective, List<Slo> slos, double min, double
 
         public static Objective parse(String s) {
             for (Objective o : values()) if (o.wireName.equals(s.trim())) return o;
-            throw new IllegalArgumentException("bad --objective '" + s + "': valid values are max-concurrency, max-rate");
+            throw new IllegalArgumentException("bad --objective '" + s + "': valid values are max-concurrency, max-rate, max-goodput");
         }
     }
 
@@ -43,10 +47,20 @@ public record SearchSpec(Objective objective, List<Slo> slos, double min, double
         if (!(min > 0) || !(max >= min)) throw new IllegalArgumentException("need 0 < --min <= --max, got " + min + " and " + max);
         if (!(tolerance > 0 && tolerance < 1)) throw new IllegalArgumentException("--tolerance must be in (0, 1), got " + tolerance);
         if (maxProbes < 2) throw new IllegalArgumentException("--max-probes must be >= 2, got " + maxProbes);
+        if (objective == Objective.MAX_CONCURRENCY && openLoop) throw new IllegalArgumentException("max-concurrency is closed loop");
+        if (objective == Objective.MAX_RATE && !openLoop) throw new IllegalArgumentException("max-rate is open loop");
         slos = List.copyOf(slos);
     }
 
+    /** A boundary search (max-concurrency: closed loop; max-rate: open loop), goodput in requests. */
+    public SearchSpec(Objective objective, List<Slo> slos, double min, double max, double tolerance, int maxProbes,
+                      Workload workload, RunLength perProbe, ArrivalProcess arrivals, long seed) {
+        this(objective, slos, min, max, tolerance, maxProbes, workload, perProbe, arrivals, seed,
+                objective == Objective.MAX_RATE, Goodput.Unit.REQUESTS);
+    }
+
+    /** Closed-loop loads are whole numbers of users. */
     public boolean integerLoad() {
-        return objective == Objective.MAX_CONCURRENCY;
+        return !openLoop;
     }
 }

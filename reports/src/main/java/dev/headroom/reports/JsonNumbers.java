@@ -15,4 +15,10 @@ final class JsonNumbers {
             o.put(key, d.scale() < 0 ? d.setScale(0) : d);
         }
     }
+
+    /** Full precision (round-trips exactly), NaN as null: for values a resumed run reads back. */
+    static void exact(ObjectNode o, String key, double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) o.putNull(key);
+        else o.put(key, v);
+    }
 }

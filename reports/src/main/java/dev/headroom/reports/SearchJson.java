@@ -17,6 +17,53 @@ public final class SearchJson {
 
     private SearchJson() {}
 
+    /**
+     * Reads back what {@link #write} wrote, as far as a resumed search needs it: the settings, every probe and the
+     * probe shape (fits and the result are recomputed). The error names the file and what is wrong with it.
+     */
+    public static SearchReport read(java.nio.file.Path file) {
+        com.fasterxml.jackson.databind.JsonNode root;
+        try {
+            root = MAPPER.readTree(file.toFile());
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+        }
+        if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
+            throw new IllegalArgumentException(file + " is not a search result (schema " + SCHEMA + ")");
+        }
+        var t = root.path("target");
+        dev.headroom.model.RunInfo run = new dev.headroom.model.RunInfo(root.path("tool").path("version").asText(),
+                root.path("started_at").asText(), t.path("url").asText(), t.path("model").asText(), t.path("api").asText(),
+                t.path("simulator").isNull() ? null : t.path("simulator").asText(null),
+                root.path("range").path("axis").asText().equals("rate")
+                        ? new dev.headroom.model.LoadModel.Open(1, new dev.headroom.model.ArrivalProcess.Poisson())
+                        : new dev.headroom.model.LoadModel.Closed(1),
+                0, 0, root.path("workload").path("description").asText(), null, root.path("seed").asLong());
+        java.util.List<Slo> slos = new java.util.ArrayList<>();
+        root.path("slo").forEach(n -> slos.add(Slo.parse(n.asText())));
+        java.util.List<SearchReport.Probe> probes = new java.util.ArrayList<>();
+        for (var p : root.path("probes")) {
+            java.util.Map<String, double[]> margins = new java.util.LinkedHashMap<>();
+            p.path("margins").properties().forEach(e -> margins.put(e.getKey(), new double[] {
+                    num(e.getValue().path("value")), num(e.getValue().path("se")), e.getValue().path("n").asLong()}));
+            probes.add(new SearchReport.Probe(p.path("index").asInt(), num(p.path("load")), margins,
+                    p.path("verdict").asText().equals("pass"),
+                    new double[] {num(p.path("goodput").path("value")), num(p.path("goodput").path("se"))},
+                    p.path("requests").asLong(), num(p.path("duration_s")), p.path("dir").asText(null)));
+        }
+        var range = root.path("range");
+        var result = root.path("result");
+        return new SearchReport(run, root.path("objective").asText(), slos, result.path("simulated").asBoolean(),
+                num(range.path("min")), num(range.path("max")), num(range.path("tolerance")), num(result.path("value")),
+                num(result.path("ci_low")), num(result.path("ci_high")), result.path("binding_slo").asText(null),
+                result.path("boundary_type").asText(null), result.path("stop_reason").asText(), probes,
+                java.util.Map.of(), null, num(root.path("probe_shape").path("ramp_s")));
+    }
+
+    private static double num(com.fasterxml.jackson.databind.JsonNode n) {
+        return n.isNumber() ? n.asDouble() : Double.NaN;
+    }
+
     public static String write(SearchReport s) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schema", SCHEMA);
@@ -39,6 +86,7 @@ public final class SearchJson {
         JsonNumbers.put(range, "min", s.min(), 6);
         JsonNumbers.put(range, "max", s.max(), 6);
         JsonNumbers.put(range, "tolerance", s.tolerance(), 6);
+        range.put("axis", s.run().load() instanceof dev.headroom.model.LoadModel.Open ? "rate" : "concurrency");
         ObjectNode result = root.putObject("result");
         JsonNumbers.put(result, "value", s.value(), 6);
         JsonNumbers.put(result, "ci_low", s.ciLow(), 6);
@@ -47,6 +95,18 @@ public final class SearchJson {
         result.put("boundary_type", s.boundaryType());
         result.put("stop_reason", s.stopReason());
         result.put("simulated", s.simulated());
+        if (s.goodput() != null) {
+            SearchReport.GoodputResult gr = s.goodput();
+            ObjectNode g = result.putObject("goodput");
+            g.put("unit", gr.unit());
+            JsonNumbers.put(g, "mean", gr.mean(), 6);
+            JsonNumbers.put(g, "sd", gr.sd(), 6);
+            JsonNumbers.put(g, "best_observed_load", gr.bestObservedLoad(), 6);
+            JsonNumbers.put(g, "best_observed", gr.bestObserved(), 6);
+            JsonNumbers.put(g, "expected_improvement", gr.expectedImprovement(), 6);
+        }
+        ObjectNode shape = root.putObject("probe_shape");
+        JsonNumbers.exact(shape, "ramp_s", s.rampSeconds());
         ArrayNode probes = root.putArray("probes");
         for (SearchReport.Probe p : s.probes()) {
             ObjectNode o = probes.addObject();
@@ -55,10 +115,14 @@ public final class SearchJson {
             ObjectNode margins = o.putObject("margins");
             p.margins().forEach((k, v) -> {
                 ObjectNode m = margins.putObject(k);
-                JsonNumbers.put(m, "value", v[0], 6);
-                JsonNumbers.put(m, "se", v[1], 6);
+                JsonNumbers.exact(m, "value", v[0]);
+                JsonNumbers.exact(m, "se", v[1]);
+                m.put("n", (long) v[2]);
             });
             o.put("verdict", p.pass() ? "pass" : "fail");
+            ObjectNode g = o.putObject("goodput");
+            JsonNumbers.exact(g, "value", p.goodput()[0]);
+            JsonNumbers.exact(g, "se", p.goodput()[1]);
             o.put("requests", p.requests());
             JsonNumbers.put(o, "duration_s", p.seconds(), 3);
             o.put("dir", p.dir());
@@ -73,6 +137,20 @@ public final class SearchJson {
                 JsonNumbers.put(q, "margin", pt[1], 6);
             }
         });
+        if (s.goodput() != null && s.goodput().posterior() != null) {
+            ObjectNode gp = curves.putObject("gp");
+            double[] h = s.goodput().hyperparameters();
+            JsonNumbers.put(gp, "amplitude", h[0], 6);
+            JsonNumbers.put(gp, "length_scale_log_load", h[1], 6);
+            JsonNumbers.put(gp, "nugget", h[2], 9);
+            ArrayNode a = gp.putArray("points");
+            for (double[] pt : s.goodput().posterior()) {
+                ObjectNode q = a.addObject();
+                JsonNumbers.put(q, "load", pt[0], 6);
+                JsonNumbers.put(q, "mean", pt[1], 6);
+                JsonNumbers.put(q, "sd", pt[2], 6);
+            }
+        }
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
@@ -88,7 +166,25 @@ public final class SearchJson {
                 p.pass() ? "pass" : "FAIL", margins, bracket);
     }
 
+    /** A max-goodput probe's console line. */
+    public static String goodputLine(SearchReport.Probe p, String unit, String best) {
+        return String.format(Locale.ROOT, "probe %2d  load %-10s goodput %s ± %s %s  %s  %s", p.index(), ConsoleTable.n(p.load()),
+                ConsoleTable.n(p.goodput()[0]), ConsoleTable.n(p.goodput()[1]), unit, p.pass() ? "slo pass" : "slo FAIL", best);
+    }
+
     public static String answer(SearchReport s) {
+        if (s.goodput() != null) {
+            SearchReport.GoodputResult g = s.goodput();
+            String unit = g.unit().equals("tokens") ? "good output tokens/s" : "good requests/s";
+            String load = s.run().load() instanceof dev.headroom.model.LoadModel.Open
+                    ? "rate " + ConsoleTable.n(s.value()) + " requests/s" : "concurrency " + ConsoleTable.n(s.value());
+            return String.format(Locale.ROOT, "max-goodput under %s: %s ± %s %s at %s (within one sd of the best: %s .. %s; "
+                            + "best probe %s at %s; stop: %s, %d probes%s)%n",
+                    String.join(" and ", s.slos().stream().map(Slo::text).toList()), ConsoleTable.n(g.mean()),
+                    ConsoleTable.n(g.sd()), unit, load, ConsoleTable.n(s.ciLow()), ConsoleTable.n(s.ciHigh()),
+                    ConsoleTable.n(g.bestObserved()), ConsoleTable.n(g.bestObservedLoad()), s.stopReason(), s.probes().size(),
+                    s.simulated() ? ", simulated" : "");
+        }
         String unit = s.objective().equals("max-rate") ? " requests/s" : " concurrent requests";
         if (Double.isNaN(s.value())) {
             return String.format(Locale.ROOT, "%s: below the range: fails %s already at %s%s (stop: %s)%n", s.objective(),

@@ -1,0 +1,139 @@
+package dev.headroom.cli;
+
+import dev.headroom.model.ClientHealth;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Measurer;
+import dev.headroom.model.Metrics;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RunInfo;
+import dev.headroom.model.SearchReport;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Summary;
+import dev.headroom.optimizer.Goodput;
+import dev.headroom.optimizer.Margin;
+import dev.headroom.optimizer.ProbeShape;
+import dev.headroom.optimizer.SearchSpec;
+import dev.headroom.reports.RequestsJsonl;
+import dev.headroom.reports.SummaryJson;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The probes of one search: each measured into its own run directory (summary.json, requests.jsonl) and summarised
+ * as the search needs it (every SLO's margin, goodput), or — when resuming — taken from the interrupted search's
+ * {@code search.json}, as long as the search asks for the same load at the same position.
+ */
+final class SearchProbes {
+    private final SearchSpec search;
+    private final Measurer measurer;
+    private final RunInfo info;
+    private final Path dir;
+    private final ProbeShape shape;
+    private final List<SearchReport.Probe> previous;
+    private final List<SearchReport.Probe> done = new ArrayList<>();
+    private boolean replaying;
+    private boolean lastReused;
+    private int reused;
+
+    SearchProbes(SearchSpec search, Measurer measurer, RunInfo info, Path dir, SearchReport resumed) {
+        this.search = search;
+        this.measurer = measurer;
+        this.info = info;
+        this.dir = dir;
+        this.shape = new ProbeShape(search);
+        this.previous = resumed == null ? List.of() : resumed.probes();
+        this.replaying = resumed != null;
+        if (resumed != null && resumed.rampSeconds() > 0) shape.restore(resumed.rampSeconds());
+    }
+
+    /** The probe at {@code load}, position {@code index}: reused if the interrupted search finished it, else measured. */
+    SearchReport.Probe at(double load, int index) {
+        if (replaying && index < previous.size() && sameLoad(previous.get(index).load(), load)
+                && Files.isRegularFile(dir.resolve(previous.get(index).dir()).resolve("summary.json"))) {
+            done.add(previous.get(index));
+            reused++;
+            lastReused = true;
+            return previous.get(index);
+        }
+        // From the first probe that differs (or was not finished), everything is measured afresh.
+        replaying = false;
+        lastReused = false;
+        SearchReport.Probe p = measure(load, index);
+        done.add(p);
+        return p;
+    }
+
+    private static boolean sameLoad(double a, double b) {
+        return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+    }
+
+    private SearchReport.Probe measure(double load, int index) {
+        LoadModel lm = search.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
+                : new LoadModel.Open(load, search.arrivals());
+        Measurement m = measurer.measure(new MeasurementRequest(lm, search.workload(), shape.forLoad(load),
+                search.seed() + index, shape.stopRule()));
+        shape.learn(m);
+        String name = OutputOptions.pointName(index, lm);
+        writeProbe(dir.resolve(name), m, lm, search.slos());
+        boolean open = !search.integerLoad();
+        Map<String, double[]> margins = new LinkedHashMap<>();
+        boolean pass = true;
+        for (Slo s : search.slos()) {
+            Margin mg = Margin.of(s, m.records(), open);
+            margins.put(s.text(), new double[] {mg.value(), mg.se(), mg.samples()});
+            pass &= mg.passing();
+        }
+        Goodput g = Goodput.of(m.records(), open, search.slos(), search.goodputUnit());
+        return new SearchReport.Probe(index + 1, load, margins, pass, new double[] {g.value(), g.se()},
+                m.records().size(), m.elapsedNanos() / 1e9, name);
+    }
+
+    /** Each probe's own run directory: summary.json and requests.jsonl, as a probe would write. */
+    private void writeProbe(Path probeDir, Measurement m, LoadModel lm, List<Slo> slos) {
+        try {
+            Files.createDirectories(probeDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + probeDir + ": " + e.getMessage(), e);
+        }
+        try (RequestsJsonl log = new RequestsJsonl(probeDir.resolve("requests.jsonl"))) {
+            m.records().forEach(log::append);
+        }
+        Summary summary = Metrics.summarize(m.records(), lm instanceof LoadModel.Open, slos);
+        RunInfo probeInfo = new RunInfo(info.toolVersion(), info.startedAt(), info.url(), info.model(), info.api(),
+                info.simulator(), lm, 0, 0, info.workload(), info.inputLength(), m.seed());
+        ClientHealth health = m.simulated() ? ClientHealth.assess(0, Double.NaN, Double.NaN, 0)
+                : ClientHealth.assess(summary.distribution("send_lag_ms").p99(), Double.NaN, Double.NaN, 0);
+        // summary.json last: its presence marks the probe as finished for --resume.
+        ProbeRunner.write(probeDir.resolve("summary.json"), SummaryJson.write(new ProbeReport(probeInfo, summary, health)));
+    }
+
+    List<SearchReport.Probe> done() {
+        return List.copyOf(done);
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    double rampSeconds() {
+        return shape.rampSeconds();
+    }
+
+    int reused() {
+        return reused;
+    }
+
+    /** Appended to a console line of a probe that was reused rather than measured. */
+    String reusedMark() {
+        return lastReused ? "  (reused)" : "";
+    }
+}

@@ -1,0 +1,158 @@
+package dev.headroom.optimizer;
+
+import org.apache.commons.math3.distribution.NormalDistribution;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Finds the load with the most goodput by Bayesian optimisation: four log-spaced probes over [min, max], then a
+ * Gaussian-process surrogate of goodput against log(load) ({@link GoodputSurrogate}) and the next probe where the
+ * expected improvement over the best posterior mean is largest. Stops when the best expected improvement is below
+ * 1 % of the best value, or at the probe limit. The answer is the argmax of the posterior mean within the probed
+ * range, with its posterior mean ± sd.
+ */
+public final class GoodputSearch {
+    static final int INITIAL_PROBES = 4;
+    /** Stop when no candidate is expected to improve on the best by more than this share of it. */
+    static final double EI_STOP = 0.01;
+    private static final int GRID = 256;
+    private static final NormalDistribution STD_NORMAL = new NormalDistribution(null, 0, 1);
+
+    /** Measures goodput at one load. */
+    public interface Observer {
+        Observation observe(double load, int probeIndex);
+    }
+
+    /** One probe: the load, its goodput and that goodput's standard error, and what it cost. */
+    public record Observation(double load, double goodput, double se, long requests, double seconds) {}
+
+    /** The posterior on a grid of loads, and the fitted kernel (amplitude, length scale, nugget), for the report. */
+    public record Posterior(double[] loads, double[] mean, double[] sd, double[] hyperparameters) {}
+
+    /**
+     * @param load          the argmax of the posterior mean (integer loads: rounded)
+     * @param mean          posterior mean goodput there
+     * @param sd            posterior sd there
+     * @param bestObserved  the probe with the highest measured goodput
+     * @param expectedImprovement the best expected improvement when the search stopped
+     * @param stopReason    converged (EI below 1 % of the best) or max_probes
+     */
+    public record Result(double load, double mean, double sd, Observation bestObserved, double expectedImprovement,
+                         String stopReason, List<Observation> probes, Posterior posterior) {}
+
+    private final SearchSpec spec;
+
+    public GoodputSearch(SearchSpec spec) {
+        this.spec = spec;
+    }
+
+    public Result run(Observer observer) {
+        return run(observer, probes -> { });
+    }
+
+    /** Runs the search; {@code afterEachProbe} sees every probe so far as soon as one ends. */
+    public Result run(Observer observer, Consumer<List<Observation>> afterEachProbe) {
+        List<Observation> probes = new ArrayList<>();
+        for (double load : initialLoads()) {
+            probes.add(observer.observe(load, probes.size()));
+            afterEachProbe.accept(List.copyOf(probes));
+            if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes");
+        }
+        while (true) {
+            GoodputSurrogate gp = surrogate(probes);
+            double best = bestMean(gp, probes);
+            double[] next = nextByExpectedImprovement(gp, best, probes);
+            if (next[1] < EI_STOP * Math.max(best, 1e-12)) return result(probes, "converged");
+            if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes");
+            probes.add(observer.observe(next[0], probes.size()));
+            afterEachProbe.accept(List.copyOf(probes));
+        }
+    }
+
+    /** Four loads spaced evenly in log between min and max (integers: rounded, duplicates dropped). */
+    List<Double> initialLoads() {
+        List<Double> loads = new ArrayList<>();
+        double a = Math.log(spec.min()), b = Math.log(spec.max());
+        for (int i = 0; i < INITIAL_PROBES; i++) {
+            double load = Math.exp(a + (b - a) * i / (INITIAL_PROBES - 1));
+            if (spec.integerLoad()) load = Math.round(load);
+            if (!loads.contains(load)) loads.add(load);
+        }
+        return loads;
+    }
+
+    /** The surrogate fitted to the probes so far. */
+    public static GoodputSurrogate surrogate(List<Observation> probes) {
+        return GoodputSurrogate.fit(probes.stream().map(o -> new GoodputSurrogate.Point(Math.log(o.load()), o.goodput(),
+                Math.max(o.se() * o.se(), 1e-12))).toList());
+    }
+
+    /** The best posterior mean at a probed load: the incumbent that expected improvement is measured against. */
+    private static double bestMean(GoodputSurrogate gp, List<Observation> probes) {
+        return probes.stream().mapToDouble(o -> gp.predict(Math.log(o.load())).mean()).max().orElse(0);
+    }
+
+    /**
+     * {load, expected improvement} of the best candidate on a log grid over [min, max], loads already probed left
+     * out: EI with noisy measurements otherwise keeps re-measuring the incumbent instead of exploring.
+     */
+    private double[] nextByExpectedImprovement(GoodputSurrogate gp, double best, List<Observation> probes) {
+        double bestLoad = spec.min(), bestEi = -1;
+        for (double load : candidates()) {
+            if (probes.stream().anyMatch(o -> Math.abs(Math.log(o.load() / load)) < 1e-9)) continue;
+            GoodputSurrogate.Prediction p = gp.predict(Math.log(load));
+            double ei = expectedImprovement(p.mean(), p.sd(), best);
+            if (ei > bestEi) {
+                bestEi = ei;
+                bestLoad = load;
+            }
+        }
+        return new double[] {bestLoad, Math.max(0, bestEi)};
+    }
+
+    /** EI(x) = (μ − f*)·Φ(z) + σ·φ(z), z = (μ − f*) ÷ σ; for σ = 0, max(0, μ − f*). */
+    static double expectedImprovement(double mu, double sd, double best) {
+        if (sd <= 1e-12) return Math.max(0, mu - best);
+        double z = (mu - best) / sd;
+        return (mu - best) * STD_NORMAL.cumulativeProbability(z) + sd * STD_NORMAL.density(z);
+    }
+
+    private List<Double> candidates() {
+        List<Double> out = new ArrayList<>();
+        double a = Math.log(spec.min()), b = Math.log(spec.max());
+        for (int k = 0; k <= GRID; k++) {
+            double load = Math.exp(a + (b - a) * k / GRID);
+            if (spec.integerLoad()) load = Math.round(load);
+            if (out.isEmpty() || out.getLast() != load) out.add(load);
+        }
+        return out;
+    }
+
+    private Result result(List<Observation> probes, String reason) {
+        Observation bestObserved = probes.stream().max(Comparator.comparingDouble(Observation::goodput)).orElseThrow();
+        if (probes.stream().map(Observation::load).distinct().count() < 2) {
+            return new Result(bestObserved.load(), bestObserved.goodput(), bestObserved.se(), bestObserved, Double.NaN,
+                    reason, List.copyOf(probes), null);
+        }
+        GoodputSurrogate gp = surrogate(probes);
+        double lo = probes.stream().mapToDouble(Observation::load).min().orElseThrow();
+        double hi = probes.stream().mapToDouble(Observation::load).max().orElseThrow();
+        double best = bestMean(gp, probes);
+        double ei = nextByExpectedImprovement(gp, best, probes)[1];
+        List<Double> grid = candidates().stream().filter(l -> l >= lo && l <= hi).toList();
+        double[] loads = grid.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] mean = new double[loads.length], sd = new double[loads.length];
+        int arg = 0;
+        for (int i = 0; i < loads.length; i++) {
+            GoodputSurrogate.Prediction p = gp.predict(Math.log(loads[i]));
+            mean[i] = p.mean();
+            sd[i] = p.sd();
+            if (mean[i] > mean[arg]) arg = i;
+        }
+        return new Result(loads[arg], mean[arg], sd[arg], bestObserved, ei, reason, List.copyOf(probes),
+                new Posterior(loads, mean, sd, gp.hyperparameters()));
+    }
+}

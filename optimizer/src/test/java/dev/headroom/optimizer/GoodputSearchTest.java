@@ -1,0 +1,106 @@
+package dev.headroom.optimizer;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.DoubleUnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Max-goodput search on analytic goodput curves, with and without measurement noise. */
+class GoodputSearchTest {
+
+    private static SearchSpec spec(double min, double max, int probes, boolean open) {
+        return new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(Slo.parse("ttft:p95<300ms")), min, max, 0.05,
+                probes, Workload.fixed(100, 10), RunLength.requests(100), new ArrivalProcess.Poisson(), 1, open,
+                Goodput.Unit.REQUESTS);
+    }
+
+    /** Rises with load, peaks, then collapses as requests miss the SLO: c · exp(−(c / peak)²) scaled. */
+    private static DoubleUnaryOperator peakedAt(double peak) {
+        return c -> 10 * (c / peak) * Math.exp(0.5 * (1 - (c / peak) * (c / peak)));
+    }
+
+    private static GoodputSearch.Observer fake(DoubleUnaryOperator goodput, double relNoise, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        return (load, i) -> {
+            double g = goodput.applyAsDouble(load);
+            double se = Math.max(1e-3, relNoise * g);
+            return new GoodputSearch.Observation(load, g + (relNoise > 0 ? se * r.nextGaussian() : 0), se, 100, 10);
+        };
+    }
+
+    @Test
+    void expectedImprovementMatchesHandComputedValues() {
+        // mu = best: EI = sd · φ(0) = 0.398942 · sd.
+        assertEquals(0.398942 * 2, GoodputSearch.expectedImprovement(5, 2, 5), 1e-5);
+        // mu − best = 1, sd = 1: 1 · Φ(1) + φ(1) = 0.841345 + 0.241971.
+        assertEquals(1.083316, GoodputSearch.expectedImprovement(6, 1, 5), 1e-5);
+        // No uncertainty: the plain improvement, never negative.
+        assertEquals(1.0, GoodputSearch.expectedImprovement(6, 0, 5), 1e-12);
+        assertEquals(0.0, GoodputSearch.expectedImprovement(4, 0, 5), 1e-12);
+    }
+
+    @Test
+    void initialProbesAreLogSpacedOverTheRange() {
+        assertEquals(List.of(1.0, 10.0, 102.0, 1024.0), new GoodputSearch(spec(1, 1024, 20, false)).initialLoads());
+        List<Double> open = new GoodputSearch(spec(0.5, 40, 20, true)).initialLoads();
+        assertEquals(0.5, open.getFirst(), 1e-9);
+        assertEquals(40, open.getLast(), 1e-9);
+        assertEquals(open.get(1) / open.get(0), open.get(2) / open.get(1), 1e-9);
+    }
+
+    @Test
+    void surrogateInterpolatesAndIsUnsureFarFromItsPoints() {
+        List<GoodputSurrogate.Point> pts = new ArrayList<>();
+        for (int i = 0; i <= 6; i++) pts.add(new GoodputSurrogate.Point(i, Math.sin(i / 2.0), 1e-4));
+        GoodputSurrogate gp = GoodputSurrogate.fit(pts);
+        assertEquals(Math.sin(1.25), gp.predict(2.5).mean(), 0.05);
+        assertTrue(gp.predict(2.5).sd() < 0.1, "between points: " + gp.predict(2.5));
+        assertTrue(gp.predict(12).sd() > 3 * gp.predict(2.5).sd(), "far outside: " + gp.predict(12));
+    }
+
+    @Test
+    void aNoisyProbeCountsForLessThanAPreciseOne() {
+        // Two measurements at the same load disagree; the precise one should pull the posterior to itself.
+        List<GoodputSurrogate.Point> pts = List.of(new GoodputSurrogate.Point(0, 0, 1e-4), new GoodputSurrogate.Point(2, 10, 1e-4),
+                new GoodputSurrogate.Point(1, 4, 1e-4), new GoodputSurrogate.Point(1, 8, 25));
+        assertEquals(4, GoodputSurrogate.fit(pts).predict(1).mean(), 0.5);
+    }
+
+    @Test
+    void findsThePeakOfASmoothCurveInFewProbes() {
+        var r = new GoodputSearch(spec(1, 1024, 12, false)).run(fake(peakedAt(180), 0, 1));
+        double truth = peakedAt(180).applyAsDouble(180);
+        assertTrue(peakedAt(180).applyAsDouble(r.load()) >= 0.98 * truth, "argmax " + r.load());
+        assertTrue(r.probes().size() <= 10, r.probes().size() + " probes");
+        assertEquals("converged", r.stopReason());
+        assertEquals(truth, r.mean(), 0.05 * truth);
+        assertTrue(r.posterior().loads().length > 10);
+    }
+
+    @Test
+    void noisyMeasurementsStillReach98PercentOfTheMaxMostOfTheTime() {
+        int good = 0;
+        for (int seed = 0; seed < 20; seed++) {
+            double peak = 20 + 40 * seed;
+            var r = new GoodputSearch(spec(1, 1024, 10, false)).run(fake(peakedAt(peak), 0.03, seed));
+            if (peakedAt(peak).applyAsDouble(r.load()) >= 0.98 * peakedAt(peak).applyAsDouble(peak)) good++;
+        }
+        assertTrue(good >= 17, good + "/20 within 98 %");
+    }
+
+    @Test
+    void stopsAtTheProbeLimit() {
+        var r = new GoodputSearch(spec(1, 1024, 5, false)).run(fake(peakedAt(300), 0.2, 3));
+        assertEquals(5, r.probes().size());
+        assertEquals("max_probes", r.stopReason());
+    }
+}
