@@ -10,9 +10,10 @@ import java.util.function.Consumer;
 /**
  * Finds the load with the most goodput by Bayesian optimisation: four log-spaced probes over [min, max], then a
  * Gaussian-process surrogate of goodput against log(load) ({@link GoodputSurrogate}) and the next probe where the
- * expected improvement over the best posterior mean is largest. Stops when the best expected improvement is below
- * 1 % of the best value, or at the probe limit. The answer is the argmax of the posterior mean within the probed
- * range, with its posterior mean ± sd.
+ * expected improvement over the best posterior mean is largest. Probes where goodput has collapsed above the best
+ * are not fitted but bound the search ({@link #cap}), and a probe goes at most halfway (in log) from the best to that
+ * bound. Stops when the best expected improvement is below 1 % of the best value, or at the probe limit. The answer
+ * is the argmax of the posterior mean within the probed range below the collapse, with its posterior mean ± sd.
  */
 public final class GoodputSearch {
     static final int INITIAL_PROBES = 4;
@@ -62,14 +63,67 @@ public final class GoodputSearch {
             if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes");
         }
         while (true) {
-            GoodputSurrogate gp = surrogate(probes);
-            double best = bestMean(gp, probes);
-            double[] next = nextByExpectedImprovement(gp, best, probes);
-            if (next[1] < EI_STOP * Math.max(best, 1e-12)) return result(probes, "converged");
+            double cap = cap(probes);
+            List<Observation> smooth = belowCap(probes, cap);
+            double[] next;
+            if (distinctLoads(smooth) < 2) {
+                // Too little below the collapse for a surrogate: halve the gap (in log) between the best and the collapse.
+                double from = best(probes).load();
+                double mid = snap(Math.sqrt(from * cap));
+                next = new double[] {mid, mid > from && mid < cap ? Double.POSITIVE_INFINITY : 0};
+            } else {
+                GoodputSurrogate gp = surrogate(smooth);
+                double best = bestMean(gp, smooth);
+                next = nextByExpectedImprovement(gp, best, probes, reach(probes, cap));
+                if (next[1] < EI_STOP * Math.max(best, 1e-12)) next[1] = 0;
+            }
+            if (next[1] <= 0) return result(probes, "converged");
             if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes");
             probes.add(observer.observe(next[0], probes.size()));
             afterEachProbe.accept(List.copyOf(probes));
         }
+    }
+
+    /**
+     * The lowest load above the best probe where goodput has collapsed (below {@value #COLLAPSE} of the best), or
+     * max. Past the SLO a server's goodput usually falls off a cliff — requests start to queue and miss the latency
+     * target together — and a stationary Gaussian process cannot represent a jump: fitted across it, its length
+     * scale shrinks until it models nothing. So collapsed probes are not fitted; they bound the search from above,
+     * as a failing probe bounds a boundary search, and expected improvement then works on the smooth part below.
+     */
+    static double cap(List<Observation> probes) {
+        Observation best = best(probes);
+        return probes.stream().filter(o -> o.load() > best.load() && o.goodput() < COLLAPSE * best.goodput())
+                .mapToDouble(Observation::load).min().orElse(Double.POSITIVE_INFINITY);
+    }
+
+    static final double COLLAPSE = 0.5;
+
+    /**
+     * How far up a next probe may go: halfway (in log) from the best probe to the collapse above it. The surrogate,
+     * fitted below the collapse, extrapolates the rise and would put every probe just under it, creeping down one
+     * step at a time; halving the gap instead finds the edge by bisection while EI still chooses anywhere below.
+     */
+    private double reach(List<Observation> probes, double cap) {
+        if (Double.isInfinite(cap)) return cap;
+        double mid = Math.sqrt(best(probes).load() * cap);
+        return spec.integerLoad() ? Math.floor(mid) + 1 : mid * (1 + 1e-9);
+    }
+
+    private static List<Observation> belowCap(List<Observation> probes, double cap) {
+        return probes.stream().filter(o -> o.load() < cap).toList();
+    }
+
+    private static Observation best(List<Observation> probes) {
+        return probes.stream().max(Comparator.comparingDouble(Observation::goodput)).orElseThrow();
+    }
+
+    private static long distinctLoads(List<Observation> probes) {
+        return probes.stream().map(Observation::load).distinct().count();
+    }
+
+    private double snap(double load) {
+        return spec.integerLoad() ? Math.round(load) : load;
     }
 
     /** Four loads spaced evenly in log between min and max (integers: rounded, duplicates dropped). */
@@ -99,9 +153,10 @@ public final class GoodputSearch {
      * {load, expected improvement} of the best candidate on a log grid over [min, max], loads already probed left
      * out: EI with noisy measurements otherwise keeps re-measuring the incumbent instead of exploring.
      */
-    private double[] nextByExpectedImprovement(GoodputSurrogate gp, double best, List<Observation> probes) {
+    private double[] nextByExpectedImprovement(GoodputSurrogate gp, double best, List<Observation> probes, double cap) {
         double bestLoad = spec.min(), bestEi = -1;
         for (double load : candidates()) {
+            if (load >= cap) break;
             if (probes.stream().anyMatch(o -> Math.abs(Math.log(o.load() / load)) < 1e-9)) continue;
             GoodputSurrogate.Prediction p = gp.predict(Math.log(load));
             double ei = expectedImprovement(p.mean(), p.sd(), best);
@@ -132,16 +187,18 @@ public final class GoodputSearch {
     }
 
     private Result result(List<Observation> probes, String reason) {
-        Observation bestObserved = probes.stream().max(Comparator.comparingDouble(Observation::goodput)).orElseThrow();
-        if (probes.stream().map(Observation::load).distinct().count() < 2) {
+        Observation bestObserved = best(probes);
+        double cap = cap(probes);
+        List<Observation> smooth = belowCap(probes, cap);
+        if (distinctLoads(smooth) < 2) {
             return new Result(bestObserved.load(), bestObserved.goodput(), bestObserved.se(), bestObserved, Double.NaN,
                     reason, List.copyOf(probes), null);
         }
-        GoodputSurrogate gp = surrogate(probes);
-        double lo = probes.stream().mapToDouble(Observation::load).min().orElseThrow();
-        double hi = probes.stream().mapToDouble(Observation::load).max().orElseThrow();
-        double best = bestMean(gp, probes);
-        double ei = nextByExpectedImprovement(gp, best, probes)[1];
+        GoodputSurrogate gp = surrogate(smooth);
+        double lo = smooth.stream().mapToDouble(Observation::load).min().orElseThrow();
+        double hi = smooth.stream().mapToDouble(Observation::load).max().orElseThrow();
+        double best = bestMean(gp, smooth);
+        double ei = nextByExpectedImprovement(gp, best, probes, cap)[1];
         List<Double> grid = candidates().stream().filter(l -> l >= lo && l <= hi).toList();
         double[] loads = grid.stream().mapToDouble(Double::doubleValue).toArray();
         double[] mean = new double[loads.length], sd = new double[loads.length];

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A Gaussian-process surrogate of goodput against log(load), fitted with Smile's
- * {@link GaussianProcessRegression}: a squared-exponential kernel, each probe's own measured variance on the
+ * {@link GaussianProcessRegression}: a Matérn 5/2 kernel, each probe's own measured variance on the
  * diagonal (so a noisy probe counts for less), and a nugget for what those variances do not explain. Amplitude,
  * length scale and nugget maximise Smile's log marginal likelihood over a bounded log grid: Smile's own optimiser
  * lets the nugget grow without bound, and on a few points of a peaked curve it then explains everything as
@@ -35,6 +35,7 @@ public final class GoodputSurrogate {
     /** Fits the surrogate to at least two points. */
     public static GoodputSurrogate fit(List<Point> points) {
         if (points.size() < 2) throw new IllegalArgumentException("a surrogate needs at least two points, got " + points.size());
+
         int n = points.size();
         double mean = points.stream().mapToDouble(Point::y).average().orElse(0);
         double var = points.stream().mapToDouble(p -> (p.y() - mean) * (p.y() - mean)).sum() / Math.max(1, n - 1);
@@ -98,21 +99,27 @@ public final class GoodputSurrogate {
     }
 
     /**
-     * amplitude · exp(−(x₁ − x₂)² ÷ 2ℓ²), plus a point's own noise variance when it is paired with itself.
+     * Matérn 5/2, amplitude · (1 + s + s²/3) · e^(−s) with s = √5·|x₁ − x₂| ÷ ℓ (the usual choice for Bayesian
+     * optimisation: smooth, but not so smooth that a sharp peak forces a tiny length scale), plus a point's own noise
+     * variance when it is paired with itself.
      * Points are {@code {x, variance, id}}; a query point has variance 0 and id −1.
      */
     record HeteroscedasticKernel(double amplitude, double length, double span) implements MercerKernel<double[]> {
         @Override
         public double k(double[] a, double[] b) {
-            double d = (a[0] - b[0]) / length;
-            return amplitude * Math.exp(-0.5 * d * d) + (a[2] == b[2] ? a[1] : 0);
+            double d = Math.abs(a[0] - b[0]) / length;
+            double s5 = Math.sqrt(5) * d;
+            return amplitude * (1 + s5 + s5 * s5 / 3) * Math.exp(-s5) + (a[2] == b[2] ? a[1] : 0);
         }
 
         @Override
         public double[] kg(double[] a, double[] b) {
-            double d = (a[0] - b[0]) / length;
-            double e = Math.exp(-0.5 * d * d);
-            return new double[] {amplitude * e + (a[2] == b[2] ? a[1] : 0), e, amplitude * e * d * d / length};
+            double s5 = Math.sqrt(5) * Math.abs(a[0] - b[0]) / length;
+            double e = Math.exp(-s5);
+            double shape = (1 + s5 + s5 * s5 / 3) * e;
+            // d/dℓ of (1 + s + s²/3)·e^(−s) with s = √5·r/ℓ: s²(1 + s)·e^(−s) / (3ℓ).
+            return new double[] {amplitude * shape + (a[2] == b[2] ? a[1] : 0), shape,
+                    amplitude * s5 * s5 * (1 + s5) * e / (3 * length)};
         }
 
         @Override

@@ -81,6 +81,77 @@ class SearchEvaluationBenchmark {
         Files.writeString(Path.of("target", "benchmark-search-evaluation.json"), json + "\n");
     }
 
+    /**
+     * Max goodput: the true curve by dense evaluation (2,000 requests at 41 log-spaced concurrencies, then every
+     * integer between the neighbours of the best), the true max its largest value; then Headroom's max-goodput
+     * search with at most 10 probes, its answer's goodput measured as densely. Reports the share of cases reaching
+     * at least 98 % of the true max, and the probes and requests spent. Writes
+     * cli/target/benchmark-goodput-evaluation.json.
+     */
+    @Test
+    void maxGoodput() throws Exception {
+        int servers = Integer.getInteger("bench.goodput.servers", SERVERS);
+        List<double[]> rows = new ArrayList<>(); // true max, its load, found load, goodput there, probes, requests
+        for (int s = 0; s < servers; s++) {
+            Case c = randomCase(new SplittableRandom(1000 + s));
+            java.util.TreeMap<Integer, Double> truth = new java.util.TreeMap<>();
+            for (int k = 0; k <= 40; k++) {
+                int n = (int) Math.round(Math.pow(1024, k / 40.0));
+                truth.computeIfAbsent(n, x -> goodput(c, x, TRUTH_REQUESTS, 7, null)[0]);
+            }
+            int best = argmax(truth);
+            Integer below = truth.lowerKey(best), above = truth.higherKey(best);
+            for (int n = below == null ? best : below; n <= (above == null ? best : above); n++) {
+                truth.computeIfAbsent(n, x -> goodput(c, x, TRUTH_REQUESTS, 7, null)[0]);
+            }
+            best = argmax(truth);
+            double trueMax = truth.get(best);
+            SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(c.slo()), 1, 1024, 0.05, 10,
+                    c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s, false,
+                    dev.headroom.optimizer.Goodput.Unit.REQUESTS);
+            long[] spent = {0};
+            final int server = s;
+            var r = new dev.headroom.optimizer.GoodputSearch(spec).run((load, i) -> {
+                double[] g = goodput(c, (int) Math.round(load), PROBE_REQUESTS, 100L * server + i, spent);
+                return new dev.headroom.optimizer.GoodputSearch.Observation(load, g[0], g[1], PROBE_REQUESTS, 0);
+            });
+            int found = (int) Math.round(r.load());
+            double there = truth.computeIfAbsent(found, x -> goodput(c, x, TRUTH_REQUESTS, 7, null)[0]);
+            rows.add(new double[] {trueMax, best, found, there, r.probes().size(), spent[0]});
+            System.out.printf(Locale.ROOT, "goodput case %3d %-10s seqs %4d %-24s true max %7.2f at %4d  found %4d -> %7.2f (%5.1f %%) in %2d probes%n",
+                    s, c.engine().hardware().name(), c.engine().maxNumSeqs(), c.slo().text(), trueMax, best, found, there,
+                    100 * there / trueMax, r.probes().size());
+            if (Boolean.getBoolean("bench.verbose")) {
+                System.out.println("  probes " + r.probes().stream().map(o -> String.format(Locale.ROOT, "%.0f:%.2f±%.2f",
+                        o.load(), o.goodput(), o.se())).toList());
+            }
+        }
+        long reached = rows.stream().filter(r -> r[3] >= 0.98 * r[0]).count();
+        long within95 = rows.stream().filter(r -> r[3] >= 0.95 * r[0]).count();
+        double[] probes = rows.stream().mapToDouble(r -> r[4]).sorted().toArray();
+        String json = String.format(Locale.ROOT,
+                "{\"benchmark\":\"goodput-evaluation\",\"servers\":%d,\"reached_98pct\":%.3f,\"reached_95pct\":%.3f,"
+                        + "\"median_probes\":%.1f,\"p90_probes\":%.1f,\"total_requests\":%d}",
+                rows.size(), (double) reached / rows.size(), (double) within95 / rows.size(), probes[probes.length / 2],
+                probes[(int) Math.min(probes.length - 1, Math.ceil(probes.length * 0.9) - 1)],
+                (long) rows.stream().mapToDouble(r -> r[5]).sum());
+        System.out.println(json);
+        Files.writeString(Path.of("target", "benchmark-goodput-evaluation.json"), json + "\n");
+    }
+
+    private static int argmax(java.util.TreeMap<Integer, Double> curve) {
+        return curve.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow().getKey();
+    }
+
+    /** {goodput, se} in good requests/s of a probe shaped as the search shapes it. */
+    static double[] goodput(Case c, int concurrency, int requests, long seed, long[] spent) {
+        Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(new LoadModel.Closed(concurrency),
+                c.workload(), new RunLength(Math.max(requests, 3 * concurrency), 600, concurrency, rampSeconds(c)), seed, null));
+        if (spent != null) spent[0] += m.records().size();
+        var g = dev.headroom.optimizer.Goodput.of(m.records(), false, List.of(c.slo()), dev.headroom.optimizer.Goodput.Unit.REQUESTS);
+        return new double[] {g.value(), g.se()};
+    }
+
     static Case randomCase(SplittableRandom r) {
         String hw = HARDWARE[r.nextInt(HARDWARE.length)];
         int[] seqs = {64, 128, 256, 512};
