@@ -106,6 +106,10 @@ class SearchEvaluationBenchmark {
             }
             best = argmax(truth);
             double trueMax = truth.get(best);
+            if (!(trueMax > 0)) {
+                System.out.printf(Locale.ROOT, "goodput case %3d: no load meets the SLO; skipped%n", s);
+                continue;
+            }
             SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(c.slo()), 1, 1024, 0.05, 10,
                     c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s, false,
                     dev.headroom.optimizer.Goodput.Unit.REQUESTS);

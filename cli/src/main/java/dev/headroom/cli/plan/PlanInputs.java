@@ -1,0 +1,176 @@
+package dev.headroom.cli.plan;
+
+import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.model.plan.Forecast;
+import dev.headroom.model.plan.Policy;
+import dev.headroom.model.plan.PricingTier;
+import dev.headroom.model.plan.Traffic;
+import dev.headroom.model.plan.WorkloadClass;
+import dev.headroom.sim.profile.Profiles;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.YearMonth;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Reads the forecast, catalog and policy YAML files of {@code plan} and {@code compare}, validated. */
+public final class PlanInputs {
+    private PlanInputs() {}
+
+    public static Forecast forecast(Path file) {
+        Yaml.Node root = Yaml.read(file);
+        int horizon = root.integer("horizon_months", 12);
+        List<WorkloadClass> classes = new ArrayList<>();
+        for (Yaml.Node c : root.list("classes")) {
+            String name = c.text("name");
+            Yaml.Node t = c.get("traffic");
+            try {
+                classes.add(new WorkloadClass(name, c.number("isl"), c.number("osl"), c.text("slo", ""), traffic(t, name)));
+            } catch (IllegalArgumentException e) {
+                if (e.getMessage().startsWith(file.toString())) throw e;
+                throw c.wrap(e);
+            }
+        }
+        try {
+            return new Forecast(horizon, classes);
+        } catch (IllegalArgumentException e) {
+            throw root.wrap(e);
+        }
+    }
+
+    private static Traffic traffic(Yaml.Node t, String className) {
+        double p90 = t.number("p90_factor", 1);
+        if (t.has("csv")) {
+            Path csv = t.file().resolveSibling(t.text("csv"));
+            return new Traffic.Series(series(csv, className), p90);
+        }
+        double[] weekly = t.has("weekly") ? t.numbers("weekly") : new double[] {1, 1, 1, 1, 1, 1, 1};
+        try {
+            return new Traffic.Parametric(t.number("peak_rps"), t.numbers("diurnal"), weekly, t.number("growth_per_month", 0), p90);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage().startsWith(t.file().toString())) throw e;
+            throw t.wrap(e);
+        }
+    }
+
+    /** {@code timestamp,class,rps} rows of one class, one row per hour, grouped into calendar months. */
+    static List<List<Traffic.Hour>> series(Path csv, String className) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(csv);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(csv + ": cannot read the traffic time series: " + e.getMessage());
+        }
+        TreeMap<YearMonth, List<Traffic.Hour>> months = new TreeMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || (i == 0 && line.toLowerCase(java.util.Locale.ROOT).startsWith("timestamp"))) continue;
+            String[] f = line.split(",");
+            if (f.length != 3) throw new IllegalArgumentException(csv + " line " + (i + 1) + ": expected timestamp,class,rps, got '" + line + "'");
+            if (!f[1].strip().equals(className)) continue;
+            LocalDateTime at = timestamp(f[0].strip(), csv, i + 1);
+            double rps;
+            try {
+                rps = Double.parseDouble(f[2].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(csv + " line " + (i + 1) + ": rps '" + f[2].strip() + "' is not a number");
+            }
+            if (!(rps >= 0)) throw new IllegalArgumentException(csv + " line " + (i + 1) + ": rps must be >= 0, got " + rps);
+            months.computeIfAbsent(YearMonth.from(at), k -> new ArrayList<>())
+                    .add(new Traffic.Hour(at.getDayOfWeek().getValue() - 1, at.getHour(), rps, 1));
+        }
+        if (months.isEmpty()) throw new IllegalArgumentException(csv + ": no rows for class " + className);
+        // Months without rows between the first and last are a gap in the data, not zero traffic.
+        YearMonth first = months.firstKey();
+        List<List<Traffic.Hour>> out = new ArrayList<>();
+        for (YearMonth m = first; !m.isAfter(months.lastKey()); m = m.plusMonths(1)) {
+            if (!months.containsKey(m)) throw new IllegalArgumentException(csv + ": no rows for class " + className + " in " + m);
+            out.add(months.get(m));
+        }
+        return out;
+    }
+
+    private static LocalDateTime timestamp(String s, Path csv, int line) {
+        try {
+            return OffsetDateTime.parse(s).toLocalDateTime();
+        } catch (DateTimeParseException notOffset) {
+            try {
+                return LocalDateTime.parse(s);
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException(csv + " line " + line + ": timestamp '" + s
+                        + "' is not ISO-8601 (e.g. 2026-01-05T14:00:00Z or 2026-01-05T14:00)");
+            }
+        }
+    }
+
+    /** The catalog's options; an option naming a hardware profile takes its list price as the on-demand default. */
+    public static List<CatalogOption> catalog(Path file) {
+        Yaml.Node root = Yaml.read(file);
+        List<CatalogOption> options = new ArrayList<>();
+        for (Yaml.Node o : root.list("options")) {
+            String name = o.text("name");
+            Map<PricingTier, Double> prices = new EnumMap<>(PricingTier.class);
+            if (o.has("hardware")) {
+                String hw = o.text("hardware");
+                try {
+                    prices.put(PricingTier.ON_DEMAND, Profiles.hardware(hw).price().onDemandPerGpuHour());
+                } catch (IllegalArgumentException e) {
+                    throw o.bad("hardware", "'" + hw + "' is not a hardware profile; known: " + Profiles.hardwareNames());
+                }
+            }
+            if (o.has("price_per_gpu_hour")) {
+                Yaml.Node p = o.get("price_per_gpu_hour");
+                var fields = p.json.fieldNames();
+                while (fields.hasNext()) {
+                    String tier = fields.next();
+                    PricingTier t;
+                    try {
+                        t = PricingTier.parse(tier);
+                    } catch (IllegalArgumentException e) {
+                        throw p.bad(tier, "is not a pricing tier; valid: " + Arrays.stream(PricingTier.values()).map(PricingTier::wireName).toList());
+                    }
+                    prices.put(t, p.number(tier));
+                }
+            }
+            if (prices.isEmpty()) throw o.error("needs price_per_gpu_hour or a hardware profile that carries a price");
+            try {
+                options.add(new CatalogOption(name, o.integer("gpus_per_replica", 1), prices));
+            } catch (IllegalArgumentException e) {
+                throw o.wrap(e);
+            }
+        }
+        if (options.stream().map(CatalogOption::name).distinct().count() != options.size()) {
+            throw root.error("lists an option name twice");
+        }
+        return options;
+    }
+
+    /** The policy file, or the defaults (utilization 0.8, redundancy 1, static, on_demand, 730 h). */
+    public static Policy policy(Path file) {
+        if (file == null) return Policy.DEFAULT;
+        Yaml.Node root = Yaml.read(file);
+        String scaling = root.text("scaling", "static");
+        if (!scaling.equals("static") && !scaling.equals("hourly")) throw root.bad("scaling", "'" + scaling + "' must be static or hourly");
+        PricingTier tier;
+        try {
+            tier = PricingTier.parse(root.text("pricing", "on_demand"));
+        } catch (IllegalArgumentException e) {
+            throw root.wrap(e);
+        }
+        try {
+            return new Policy(root.number("utilization_target", 0.8), root.integer("redundancy", 1), scaling.equals("hourly"),
+                    root.integer("min_replicas", 0), tier, root.number("hours_per_month", 730));
+        } catch (IllegalArgumentException e) {
+            throw root.wrap(e);
+        }
+    }
+}

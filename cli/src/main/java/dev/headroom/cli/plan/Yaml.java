@@ -1,0 +1,118 @@
+package dev.headroom.cli.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Reads a plan input file and validates its values; every error names the file, the key and the bad value. */
+final class Yaml {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private final Path file;
+
+    private Yaml(Path file) {
+        this.file = file;
+    }
+
+    /** The file's root node; errors name the file. */
+    static Node read(Path file) {
+        if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such file");
+        try {
+            JsonNode root = YAML.readTree(file.toFile());
+            if (root == null || !root.isObject()) throw new IllegalArgumentException(file + ": expected a YAML mapping at the top");
+            return new Yaml(file).new Node(root, "");
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    /** A node and its path in the file, for error messages. */
+    final class Node {
+        final JsonNode json;
+        final String path;
+
+        Node(JsonNode json, String path) {
+            this.json = json;
+            this.path = path;
+        }
+
+        Path file() {
+            return file;
+        }
+
+        boolean has(String key) {
+            return json.has(key) && !json.get(key).isNull();
+        }
+
+        Node get(String key) {
+            if (!has(key)) throw bad(key, "is missing");
+            return new Node(json.get(key), where(key));
+        }
+
+        java.util.List<Node> list(String key) {
+            Node n = get(key);
+            if (!n.json.isArray()) throw n.error("must be a list");
+            java.util.List<Node> out = new java.util.ArrayList<>();
+            for (int i = 0; i < n.json.size(); i++) out.add(new Node(n.json.get(i), n.path + "[" + i + "]"));
+            return out;
+        }
+
+        String text(String key) {
+            Node n = get(key);
+            if (!n.json.isValueNode()) throw n.error("must be a value, got " + n.json);
+            return n.json.asText();
+        }
+
+        String text(String key, String dflt) {
+            return has(key) ? text(key) : dflt;
+        }
+
+        double number(String key) {
+            Node n = get(key);
+            if (!n.json.isNumber()) throw n.error("must be a number, got " + n.json);
+            return n.json.asDouble();
+        }
+
+        double number(String key, double dflt) {
+            return has(key) ? number(key) : dflt;
+        }
+
+        int integer(String key, int dflt) {
+            if (!has(key)) return dflt;
+            Node n = get(key);
+            if (!n.json.canConvertToInt() || !n.json.isIntegralNumber()) throw n.error("must be a whole number, got " + n.json);
+            return n.json.asInt();
+        }
+
+        double[] numbers(String key) {
+            Node n = get(key);
+            if (!n.json.isArray()) throw n.error("must be a list of numbers");
+            double[] v = new double[n.json.size()];
+            for (int i = 0; i < v.length; i++) {
+                if (!n.json.get(i).isNumber()) throw n.error("item " + i + " must be a number, got " + n.json.get(i));
+                v[i] = n.json.get(i).asDouble();
+            }
+            return v;
+        }
+
+        IllegalArgumentException error(String what) {
+            return new IllegalArgumentException(file + ": " + (path.isEmpty() ? "" : path + " ") + what);
+        }
+
+        IllegalArgumentException bad(String key, String what) {
+            return new IllegalArgumentException(file + ": " + where(key) + " " + what);
+        }
+
+        /** Wraps a validation error from a domain type with where it came from. */
+        IllegalArgumentException wrap(IllegalArgumentException e) {
+            return new IllegalArgumentException(file + ": " + (path.isEmpty() ? "" : path + ": ") + e.getMessage());
+        }
+
+        private String where(String key) {
+            return path.isEmpty() ? key : path + "." + key;
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.headroom.model.plan;
+
+import java.util.Map;
+
+/** A hardware option to buy: GPUs per replica and a price per GPU-hour for each pricing tier. */
+public record CatalogOption(String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour) {
+    public CatalogOption {
+        if (gpusPerReplica < 1) throw new IllegalArgumentException("option " + name + ": gpus_per_replica must be >= 1, got " + gpusPerReplica);
+        pricePerGpuHour.forEach((tier, price) -> {
+            if (!(price >= 0)) throw new IllegalArgumentException("option " + name + ": price " + tier.wireName() + " must be >= 0, got " + price);
+        });
+        pricePerGpuHour = Map.copyOf(pricePerGpuHour);
+    }
+
+    /** Dollars per replica-hour at a tier; the error names the option and the tiers it has. */
+    public double replicaHourPrice(PricingTier tier) {
+        Double p = pricePerGpuHour.get(tier);
+        if (p == null) {
+            throw new IllegalArgumentException("option " + name + " has no " + tier.wireName() + " price; it has "
+                    + pricePerGpuHour.keySet().stream().map(PricingTier::wireName).sorted().toList());
+        }
+        return p * gpusPerReplica;
+    }
+}
