@@ -1,0 +1,56 @@
+package dev.headroom.cli;
+
+import dev.headroom.model.plan.Comparison;
+import dev.headroom.model.plan.Plan;
+import dev.headroom.optimizer.plan.Comparer;
+import dev.headroom.optimizer.plan.Planner;
+import dev.headroom.reports.PlanCsv;
+import dev.headroom.reports.PlanJson;
+import dev.headroom.reports.PlanTable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.Callable;
+
+/** {@code headroom compare}: hardware options side by side, ranked by cost, and the cheapest mix. */
+@Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Compare hardware options on the same forecast: capacity per replica, replicas at peak, monthly "
+                + "cost and $/Mtok, ranked by cost; with several classes, also the cheapest mix of options.")
+public final class CompareCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    PlanInputOptions inputs;
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() {
+        String format = output.format();
+        PlanInputOptions.Inputs in = inputs.read();
+        Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
+        Comparison c = new Comparer(in.policy()).compare(plan);
+        Path dir = output.runDirectory("compare");
+        String json = PlanJson.write(c, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        ProbeRunner.write(dir.resolve("compare.json"), json);
+        String csv = PlanCsv.months(plan);
+        ProbeRunner.write(dir.resolve("plan.csv"), csv);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(switch (format) {
+            case "json" -> json;
+            case "csv" -> csv;
+            default -> PlanTable.compare(c);
+        });
+        out.flush();
+        spec.commandLine().getErr().println("run directory: " + dir);
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.headroom.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.headroom.cli.plan.CapacityInputs;
+import dev.headroom.cli.plan.PlanInputs;
+import dev.headroom.model.plan.Capacity;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PlanCommandTest {
+    private static final Path CONFIGS = Path.of("..", "configs", "plan");
+
+    private static String[] inputs(String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("--forecast", CONFIGS.resolve("forecast.yaml").toString(),
+                "--catalog", CONFIGS.resolve("catalog.yaml").toString(), "--capacity", CONFIGS.resolve("capacities.yaml").toString(),
+                "--policy", CONFIGS.resolve("policy.yaml").toString()));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    private static String[] cmd(String command, String... rest) {
+        String[] in = inputs(rest);
+        String[] all = new String[in.length + 1];
+        all[0] = command;
+        System.arraycopy(in, 0, all, 1, in.length);
+        return all;
+    }
+
+    @Test
+    void everyPlanConfigInConfigsLoads() {
+        assertEquals(2, PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).classes().size());
+        assertEquals(12, PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).horizonMonths());
+        var catalog = PlanInputs.catalog(CONFIGS.resolve("catalog.yaml"));
+        assertEquals(List.of("h100", "l40s"), catalog.stream().map(o -> o.name()).toList());
+        // The on-demand price comes from the hardware profile the option names.
+        assertEquals(2.99, catalog.getFirst().pricePerGpuHour().get(dev.headroom.model.plan.PricingTier.ON_DEMAND), 1e-9);
+        assertEquals(0.8, PlanInputs.policy(CONFIGS.resolve("policy.yaml")).utilizationTarget(), 1e-9);
+        assertEquals(4, CapacityInputs.parse(List.of(CONFIGS.resolve("capacities.yaml").toString())).size());
+    }
+
+    @Test
+    void planWritesPlanJsonAndCsvAndPrintsTheTable(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("p");
+        var r = CliTest.run(cmd("plan", "--out", out.toString(), "--hourly"));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("option h100") && r.out().contains("option l40s") && r.out().contains("total"), r.out());
+        assertTrue(r.err().contains("run directory: " + out), r.err());
+        JsonNode plan = new ObjectMapper().readTree(out.resolve("plan.json").toFile());
+        assertEquals("headroom.plan/v1", plan.get("schema").asText());
+        assertEquals(12 * 2 * 2, plan.get("months").size());
+        for (JsonNode m : plan.get("months")) {
+            assertTrue(m.at("/replicas/low").asDouble() <= m.at("/replicas/point").asDouble()
+                    && m.at("/replicas/point").asDouble() <= m.at("/replicas/high").asDouble(), m.toString());
+        }
+        assertEquals(12 * 2 * 2 + 1, Files.readAllLines(out.resolve("plan.csv")).size());
+        assertEquals(12 * 2 * 2 * 168 + 1, Files.readAllLines(out.resolve("plan-hours.csv")).size());
+    }
+
+    @Test
+    void compareRanksOptionsAndFindsTheCheapestMix(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("c");
+        var r = CliTest.run(cmd("compare", "--out", out.toString()));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("1*") && r.out().contains("cheapest mix"), r.out());
+        JsonNode c = new ObjectMapper().readTree(out.resolve("compare.json").toFile());
+        assertEquals("headroom.compare/v1", c.get("schema").asText());
+        JsonNode ranking = c.get("ranking");
+        assertTrue(ranking.get(0).at("/horizon_cost/point").asDouble() <= ranking.get(1).at("/horizon_cost/point").asDouble());
+        assertTrue(c.at("/mix/cost").asDouble() <= c.at("/mix/best_single_cost").asDouble() + 1e-6);
+    }
+
+    @Test
+    void badInputIsOneLineAndExit2(@TempDir Path tmp) throws IOException {
+        // A class with no capacity on an option the plan needs: says how to measure it.
+        Path caps = tmp.resolve("caps.yaml");
+        Files.writeString(caps, "capacities:\n  - {option: h100, class: chat, max_rps: 45, ci_low: 44, ci_high: 46}\n"
+                + "  - {option: h100, class: rag, max_rps: 3, ci_low: 3, ci_high: 3.2}\n");
+        var missing = CliTest.run("plan", "--forecast", CONFIGS.resolve("forecast.yaml").toString(), "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(), "--capacity", caps.toString(), "--out", tmp.resolve("m").toString());
+        assertEquals(2, missing.code());
+        assertTrue(missing.err().contains("no capacity for class chat on option l40s") && missing.err().contains("headroom search"),
+                missing.err());
+        // --option h100 plans only the option that was measured.
+        assertEquals(0, CliTest.run("plan", "--forecast", CONFIGS.resolve("forecast.yaml").toString(), "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(), "--capacity", caps.toString(), "--option", "h100",
+                "--out", tmp.resolve("o").toString()).code());
+
+        Path forecast = tmp.resolve("f.yaml");
+        Files.writeString(forecast, "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: x, traffic: "
+                + "{peak_rps: 10, diurnal: [1, 1, 1]}}\n");
+        var diurnal = CliTest.run("plan", "--forecast", forecast.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity", caps.toString(), "--option", "h100");
+        assertEquals(2, diurnal.code());
+        assertTrue(diurnal.err().contains("f.yaml") && diurnal.err().contains("24"), diurnal.err());
+        assertEquals(1, diurnal.err().strip().lines().count(), diurnal.err());
+
+        Files.writeString(forecast, "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: x, traffic: "
+                + "{peak_rps: -3, diurnal: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}}\n");
+        var negative = CliTest.run("plan", "--forecast", forecast.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity", caps.toString(), "--option", "h100");
+        assertEquals(2, negative.code());
+        assertTrue(negative.err().contains("peak_rps") && negative.err().contains("-3"), negative.err());
+
+        Files.writeString(caps, "capacities:\n  - {option: h100, class: chat, max_rps: 45, ci_low: 46, ci_high: 50}\n");
+        var interval = CliTest.run("plan", "--forecast", CONFIGS.resolve("forecast.yaml").toString(), "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(), "--capacity", caps.toString());
+        assertEquals(2, interval.code());
+        assertTrue(interval.err().contains("contain max_rps"), interval.err());
+
+        var unknown = CliTest.run(cmd("plan", "--option", "tpu"));
+        assertEquals(2, unknown.code());
+        assertTrue(unknown.err().contains("tpu") && unknown.err().contains("h100"), unknown.err());
+        var tier = CliTest.run(cmd("plan", "--pricing", "free"));
+        assertEquals(2, tier.code());
+        assertTrue(tier.err().contains("free"), tier.err());
+    }
+
+    @Test
+    void capacityFromAMaxConcurrencySearchIsDerivedByLittlesLaw(@TempDir Path tmp) throws IOException {
+        Path search = tmp.resolve("s");
+        assertEquals(0, CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--out", search.toString()).code());
+        Capacity c = CapacityInputs.parse(List.of("chat@h100=" + search)).getFirst();
+        JsonNode s = new ObjectMapper().readTree(search.resolve("search.json").toFile());
+        double boundary = s.at("/result/value").asDouble();
+        String dir = null;
+        for (JsonNode p : s.get("probes")) if (p.get("load").asDouble() == boundary) dir = p.get("dir").asText();
+        JsonNode summary = new ObjectMapper().readTree(search.resolve(dir).resolve("summary.json").toFile());
+        assertTrue(c.derived());
+        assertEquals(boundary / (summary.at("/metrics/e2e_ms/mean").asDouble() / 1000), c.maxRps(), 1e-9);
+        assertTrue(c.ciLow() <= c.maxRps() && c.maxRps() <= c.ciHigh());
+        assertTrue(c.prefillShare() > 0 && c.prefillShare() < 1, "prefill share " + c.prefillShare());
+    }
+
+    @Test
+    void capacityFromAMaxRateSearchIsItsBoundary(@TempDir Path tmp) throws IOException {
+        Path search = tmp.resolve("r");
+        assertEquals(0, CliTest.run("search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms", "--max", "200",
+                "--out", search.toString()).code());
+        Capacity c = CapacityInputs.parse(List.of("chat@h100=" + search.resolve("search.json"))).getFirst();
+        JsonNode s = new ObjectMapper().readTree(search.resolve("search.json").toFile());
+        assertEquals(s.at("/result/value").asDouble(), c.maxRps(), 1e-9);
+        assertEquals(s.at("/result/ci_high").asDouble(), c.ciHigh(), 1e-9);
+        assertTrue(!c.derived());
+        var goodput = CliTest.run("search", "--virtual", "--objective", "max-goodput", "--slo", "ttft:p95<300ms", "--max-probes", "4",
+                "--out", tmp.resolve("g").toString());
+        assertEquals(0, goodput.code());
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> CapacityInputs.parse(List.of("chat@h100=" + tmp.resolve("g"))));
+        assertTrue(e.getMessage().contains("max-goodput"), e.getMessage());
+    }
+}
