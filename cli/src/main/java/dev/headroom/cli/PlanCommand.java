@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.plan.Plan;
+import dev.headroom.model.plan.Verification;
 import dev.headroom.optimizer.plan.Planner;
 import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
@@ -15,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code headroom plan}: measured capacity → replicas, cost and $/Mtok over a traffic forecast. */
@@ -33,13 +35,27 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--hourly", description = "Also write plan-hours.csv: every representative hour's rate and replicas.")
     boolean hourly;
 
+    @Option(names = "--verify", description = "Check the plan in the simulator (capacities measured on it): each class's "
+            + "busiest hour as Poisson arrivals against the planned replicas behind a least-loaded balancer, and against "
+            + "the fleet without headroom and redundancy.")
+    boolean verify;
+
+    @Option(names = "--verify-seconds", paramLabel = "S", defaultValue = "300",
+            description = "Virtual seconds of peak traffic per check, the first fifth (at most 60 s) warm-up (default: ${DEFAULT-VALUE}).")
+    double verifySeconds;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed of the --verify arrivals (default: ${DEFAULT-VALUE}).")
+    long seed;
+
     @Override
     public Integer call() {
         String format = output.format();
         PlanInputOptions.Inputs in = inputs.read();
         Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
+        if (verify && !(verifySeconds >= 10)) throw new IllegalArgumentException("--verify-seconds must be >= 10, got " + verifySeconds);
         Path dir = output.runDirectory("plan");
-        String json = PlanJson.write(plan, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        List<Verification> checks = verify ? PlanVerifier.verify(plan, verifySeconds, seed) : List.of();
+        String json = PlanJson.write(plan, checks, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         ProbeRunner.write(dir.resolve("plan.json"), json);
         String csv = PlanCsv.months(plan);
         ProbeRunner.write(dir.resolve("plan.csv"), csv);
@@ -48,7 +64,7 @@ public final class PlanCommand implements Callable<Integer> {
         out.print(switch (format) {
             case "json" -> json;
             case "csv" -> csv;
-            default -> PlanTable.plan(plan);
+            default -> PlanTable.plan(plan) + PlanJson.verifyLines(checks);
         });
         out.flush();
         spec.commandLine().getErr().println("run directory: " + dir);

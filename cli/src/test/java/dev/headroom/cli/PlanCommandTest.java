@@ -157,4 +157,39 @@ class PlanCommandTest {
                 () -> CapacityInputs.parse(List.of("chat@h100=" + tmp.resolve("g"))));
         assertTrue(e.getMessage().contains("max-goodput"), e.getMessage());
     }
+
+    @Test
+    void aPlanVerifiedInTheSimulatorPassesAndTheLeanFleetIsAtOrPastTheEdge(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("v");
+        var r = CliTest.run(cmd("plan", "--option", "h100", "--verify", "--out", out.toString()));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("verify chat@h100") && r.out().contains("verify rag@h100"), r.out());
+        JsonNode plan = new ObjectMapper().readTree(out.resolve("plan.json").toFile());
+        assertEquals(2, plan.get("verify").size());
+        boolean edge = false;
+        for (JsonNode v : plan.get("verify")) {
+            assertTrue(v.at("/planned/slo_pass").asBoolean(), v.toString());
+            assertTrue(v.at("/lean/replicas").asInt() < v.at("/planned/replicas").asInt(), v.toString());
+            assertTrue(v.at("/lean/slo_attainment").asDouble() <= v.at("/planned/slo_attainment").asDouble(), v.toString());
+            for (int i = 0; i < v.at("/planned/slo").size(); i++) {
+                assertTrue(v.at("/lean/slo/" + i + "/observed").asDouble() >= v.at("/planned/slo/" + i + "/observed").asDouble(),
+                        "less headroom, more latency: " + v);
+            }
+            // Without headroom and redundancy the fleet loses requests to the SLO: at the edge or past it.
+            edge |= !v.at("/lean/slo_pass").asBoolean() || v.at("/lean/slo_attainment").asDouble() < 0.99;
+        }
+        assertTrue(edge, plan.get("verify").toString());
+    }
+
+    @Test
+    void verifyNeedsASimulatorProfileForEachOption(@TempDir Path tmp) throws IOException {
+        Path catalog = tmp.resolve("catalog.yaml");
+        Files.writeString(catalog, "options:\n  - {name: h100, price_per_gpu_hour: {on_demand: 3}}\n");
+        Path caps = tmp.resolve("caps.yaml");
+        Files.writeString(caps, "capacities:\n  - {option: h100, class: chat, max_rps: 40}\n  - {option: h100, class: rag, max_rps: 3}\n");
+        var r = CliTest.run("plan", "--forecast", CONFIGS.resolve("forecast.yaml").toString(), "--catalog", catalog.toString(),
+                "--capacity", caps.toString(), "--verify", "--out", tmp.resolve("o").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("hardware") && r.err().contains("h100"), r.err());
+    }
 }

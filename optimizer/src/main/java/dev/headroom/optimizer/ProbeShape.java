@@ -8,10 +8,13 @@ import dev.headroom.model.RunLength;
  * How each probe of a search starts, so short probes measure the steady state rather than a start-up burst:
  * closed-loop users are started evenly over one request's duration (learnt from the first probe: the median
  * e2e at the lowest load), so they do not send, prefill and finish in lockstep; and the first wave (one request
- * per user; open loop, two seconds of arrivals) is warm-up. A closed-loop probe also measures at least three
- * waves (3 × users requests), so a queue that builds slowly past the boundary has time to show.
+ * per user; open loop, one request lifetime — at least two seconds — of arrivals) is warm-up. A closed-loop probe
+ * also measures at least three waves (3 × users requests), an open-loop one at least four request lifetimes of
+ * arrivals, so a queue that builds slowly past the boundary has time to show.
  */
 public final class ProbeShape {
+    /** Request lifetimes (median e2e at the lowest load) an open-loop probe measures at least. */
+    static final double OPEN_LOOP_LIFETIMES = 4;
     private final SearchSpec spec;
     private double rampSeconds;
 
@@ -22,7 +25,14 @@ public final class ProbeShape {
     /** The run length of a probe at {@code load}. */
     public RunLength forLoad(double load) {
         int users = (int) Math.round(load);
-        if (!spec.integerLoad()) return spec.perProbe().withWarmup((int) Math.ceil(load * 2));
+        if (!spec.integerLoad()) {
+            // Open loop: a queue that builds slowly near capacity shows only over several request lifetimes. A probe of
+            // 200 requests at 40 req/s lasts one e2e of a 256-token answer, and reads 11 % above the sustained capacity.
+            RunLength base = spec.perProbe();
+            int warmup = (int) Math.ceil(load * Math.max(2, rampSeconds));
+            int requests = (int) Math.max(base.requests(), Math.ceil(load * OPEN_LOOP_LIFETIMES * rampSeconds));
+            return new RunLength(requests, base.maxSeconds(), warmup, 0);
+        }
         RunLength base = spec.perProbe();
         return new RunLength(Math.max(base.requests(), 3 * users), base.maxSeconds(), users, rampSeconds);
     }

@@ -42,6 +42,21 @@ class ProbeShapeTest {
     }
 
     @Test
+    void openLoopProbesMeasureFourRequestLifetimesAfterOneOfWarmUp() {
+        SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
+                Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        ProbeShape shape = new ProbeShape(rate);
+        // Before the first probe nothing is known: the base length and two seconds of warm-up.
+        assertEquals(200, shape.forLoad(10).requests());
+        assertEquals(20, shape.forLoad(10).warmupRequests());
+        shape.restore(5.0); // a request lives 5 s at the lowest load
+        RunLength len = shape.forLoad(40);
+        assertEquals(200, len.warmupRequests(), "one lifetime of arrivals");
+        assertEquals(800, len.requests(), "four lifetimes of arrivals");
+        assertEquals(200, shape.forLoad(2).requests(), "never below the base length");
+    }
+
+    @Test
     void closedLoopProbesWarmUpOneWaveAndMeasureAtLeastThree() {
         ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
         RunLength len = shape.forLoad(150);

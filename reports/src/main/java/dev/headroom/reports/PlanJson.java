@@ -11,6 +11,7 @@ import dev.headroom.model.plan.Comparison;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.PlanRow;
 import dev.headroom.model.plan.Range;
+import dev.headroom.model.plan.Verification;
 import dev.headroom.model.plan.WorkloadClass;
 
 /** {@code plan.json} (schema {@value #SCHEMA}) and {@code compare.json} (schema {@value #COMPARE_SCHEMA}). */
@@ -22,7 +23,58 @@ public final class PlanJson {
     private PlanJson() {}
 
     public static String write(Plan plan, String toolVersion, String createdAt) {
-        return text(tree(plan, toolVersion, createdAt));
+        return write(plan, java.util.List.of(), toolVersion, createdAt);
+    }
+
+    /** A plan with its simulator checks ({@code verify}: empty when none were run). */
+    public static String write(Plan plan, java.util.List<Verification> checks, String toolVersion, String createdAt) {
+        ObjectNode root = tree(plan, toolVersion, createdAt);
+        ArrayNode verify = root.putArray("verify");
+        for (Verification v : checks) {
+            ObjectNode o = verify.addObject();
+            o.put("class", v.workloadClass());
+            o.put("option", v.option());
+            o.put("month", v.month() + 1);
+            JsonNumbers.put(o, "rps", v.rps(), 4);
+            JsonNumbers.put(o, "simulated_s", v.seconds(), 1);
+            fleet(o.putObject("planned"), v.replicas(), v.planned());
+            fleet(o.putObject("lean"), v.leanReplicas(), v.lean());
+        }
+        return text(root);
+    }
+
+    private static void fleet(ObjectNode o, int replicas, dev.headroom.model.Summary s) {
+        o.put("replicas", replicas);
+        JsonNumbers.put(o, "slo_attainment", s.sloAttainment(), 4);
+        o.put("slo_pass", s.sloPass());
+        ArrayNode slo = o.putArray("slo");
+        for (dev.headroom.model.Summary.SloResult r : s.slo()) {
+            ObjectNode x = slo.addObject();
+            x.put("slo", r.slo().text());
+            JsonNumbers.put(x, "observed", r.observed(), 4);
+            x.put("pass", r.pass());
+        }
+        JsonNumbers.put(o, "requests_per_s", s.requestsPerS(), 4);
+    }
+
+    /** One line per check for the console. */
+    public static String verifyLines(java.util.List<Verification> checks) {
+        StringBuilder b = new StringBuilder();
+        for (Verification v : checks) {
+            b.append(String.format(java.util.Locale.ROOT, "verify %s@%s, month %d, %s req/s for %s s simulated: planned %d replicas %s; "
+                            + "without headroom and redundancy %d replicas %s%n", v.workloadClass(), v.option(), v.month() + 1,
+                    ConsoleTable.n(v.rps()), ConsoleTable.n(v.seconds()), v.replicas(), verdict(v.planned()), v.leanReplicas(),
+                    verdict(v.lean())));
+        }
+        return b.toString();
+    }
+
+    private static String verdict(dev.headroom.model.Summary s) {
+        StringBuilder b = new StringBuilder(s.sloPass() ? "PASS (" : "FAIL (");
+        for (dev.headroom.model.Summary.SloResult r : s.slo()) {
+            b.append(r.slo().text()).append(" observed ").append(ConsoleTable.n(r.observed())).append(r.pass() ? " ok" : " missed").append(", ");
+        }
+        return b.append(String.format(java.util.Locale.ROOT, "attainment %.1f %%)", s.sloAttainment() * 100)).toString();
     }
 
     public static String write(Comparison c, String toolVersion, String createdAt) {

@@ -143,7 +143,8 @@ public final class PlanInputs {
             }
             if (prices.isEmpty()) throw o.error("needs price_per_gpu_hour or a hardware profile that carries a price");
             try {
-                options.add(new CatalogOption(name, o.integer("gpus_per_replica", 1), prices));
+                options.add(new CatalogOption(name, o.integer("gpus_per_replica", 1), prices,
+                        o.has("hardware") ? o.text("hardware") : null, o.has("model") ? o.text("model") : null));
             } catch (IllegalArgumentException e) {
                 throw o.wrap(e);
             }

@@ -2,14 +2,25 @@ package dev.headroom.model.plan;
 
 import java.util.Map;
 
-/** A hardware option to buy: GPUs per replica and a price per GPU-hour for each pricing tier. */
-public record CatalogOption(String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour) {
+/**
+ * A hardware option to buy: GPUs per replica and a price per GPU-hour for each pricing tier.
+ *
+ * @param hardware the simulator's hardware profile for this option, or null (needed by {@code --verify})
+ * @param model    the simulator's model profile served on it, or null (then Llama-3.1-8B)
+ */
+public record CatalogOption(String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour, String hardware,
+                            String model) {
     public CatalogOption {
         if (gpusPerReplica < 1) throw new IllegalArgumentException("option " + name + ": gpus_per_replica must be >= 1, got " + gpusPerReplica);
         pricePerGpuHour.forEach((tier, price) -> {
             if (!(price >= 0)) throw new IllegalArgumentException("option " + name + ": price " + tier.wireName() + " must be >= 0, got " + price);
         });
         pricePerGpuHour = Map.copyOf(pricePerGpuHour);
+    }
+
+    /** An option with no simulator profile. */
+    public CatalogOption(String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour) {
+        this(name, gpusPerReplica, pricePerGpuHour, null, null);
     }
 
     /** Dollars per replica-hour at a tier; the error names the option and the tiers it has. */

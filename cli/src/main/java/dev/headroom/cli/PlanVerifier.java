@@ -1,0 +1,70 @@
+package dev.headroom.cli;
+
+import dev.headroom.model.Metrics;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Workload;
+import dev.headroom.model.plan.Capacity;
+import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.model.plan.Plan;
+import dev.headroom.model.plan.PlanRow;
+import dev.headroom.model.plan.Traffic;
+import dev.headroom.model.plan.Verification;
+import dev.headroom.model.plan.WorkloadClass;
+import dev.headroom.sim.VirtualFleet;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.profile.Profiles;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * {@code --verify}: replays each class's busiest hour (in the month that needs the most replicas) as Poisson arrivals
+ * in the simulator's virtual time against the planned replicas behind a least-loaded balancer, and against the same
+ * fleet without headroom and redundancy. Meaningful when the capacities were measured on the simulator.
+ */
+final class PlanVerifier {
+    private PlanVerifier() {}
+
+    static List<Verification> verify(Plan plan, double seconds, long seed) {
+        List<Verification> out = new ArrayList<>();
+        for (CatalogOption o : plan.options()) {
+            if (o.hardware() == null) {
+                throw new IllegalArgumentException("--verify: option " + o.name() + " names no simulator hardware profile; add "
+                        + "'hardware: <profile>' (one of " + Profiles.hardwareNames() + ") to it in the catalog");
+            }
+            EngineConfig engine = EngineConfig.defaults(Profiles.hardware(o.hardware()),
+                    Profiles.model(o.model() == null ? "llama-3.1-8b" : o.model())).withTensorParallel(o.gpusPerReplica());
+            for (WorkloadClass wc : plan.forecast().classes()) {
+                List<Slo> slos = slos(wc);
+                PlanRow peak = plan.rows().stream().filter(r -> r.option().equals(o.name()) && r.workloadClass().equals(wc.name()))
+                        .max(Comparator.comparingDouble((PlanRow r) -> r.replicas().point()).thenComparingInt(PlanRow::month))
+                        .orElseThrow();
+                double rps = wc.traffic().month(peak.month(), plan.policy().hoursPerMonth()).stream()
+                        .mapToDouble(Traffic.Hour::rps).max().orElse(0);
+                if (rps <= 0) continue;
+                Capacity cap = plan.capacities().stream().filter(c -> c.option().equals(o.name())
+                        && c.workloadClass().equals(wc.name())).findFirst().orElseThrow();
+                int planned = (int) peak.replicas().point();
+                int lean = Math.max(1, (int) Math.ceil(rps / cap.maxRps() - 1e-9));
+                Workload w = Workload.fixed((int) Math.round(wc.isl()), (int) Math.round(wc.osl()));
+                double warmup = Math.min(60, seconds / 5);
+                List<RequestRecord> a = new VirtualFleet(engine, planned).run(rps, w, seconds, warmup, seed);
+                List<RequestRecord> b = new VirtualFleet(engine, lean).run(rps, w, seconds, warmup, seed);
+                out.add(new Verification(wc.name(), o.name(), peak.month(), rps, planned, Metrics.summarize(a, true, slos), lean,
+                        Metrics.summarize(b, true, slos), seconds));
+            }
+        }
+        return out;
+    }
+
+    /** The class's SLO text: objectives separated by commas or "and". */
+    static List<Slo> slos(WorkloadClass wc) {
+        if (wc.slo() == null || wc.slo().isBlank()) {
+            throw new IllegalArgumentException("--verify: class " + wc.name() + " has no slo in the forecast to check");
+        }
+        return Arrays.stream(wc.slo().split(",|\\band\\b")).map(String::strip).filter(s -> !s.isEmpty()).map(Slo::parse).toList();
+    }
+}
