@@ -49,8 +49,7 @@ public final class CompareCommand implements Callable<Integer> {
             default -> PlanTable.compare(c);
         });
         out.flush();
-        spec.commandLine().getErr().println("run directory: " + dir);
-        spec.commandLine().getErr().flush();
+        output.finish(dir, spec.commandLine().getErr());
         return ExitCodes.OK;
     }
 }

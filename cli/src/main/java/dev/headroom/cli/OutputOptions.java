@@ -14,6 +14,9 @@ public final class OutputOptions {
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory to write (default: runs/<time>-<command>).")
     Path out;
 
+    @Option(names = "--no-report", description = "Do not write report.html into the run directory.")
+    boolean noReport;
+
     @Option(names = "--format", paramLabel = "table|json|csv", defaultValue = "table",
             description = "What to print: a table, the JSON result, or CSV (default: ${DEFAULT-VALUE}).")
     String format;
@@ -49,5 +52,21 @@ public final class OutputOptions {
             throw new IllegalArgumentException("bad --format '" + format + "': valid values are table, json, csv");
         }
         return f;
+    }
+
+    /**
+     * Writes report.html into a finished run directory (unless --no-report) and names it. A report that cannot be
+     * made is a warning: the measurements are already on disk and stay valid.
+     */
+    void finish(Path dir, java.io.PrintWriter err) {
+        if (!noReport) {
+            try {
+                err.println("report: " + dev.headroom.reports.HtmlReport.write(dir, null, false).html());
+            } catch (RuntimeException e) {
+                err.println("warning: no report.html (" + e.getMessage() + "); make it later with ./headroom report " + dir);
+            }
+        }
+        err.println("run directory: " + dir);
+        err.flush();
     }
 }

@@ -67,8 +67,7 @@ public final class PlanCommand implements Callable<Integer> {
             default -> PlanTable.plan(plan) + PlanJson.verifyLines(checks);
         });
         out.flush();
-        spec.commandLine().getErr().println("run directory: " + dir);
-        spec.commandLine().getErr().flush();
+        output.finish(dir, spec.commandLine().getErr());
         return ExitCodes.OK;
     }
 }

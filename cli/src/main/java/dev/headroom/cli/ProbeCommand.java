@@ -70,7 +70,7 @@ public final class ProbeCommand implements Callable<Integer> {
             out.flush();
             // The table already shows the warnings; with json/csv on stdout they go to stderr.
             if (!format.equals("table")) for (String w : report.client().warnings()) err.println("warning: " + w);
-            err.println("run directory: " + dir);
+            output.finish(dir, err);
             err.flush();
             return ExitCodes.OK;
         }

@@ -184,7 +184,7 @@ public final class SearchCommand implements Callable<Integer> {
             out.flush();
             if (probes.reused() > 0) err.println("resumed: " + probes.reused() + " finished probe(s) reused, "
                     + (done.probes().size() - probes.reused()) + " measured now");
-            err.println("run directory: " + dir);
+            output.finish(dir, err);
             err.flush();
             return ExitCodes.OK;
         }

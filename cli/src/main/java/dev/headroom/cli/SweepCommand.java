@@ -92,7 +92,7 @@ public final class SweepCommand implements Callable<Integer> {
             default -> out.print(ConsoleTable.sweep(reports));
         }
         out.flush();
-        err.println("run directory: " + dir);
+        output.finish(dir, err);
         err.flush();
         return ExitCodes.OK;
     }

@@ -1,0 +1,59 @@
+package dev.headroom.reports.html;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.Locale;
+
+/** Formatting and reading numbers for the report. */
+final class Numbers {
+    private Numbers() {}
+
+    static double num(JsonNode n) {
+        return n != null && n.isNumber() ? n.asDouble() : Double.NaN;
+    }
+
+    static String f(double v) {
+        if (Double.isNaN(v)) return "-";
+        double a = Math.abs(v);
+        if (a >= 1000) return String.format(Locale.ROOT, "%,.0f", v);
+        if (a >= 100) return String.format(Locale.ROOT, "%.0f", v);
+        if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);
+        if (a >= 1) return String.format(Locale.ROOT, "%.2f", v);
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    static String f(JsonNode n) {
+        return f(num(n));
+    }
+
+    static String pct(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f %%", v * 100);
+    }
+
+    static String money(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "$%,.0f", v);
+    }
+
+    /** The sorted values' empirical CDF as (value, fraction) arrays, thinned to at most 400 points. */
+    static double[][] cdf(double[] sorted) {
+        int n = sorted.length;
+        int step = Math.max(1, n / 400);
+        int m = (n + step - 1) / step + 1;
+        double[] x = new double[m], y = new double[m];
+        int k = 0;
+        for (int i = 0; i < n; i += step) {
+            x[k] = sorted[i];
+            y[k++] = (i + 1.0) / n;
+        }
+        x[k] = sorted[n - 1];
+        y[k++] = 1;
+        return new double[][] {java.util.Arrays.copyOf(x, k), java.util.Arrays.copyOf(y, k)};
+    }
+
+    /** Nearest-rank percentile of sorted values. */
+    static double percentile(double[] sorted, double q) {
+        if (sorted.length == 0) return Double.NaN;
+        int i = (int) Math.ceil(q * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+}

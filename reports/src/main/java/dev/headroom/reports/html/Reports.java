@@ -1,0 +1,45 @@
+package dev.headroom.reports.html;
+
+import dev.headroom.reports.chart.Chart;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Builds the page for whatever kind of run directory it is given. */
+public final class Reports {
+    private Reports() {}
+
+    /** The page's HTML and the charts in it. */
+    public record Built(String html, List<Chart> charts) {}
+
+    public static Built build(Path dir) {
+        RunDirectory run = RunDirectory.open(dir);
+        Page page = switch (run.kind()) {
+            case PROBE -> ProbeReportPage.build(dir, run.result());
+            case SWEEP -> SweepReportPage.build(run.result());
+            case SEARCH -> SearchReportPage.build(dir, run.result());
+            case PLAN -> PlanReportPage.build(run.result(), false);
+            case COMPARE -> PlanReportPage.build(run.result(), true);
+        };
+        return new Built(page.html(), page.allCharts());
+    }
+
+    public static void writeText(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static void mkdirs(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}

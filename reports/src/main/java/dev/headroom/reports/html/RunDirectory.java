@@ -1,0 +1,65 @@
+package dev.headroom.reports.html;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A stored run directory and what kind of result it holds; reports read only these files, never re-run anything. */
+record RunDirectory(Path dir, Kind kind, JsonNode result) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What a run directory holds, found by its result file. */
+    enum Kind {
+        COMPARE("compare.json"), PLAN("plan.json"), SEARCH("search.json"), SWEEP("sweep.json"), PROBE("summary.json");
+
+        final String file;
+
+        Kind(String file) {
+            this.file = file;
+        }
+    }
+
+    static RunDirectory open(Path dir) {
+        if (!Files.isDirectory(dir)) throw new IllegalArgumentException("report: " + dir + " is not a directory");
+        for (Kind k : Kind.values()) {
+            Path f = dir.resolve(k.file);
+            if (Files.isRegularFile(f)) return new RunDirectory(dir, k, read(f));
+        }
+        throw new IllegalArgumentException("report: " + dir + " holds no Headroom result (summary.json, sweep.json, "
+                + "search.json, plan.json or compare.json)");
+    }
+
+    static JsonNode read(Path file) {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("report: cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    /** Every line of a probe's requests.jsonl (none if it is missing); a truncated last line is skipped. */
+    static List<JsonNode> requests(Path probeDir) {
+        Path f = probeDir.resolve("requests.jsonl");
+        List<JsonNode> out = new ArrayList<>();
+        if (!Files.isRegularFile(f)) return out;
+        try (BufferedReader r = Files.newBufferedReader(f)) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.isBlank()) continue;
+                try {
+                    out.add(JSON.readTree(line));
+                } catch (IOException partial) {
+                    // A run killed mid-write leaves half a line; everything before it is kept.
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("report: cannot read " + f + ": " + e.getMessage());
+        }
+        return out;
+    }
+}
