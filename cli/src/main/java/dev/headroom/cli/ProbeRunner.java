@@ -30,7 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Runs one load point into a run directory (config.yaml, requests.jsonl, summary.json, histograms.hlog). */
+/** Runs one load point into a run directory (config.yaml, requests.jsonl, requests.csv, summary.json, histograms.hlog). */
 final class ProbeRunner {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -65,6 +65,7 @@ final class ProbeRunner {
             });
             Runtime.getRuntime().removeShutdownHook(hook);
         }
+        dev.headroom.reports.RequestsCsv.write(dir.resolve("requests.csv"), result.records());
         Summary summary = Metrics.summarize(result.records(), plan.openLoop(), slos);
         ClientHealth health = health(summary, result, simulator != null);
         RunInfo info = new RunInfo(Version.get(), startedAt, result.target().baseUrl().toString(),

@@ -179,8 +179,12 @@ public final class SearchCommand implements Callable<Integer> {
                 done = runBoundary(search, probes, info, format, out);
             }
             writeAtomically(dir.resolve("search.json"), SearchJson.write(done));
-            if (format.equals("json")) out.print(SearchJson.write(done));
-            else out.print(SearchJson.answer(done));
+            ProbeRunner.write(dir.resolve("search.csv"), SearchJson.csv(done));
+            switch (format) {
+                case "json" -> out.print(SearchJson.write(done));
+                case "csv" -> out.print(SearchJson.csv(done));
+                default -> out.print(SearchJson.answer(done));
+            }
             out.flush();
             if (probes.reused() > 0) err.println("resumed: " + probes.reused() + " finished probe(s) reused, "
                     + (done.probes().size() - probes.reused()) + " measured now");

@@ -97,7 +97,7 @@ final class SearchProbes {
                 m.records().size(), m.elapsedNanos() / 1e9, name);
     }
 
-    /** Each probe's own run directory: summary.json and requests.jsonl, as a probe would write. */
+    /** Each probe's own run directory: summary.json, requests.jsonl and requests.csv, as a probe would write. */
     private void writeProbe(Path probeDir, Measurement m, LoadModel lm, List<Slo> slos) {
         try {
             Files.createDirectories(probeDir);
@@ -107,6 +107,7 @@ final class SearchProbes {
         try (RequestsJsonl log = new RequestsJsonl(probeDir.resolve("requests.jsonl"))) {
             m.records().forEach(log::append);
         }
+        dev.headroom.reports.RequestsCsv.write(probeDir.resolve("requests.csv"), m.records());
         Summary summary = Metrics.summarize(m.records(), lm instanceof LoadModel.Open, slos);
         RunInfo probeInfo = new RunInfo(info.toolVersion(), info.startedAt(), info.url(), info.model(), info.api(),
                 info.simulator(), lm, 0, 0, info.workload(), info.inputLength(), m.seed());

@@ -192,4 +192,40 @@ class PlanCommandTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("hardware") && r.err().contains("h100"), r.err());
     }
+
+    @Test
+    void aTrafficTimeSeriesIsPlannedHourByHourPerCalendarMonth(@TempDir Path tmp) throws IOException {
+        StringBuilder csv = new StringBuilder("timestamp,class,rps\n");
+        // January: 10 rps except one 30 rps hour; February: 20 rps flat; another class's rows are ignored.
+        for (int d = 1; d <= 31; d++) for (int h = 0; h < 24; h++) {
+            csv.append(String.format("2026-01-%02dT%02d:00:00Z,chat,%s%n", d, h, d == 15 && h == 12 ? "30" : "10"));
+        }
+        for (int d = 1; d <= 28; d++) for (int h = 0; h < 24; h++) {
+            csv.append(String.format("2026-02-%02dT%02d:00,chat,20%n", d, h)).append(String.format("2026-02-%02dT%02d:00,rag,999%n", d, h));
+        }
+        Files.writeString(tmp.resolve("traffic.csv"), csv);
+        Path forecast = tmp.resolve("forecast.yaml");
+        Files.writeString(forecast, "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: 'ttft:p95<300ms', "
+                + "traffic: {csv: traffic.csv, p90_factor: 1.5}}\n");
+        Path caps = tmp.resolve("caps.yaml");
+        Files.writeString(caps, "capacities:\n  - {option: h100, class: chat, max_rps: 5}\n");
+        Path out = tmp.resolve("p");
+        var r = CliTest.run("plan", "--forecast", forecast.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity", caps.toString(), "--option", "h100", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode months = new ObjectMapper().readTree(out.resolve("plan.json").toFile()).get("months");
+        // Static: January sized for its 30 rps hour, ⌈30 ÷ 4⌉ + 1 = 9; February ⌈20 ÷ 4⌉ + 1 = 6; p90 × 1.5: 13 and 9.
+        assertEquals(9, months.get(0).at("/replicas/point").asInt());
+        assertEquals(13, months.get(0).at("/replicas/high").asInt());
+        assertEquals(6, months.get(1).at("/replicas/point").asInt());
+        // Requests served: every hour's rate × 3,600 s.
+        double janRequests = (31 * 24 - 1) * 10 * 3600.0 + 30 * 3600.0;
+        assertEquals(janRequests * 512, months.get(0).at("/tokens/input").asDouble(), 1);
+
+        Files.writeString(tmp.resolve("traffic.csv"), "timestamp,class,rps\nyesterday,chat,3\n");
+        var bad = CliTest.run("plan", "--forecast", forecast.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity", caps.toString(), "--option", "h100");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("traffic.csv line 2") && bad.err().contains("yesterday"), bad.err());
+    }
 }

@@ -158,6 +158,29 @@ public final class SearchJson {
         }
     }
 
+    /** {@code search.csv}: one row per probe — index, load, verdict, goodput and every SLO's margin with its se. */
+    public static String csv(SearchReport s) {
+        java.util.List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
+        for (SearchReport.Probe p : s.probes()) {
+            java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+            row.put("index", p.index());
+            row.put("load", p.load());
+            row.put("verdict", p.pass() ? "pass" : "fail");
+            row.put("requests", p.requests());
+            row.put("duration_s", p.seconds());
+            row.put("goodput", p.goodput()[0]);
+            row.put("goodput_se", p.goodput()[1]);
+            for (Slo slo : s.slos()) {
+                double[] m = p.margins().get(slo.text());
+                row.put("margin " + slo.text(), m == null ? null : m[0]);
+                row.put("margin_se " + slo.text(), m == null ? null : m[1]);
+            }
+            row.put("dir", p.dir());
+            rows.add(row);
+        }
+        return SummaryCsv.write(rows);
+    }
+
     /** The console lines: one per probe, then the answer. */
     public static String probeLine(SearchReport.Probe p, String bracket) {
         StringBuilder margins = new StringBuilder();
