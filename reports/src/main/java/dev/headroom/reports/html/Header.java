@@ -17,6 +17,11 @@ final class Header {
         rows.add(new String[] {"tool", esc("headroom " + result.at("/tool/version").asText())});
         String date = result.has("started_at") ? result.path("started_at").asText() : result.path("created_at").asText();
         rows.add(new String[] {"date", esc(date)});
+        if (result.has("source")) {
+            JsonNode src = result.path("source");
+            rows.add(new String[] {"imported from", esc(src.path("tool").asText() + " " + src.path("version").asText() + ": "
+                    + src.path("file").asText() + (src.path("benchmark").asText().isEmpty() ? "" : " [" + src.path("benchmark").asText() + "]"))});
+        }
         JsonNode t = result.path("target");
         if (!t.isMissingNode()) {
             rows.add(new String[] {"target", esc(t.path("url").asText()) + (t.path("simulator").isTextual()

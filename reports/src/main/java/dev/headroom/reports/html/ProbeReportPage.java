@@ -20,6 +20,19 @@ final class ProbeReportPage {
         page.facts(Header.of(summary, "probe"));
         metricsTable(page, summary);
         List<JsonNode> requests = RunDirectory.requests(dir);
+        if (requests.isEmpty()) {
+            // Imported results (and runs interrupted before their first request) have no per-request data to draw.
+            page.h2("Per-request data");
+            page.p(summary.has("source") ? "Imported from " + Page.esc(summary.at("/source/tool").asText()) + " ("
+                    + Page.esc(summary.at("/source/file").asText()) + "): no per-request records, so no distributions or "
+                    + "time series; the statistics above are the source's own." : "No requests.jsonl in this directory.");
+            if (summary.at("/source/notes").isArray()) {
+                StringBuilder notes = new StringBuilder();
+                summary.at("/source/notes").forEach(n -> notes.append("• ").append(Page.esc(n.asText())).append("<br>"));
+                page.p(notes.toString());
+            }
+            return page;
+        }
         boolean open = summary.at("/load/mode").asText().equals("open");
         page.h2("Latency distributions");
         List<Chart> charts = new ArrayList<>();
