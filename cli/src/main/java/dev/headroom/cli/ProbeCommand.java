@@ -61,7 +61,8 @@ public final class ProbeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try (SimServer server = engine == null ? null : SimServer.start(SimServer.Config.loopback(engine))) {
             var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
-            ProbeReport report = new ProbeRunner(t, engine, target.apiKeyOrigin(), err).run(dir, work, plan, slos, "probe");
+            ProbeReport report = new ProbeRunner(t, engine, target.apiKeyOrigin(), err)
+                    .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval).run(dir, work, plan, slos, "probe");
             switch (format) {
                 case "json" -> out.print(SummaryJson.write(report));
                 case "csv" -> out.print(SummaryCsv.write(List.of(SummaryCsv.row(report))));

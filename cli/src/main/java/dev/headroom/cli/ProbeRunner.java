@@ -43,6 +43,16 @@ final class ProbeRunner {
      * @param simulator    the embedded simulator's configuration, or null for a real server
      * @param apiKeyOrigin where the key came from, for config.yaml (never the key itself)
      */
+    private String metricsUrl;
+    private java.time.Duration metricsInterval = java.time.Duration.ofSeconds(1);
+
+    /** Scrape {@code url} (null: do not) every {@code interval} during each run. */
+    ProbeRunner withMetrics(String url, java.time.Duration interval) {
+        this.metricsUrl = url;
+        this.metricsInterval = interval;
+        return this;
+    }
+
     ProbeRunner(Target target, EngineConfig simulator, String apiKeyOrigin, PrintWriter err) {
         this.target = target;
         this.simulator = simulator;
@@ -54,7 +64,10 @@ final class ProbeRunner {
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         writeConfig(dir, workload, plan, slos, startedAt, command);
         ProbeResult result;
-        try (RequestsJsonl log = new RequestsJsonl(dir.resolve("requests.jsonl"));
+        dev.headroom.model.ServerMetrics server = null;
+        try (dev.headroom.probe.MetricsScraper scraper = metricsUrl == null ? null
+                : new dev.headroom.probe.MetricsScraper(metricsUrl, metricsInterval, dir.resolve("server_metrics.jsonl"));
+             RequestsJsonl log = new RequestsJsonl(dir.resolve("requests.jsonl"));
              Progress progress = new Progress(err, command + " " + plan.load().label())) {
             // Ctrl-C must not lose what was measured: the hook flushes requests.jsonl.
             Thread hook = new Thread(log::close);
@@ -64,6 +77,13 @@ final class ProbeRunner {
                 progress.record(r);
             });
             Runtime.getRuntime().removeShutdownHook(hook);
+            if (scraper != null) {
+                server = scraper.finish();
+                if (server.failed() > 0) {
+                    err.println("warning: " + server.failed() + " of " + (server.failed() + server.scrapes()) + " metrics scrapes of "
+                            + metricsUrl + " failed (" + scraper.lastError() + "); the probe is unaffected");
+                }
+            }
         }
         dev.headroom.reports.RequestsCsv.write(dir.resolve("requests.csv"), result.records());
         Summary summary = Metrics.summarize(result.records(), plan.openLoop(), slos);
@@ -72,7 +92,7 @@ final class ProbeRunner {
                 result.target().model(), result.target().api().wireName(),
                 simulator == null ? null : SimTargetOptions.describe(simulator), plan.load(), plan.maxConcurrency(),
                 plan.thinkTime().toMillis() / 1000.0, WorkloadOptions.describe(workload), result.inputLength(), plan.seed());
-        ProbeReport report = new ProbeReport(info, summary, health);
+        ProbeReport report = new ProbeReport(info, summary, health, server);
         write(dir.resolve("summary.json"), SummaryJson.write(report));
         HistogramLog.write(dir.resolve("histograms.hlog"), summary.histograms(), result.startEpochMicros() / 1000,
                 summary.windowSeconds());

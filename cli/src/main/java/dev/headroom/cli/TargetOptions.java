@@ -42,6 +42,37 @@ public final class TargetOptions {
     @Option(names = "--insecure", description = "Do not verify TLS certificates.")
     boolean insecure;
 
+    @Option(names = "--metrics-url", paramLabel = "URL",
+            description = "Prometheus metrics to scrape during every probe (default: the target's /metrics when it answers).")
+    String metricsUrl;
+
+    @Option(names = "--metrics-interval", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
+            description = "Time between metrics scrapes (default: ${DEFAULT-VALUE}).")
+    Duration metricsInterval;
+
+    @Option(names = "--no-metrics", description = "Do not scrape the server's metrics.")
+    boolean noMetrics;
+
+    /**
+     * The metrics URL to scrape for a target at {@code base}, or null: --metrics-url, else the target's /metrics if it
+     * answers with Prometheus text now.
+     */
+    String metricsUrlFor(URI base) {
+        if (noMetrics) return null;
+        if (metricsInterval.isNegative() || metricsInterval.isZero()) {
+            throw new IllegalArgumentException("--metrics-interval must be > 0, got " + metricsInterval);
+        }
+        if (metricsUrl != null) {
+            URI u = URI.create(metricsUrl);
+            if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
+                throw new IllegalArgumentException("bad --metrics-url '" + metricsUrl + "': give an http:// or https:// URL");
+            }
+            return metricsUrl;
+        }
+        String guess = base.getScheme() + "://" + base.getAuthority() + "/metrics";
+        return dev.headroom.probe.MetricsScraper.answers(guess) ? guess : null;
+    }
+
     @Option(names = "--connect-timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
             description = "TCP/TLS connect timeout (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;

@@ -82,6 +82,7 @@ public final class SummaryJson {
         ObjectNode errors = root.putObject("errors");
         s.errors().forEach(errors::put);
         root.set("client", client(report.client(), s));
+        if (report.server() != null) root.set("server", server(report.server()));
         return root;
     }
 
@@ -124,6 +125,23 @@ public final class SummaryJson {
         JsonNumbers.put(o, "p99", d.p99(), decimals);
         JsonNumbers.put(o, "p999", d.p999(), decimals);
         JsonNumbers.put(o, "max", d.max(), decimals);
+        return o;
+    }
+
+    /** server{url, interval_s, scrapes, failed_scrapes, metric_names, running{mean,max}, …, preemptions, …}. */
+    private static ObjectNode server(dev.headroom.model.ServerMetrics m) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("url", m.url());
+        JsonNumbers.put(o, "interval_s", m.intervalSeconds(), 3);
+        o.put("scrapes", m.scrapes());
+        o.put("failed_scrapes", m.failed());
+        o.put("metric_names", m.names());
+        m.gauges().forEach((k, v) -> {
+            ObjectNode g = o.putObject(k);
+            JsonNumbers.put(g, "mean", v[0], 4);
+            JsonNumbers.put(g, "max", v[1], 4);
+        });
+        m.counters().forEach((k, v) -> JsonNumbers.put(o, k, v, 1));
         return o;
     }
 

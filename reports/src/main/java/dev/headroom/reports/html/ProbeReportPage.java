@@ -57,6 +57,15 @@ final class ProbeReportPage {
                 "Requests in flight (sent, not yet ended) over the run; the warm-up is shaded.",
                 "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first and last token); "
                         + "the warm-up is shaded."));
+        List<JsonNode> scrapes = RunDirectory.lines(dir.resolve("server_metrics.jsonl"));
+        if (!scrapes.isEmpty()) {
+            page.h2("What the server said (" + Page.esc(summary.at("/server/url").asText("/metrics")) + ")");
+            page.charts(List.of(serverQueue(scrapes), serverKv(scrapes)), List.of(
+                    "Requests the server reports running (in its batch) and waiting, scraped every "
+                            + f(summary.at("/server/interval_s")) + " s — beside the client's in-flight count above.",
+                    "KV-cache usage the server reports (1 = full); preemptions over the probe: "
+                            + f(summary.at("/server/preemptions")) + "."));
+        }
         JsonNode errors = summary.path("errors");
         page.h2("Errors");
         if (errors.isEmpty()) {
@@ -73,6 +82,46 @@ final class ProbeReportPage {
                     List.of("Every failed measured request, by the kind docs/metrics.md defines."));
         }
         return page;
+    }
+
+    /** A known gauge's value in one scrape (summed over its series), or NaN. */
+    private static double gauge(JsonNode scrape, List<String> names) {
+        for (String name : names) {
+            double sum = 0;
+            boolean found = false;
+            var fields = scrape.path("samples").properties();
+            for (var e : fields) {
+                String series = e.getKey();
+                int b = series.indexOf('{');
+                if ((b < 0 ? series : series.substring(0, b)).equals(name) && e.getValue().isNumber()) {
+                    sum += e.getValue().asDouble();
+                    found = true;
+                }
+            }
+            if (found) return sum;
+        }
+        return Double.NaN;
+    }
+
+    private static Chart serverQueue(List<JsonNode> scrapes) {
+        double[] t = new double[scrapes.size()], run = new double[scrapes.size()], wait = new double[scrapes.size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = num(scrapes.get(i).path("t_s"));
+            run[i] = gauge(scrapes.get(i), List.of("vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"));
+            wait[i] = gauge(scrapes.get(i), List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"));
+        }
+        return new Chart("Server: running and waiting requests", "time since start (s)", "requests")
+                .line("running", t, run).line("waiting", t, wait);
+    }
+
+    private static Chart serverKv(List<JsonNode> scrapes) {
+        double[] t = new double[scrapes.size()], kv = new double[scrapes.size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = num(scrapes.get(i).path("t_s"));
+            kv[i] = gauge(scrapes.get(i), List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage",
+                    "llamacpp:kv_cache_usage_ratio"));
+        }
+        return new Chart("Server: KV-cache usage", "time since start (s)", "fraction used").line("KV cache", t, kv);
     }
 
     private static void metricsTable(Page page, JsonNode s) {

@@ -45,7 +45,11 @@ record RunDirectory(Path dir, Kind kind, JsonNode result) {
 
     /** Every line of a probe's requests.jsonl (none if it is missing); a truncated last line is skipped. */
     static List<JsonNode> requests(Path probeDir) {
-        Path f = probeDir.resolve("requests.jsonl");
+        return lines(probeDir.resolve("requests.jsonl"));
+    }
+
+    /** Every JSON line of a file (none if it is missing); a truncated last line is skipped. */
+    static List<JsonNode> lines(Path f) {
         List<JsonNode> out = new ArrayList<>();
         if (!Files.isRegularFile(f)) return out;
         try (BufferedReader r = Files.newBufferedReader(f)) {
