@@ -18,7 +18,7 @@ class ServerMetricsTest {
     @Test
     void kvCacheUsageTheServerReportsRisesWithLoad(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("s");
-        var r = CliTest.run("sweep", "--concurrency", "1,48", "--requests", "96", "--isl", "2048", "--osl", "64",
+        var r = CliTest.run("sweep", "--concurrency", "1,48", "--duration", "3s", "--isl", "2048", "--osl", "64",
                 "--metrics-interval", "200ms", "--out", out.toString());
         assertEquals(0, r.code(), r.err());
         JsonNode sweep = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
