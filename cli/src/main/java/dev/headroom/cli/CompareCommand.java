@@ -27,6 +27,9 @@ public final class CompareCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
+    ConfigOption configFile;
+
+    @Mixin
     PlanInputOptions inputs;
     @Mixin
     OutputOptions output;

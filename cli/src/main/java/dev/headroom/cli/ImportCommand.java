@@ -31,6 +31,9 @@ public final class ImportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    ConfigOption configFile;
+
     @Option(names = "--from", paramLabel = "TOOL", defaultValue = "auto",
             description = "aiperf, genai-perf, guidellm, vllm, sglang, llmperf or auto (default: ${DEFAULT-VALUE}).")
     String from;

@@ -9,7 +9,20 @@ public final class Main {
     public static void main(String[] args) {
         // Smile logs through SLF4J and we ship no binding: without this, SLF4J prints a three-line notice on stderr.
         if (System.getProperty("slf4j.internal.verbosity") == null) System.setProperty("slf4j.internal.verbosity", "ERROR");
-        System.exit(commandLine().execute(args));
+        System.exit(execute(commandLine(), args));
+    }
+
+    /** Runs the command line on {@code args}, with the options of a {@code --config} file (see {@link ConfigFile}). */
+    public static int execute(CommandLine cl, String[] args) {
+        String[] expanded;
+        try {
+            expanded = ConfigFile.expand(cl, args);
+        } catch (IllegalArgumentException e) {
+            cl.getErr().println(cl.getColorScheme().errorText("error: " + e.getMessage()));
+            cl.getErr().flush();
+            return ExitCodes.BAD_INPUT;
+        }
+        return cl.execute(expanded);
     }
 
     /** The configured command line, shared by {@link #main} and tests. */

@@ -28,6 +28,9 @@ public final class PlanCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
+    ConfigOption configFile;
+
+    @Mixin
     PlanInputOptions inputs;
     @Mixin
     OutputOptions output;

@@ -26,6 +26,9 @@ import java.util.concurrent.Callable;
 public final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ConfigOption configFile;
     @Mixin
     TargetOptions target;
     @Mixin

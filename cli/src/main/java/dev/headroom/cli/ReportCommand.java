@@ -2,6 +2,7 @@ package dev.headroom.cli;
 
 import dev.headroom.reports.HtmlReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -18,6 +19,9 @@ import java.util.concurrent.Callable;
 public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ConfigOption configFile;
 
     @Parameters(paramLabel = "DIR", description = "The run directory.")
     Path dir;

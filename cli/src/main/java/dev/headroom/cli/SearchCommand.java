@@ -58,6 +58,9 @@ public final class SearchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    ConfigOption configFile;
+
     @Option(names = "--objective", paramLabel = "max-concurrency|max-rate|max-goodput", defaultValue = "max-concurrency",
             description = "What to find (default: ${DEFAULT-VALUE}).")
     String objective;

@@ -27,6 +27,9 @@ public final class SimCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
+    ConfigOption configFile;
+
+    @Mixin
     EngineOptions engine;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")

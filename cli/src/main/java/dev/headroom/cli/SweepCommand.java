@@ -30,6 +30,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    ConfigOption configFile;
+
     @ArgGroup(exclusive = true, multiplicity = "1")
     Points points;
 

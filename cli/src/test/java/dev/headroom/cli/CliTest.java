@@ -28,7 +28,7 @@ class CliTest {
         StringWriter err = new StringWriter();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(args);
+        int code = Main.execute(cl, args);
         return new Run(code, out.toString(), err.toString());
     }
 

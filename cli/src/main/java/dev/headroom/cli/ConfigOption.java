@@ -1,0 +1,12 @@
+package dev.headroom.cli;
+
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/** {@code --config FILE.yaml}, which every command accepts (read by {@link ConfigFile} before parsing). */
+public final class ConfigOption {
+    @Option(names = "--config", paramLabel = "FILE.yaml",
+            description = "Options from a YAML file (keys = long option names); flags on the command line override it.")
+    Path config;
+}
