@@ -56,6 +56,9 @@ class ProfilesTest {
                     // Plan inputs are parsed by the cli module's PlanCommandTest (everyPlanConfigInConfigsLoads).
                     case "plan" -> assertTrue(List.of("forecast.yaml", "catalog.yaml", "policy.yaml", "capacities.yaml")
                             .contains(f.getFileName().toString()), "no parse test covers " + f);
+                    // Presets are loaded for probe, sweep and search by the cli module's ConfigFileTest.
+                    case "presets" -> assertTrue(List.of("chat.yaml", "rag.yaml", "batch-summarization.yaml")
+                            .contains(f.getFileName().toString()), "no parse test covers " + f);
                     default -> throw new AssertionError("no parse test covers " + f);
                 }
             }
