@@ -1,8 +1,6 @@
 package dev.headroom.sim;
 
 import dev.headroom.model.ArrivalProcess;
-import dev.headroom.model.ErrorKind;
-import dev.headroom.model.TokenSource;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
@@ -44,7 +42,7 @@ public final class VirtualEngine implements Measurer {
         private final Workload workload;
         private final SplittableRandom lengths;
         private final PriorityQueue<long[]> arrivals = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
-        private final List<Pending> byIndex = new ArrayList<>();
+        private final List<VirtualRequest> byIndex = new ArrayList<>();
         private final long maxNanos;
         private static final int STOP_CHECK_EVERY = 10;
         private int target;
@@ -96,7 +94,7 @@ public final class VirtualEngine implements Measurer {
             List<RequestRecord> records = new ArrayList<>(byIndex.size());
             long last = 0;
             int warmup = request.length().warmupRequests();
-            for (Pending p : byIndex) {
+            for (VirtualRequest p : byIndex) {
                 RequestRecord r = p.index < warmup ? p.toRecord().asWarmup() : p.toRecord();
                 records.add(r);
                 last = Math.max(last, r.endNanos());
@@ -129,7 +127,7 @@ public final class VirtualEngine implements Measurer {
             int requested = workload.outputTokens().sample(lengths);
             int osl = workload.ignoreEos() ? requested
                     : Math.min(requested, config.eosLength().sample(lengths));
-            Pending p = new Pending(index, at, isl, requested, osl);
+            VirtualRequest p = new VirtualRequest(index, at, isl, requested, osl);
             while (byIndex.size() <= index) byIndex.add(null);
             byIndex.set((int) index, p);
             boolean fits = isl + requested <= config.model().maxContext();
@@ -145,12 +143,12 @@ public final class VirtualEngine implements Measurer {
 
         @Override
         public void onToken(Sequence seq, int index, long nanos) {
-            byIndex.get((int) seq.id()).tokens[index] = nanos;
+            byIndex.get((int) seq.id()).onToken(seq, index, nanos);
         }
 
         @Override
         public void onFinish(Sequence seq, long nanos) {
-            byIndex.get((int) seq.id()).end = nanos;
+            byIndex.get((int) seq.id()).onFinish(seq, nanos);
             if (seq.id() >= request.length().warmupRequests() && request.stopEarly() != null
                     && ++measuredDone % STOP_CHECK_EVERY == 0 && request.stopEarly().enough(measuredSoFar())) {
                 target = (int) issued; // conclusive: send nothing more, let those in flight finish
@@ -161,7 +159,7 @@ public final class VirtualEngine implements Measurer {
         private List<RequestRecord> measuredSoFar() {
             List<RequestRecord> out = new ArrayList<>();
             int warmup = request.length().warmupRequests();
-            for (Pending p : byIndex) {
+            for (VirtualRequest p : byIndex) {
                 if (p != null && p.index >= warmup && p.end >= 0) out.add(p.toRecord());
             }
             return out;
@@ -170,42 +168,6 @@ public final class VirtualEngine implements Measurer {
         /** A closed-loop user sends its next request the moment its last one ends. */
         private void onDone(long at) {
             if (request.load() instanceof LoadModel.Closed) scheduleArrival(at);
-        }
-    }
-
-    /** A request in progress. */
-    private static final class Pending {
-        final long index;
-        final long arrival;
-        final int isl;
-        final int requested;
-        final long[] tokens;
-        Sequence seq;
-        long end = -1;
-        RequestRecord.Failure failure;
-        int httpStatus;
-
-        Pending(long index, long arrival, int isl, int requested, int osl) {
-            this.index = index;
-            this.arrival = arrival;
-            this.isl = isl;
-            this.requested = requested;
-            this.tokens = new long[osl];
-        }
-
-        void fail(long at, int status, String detail) {
-            end = at;
-            failure = new RequestRecord.Failure(ErrorKind.forStatus(status), detail);
-            httpStatus = status;
-        }
-
-        RequestRecord toRecord() {
-            if (failure != null) {
-                return RequestRecord.failed(index, arrival, arrival, end, isl, requested, httpStatus, failure.kind(),
-                        failure.message());
-            }
-            return RequestRecord.completed(index, arrival, arrival, tokens, end, isl, TokenSource.SERVER, requested,
-                    seq.preemptions());
         }
     }
 }

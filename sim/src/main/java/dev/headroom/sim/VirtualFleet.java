@@ -1,14 +1,11 @@
 package dev.headroom.sim;
 
 import dev.headroom.model.ArrivalProcess;
-import dev.headroom.model.ErrorKind;
 import dev.headroom.model.RequestRecord;
-import dev.headroom.model.TokenSource;
 import dev.headroom.model.Workload;
 import dev.headroom.sim.engine.Engine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.Sequence;
-import dev.headroom.sim.engine.SequenceListener;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +42,8 @@ public final class VirtualFleet {
         ArrivalProcess.Gaps gaps = new ArrivalProcess.Poisson().gaps(rps, seed ^ 0x5DEECE66DL);
         SplittableRandom lengths = new SplittableRandom(seed);
         long end = Math.round(seconds * 1e9), warmup = Math.round(warmupSeconds * 1e9);
-        List<Request> requests = new ArrayList<>();
+        List<VirtualRequest> requests = new ArrayList<>();
+        List<Boolean> warm = new ArrayList<>();
         double nextArrival = gaps.nextSeconds();
         while (true) {
             long ta = nextArrival * 1e9 < end ? Math.round(nextArrival * 1e9) : Long.MAX_VALUE;
@@ -55,11 +53,13 @@ public final class VirtualFleet {
             if (ta == Long.MAX_VALUE && te == Long.MAX_VALUE) break;
             if (ta <= te) {
                 int target = leastLoaded(engines);
-                Request r = new Request(requests.size(), ta, workload.inputTokens().sample(lengths),
-                        workload.outputTokens().sample(lengths), ta < warmup);
+                int isl = workload.inputTokens().sample(lengths);
+                int osl = workload.outputTokens().sample(lengths);
+                VirtualRequest r = new VirtualRequest(requests.size(), ta, isl, osl, osl);
                 requests.add(r);
-                r.seq = new Sequence(r.index, r.isl, r.osl, ta, r);
-                if (r.isl + r.osl > config.model().maxContext()) {
+                warm.add(ta < warmup);
+                r.seq = new Sequence(r.index, isl, osl, ta, r);
+                if (r.isl + r.requested > config.model().maxContext()) {
                     r.fail(ta, 400, "prompt + max_tokens exceeds max context " + config.model().maxContext());
                 } else if (!engines[target].submit(r.seq)) {
                     r.fail(ta, 429, "waiting queue full");
@@ -79,7 +79,12 @@ public final class VirtualFleet {
                 }
             }
         }
-        return requests.stream().map(Request::toRecord).toList();
+        List<RequestRecord> out = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            RequestRecord rec = requests.get(i).toRecord();
+            out.add(warm.get(i) ? rec.asWarmup() : rec);
+        }
+        return out;
     }
 
     private static int leastLoaded(Engine[] engines) {
@@ -92,51 +97,5 @@ public final class VirtualFleet {
 
     private static int load(Engine e) {
         return e.runningCount() + e.waitingCount();
-    }
-
-    /** One request's progress. */
-    private static final class Request implements SequenceListener {
-        final long index;
-        final long arrival;
-        final int isl;
-        final int osl;
-        final boolean warmup;
-        final long[] tokens;
-        Sequence seq;
-        long end = -1;
-        RequestRecord.Failure failure;
-        int status;
-
-        Request(long index, long arrival, int isl, int osl, boolean warmup) {
-            this.index = index;
-            this.arrival = arrival;
-            this.isl = isl;
-            this.osl = osl;
-            this.warmup = warmup;
-            this.tokens = new long[osl];
-        }
-
-        void fail(long at, int httpStatus, String detail) {
-            end = at;
-            status = httpStatus;
-            failure = new RequestRecord.Failure(ErrorKind.forStatus(httpStatus), detail);
-        }
-
-        @Override
-        public void onToken(Sequence s, int i, long nanos) {
-            tokens[i] = nanos;
-        }
-
-        @Override
-        public void onFinish(Sequence s, long nanos) {
-            end = nanos;
-        }
-
-        RequestRecord toRecord() {
-            RequestRecord r = failure != null
-                    ? RequestRecord.failed(index, arrival, arrival, end, isl, osl, status, failure.kind(), failure.message())
-                    : RequestRecord.completed(index, arrival, arrival, tokens, end, isl, TokenSource.SERVER, osl, seq.preemptions());
-            return warmup ? r.asWarmup() : r;
-        }
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -95,23 +94,8 @@ final class AiperfImport {
 
     /** Exact percentiles from AIPerf's per-request records (both record shapes), replacing the summary's. */
     private static void exactFromRecords(Imported r, Path jsonl) {
-        List<Double> ttft = new ArrayList<>(), e2e = new ArrayList<>(), tpot = new ArrayList<>(), itl = new ArrayList<>();
-        int errors = 0, total = 0;
-        for (JsonNode line : Json.lines(jsonl)) {
-            JsonNode meta = line.path("metadata");
-            if (meta.path("credit_phase").asText(meta.path("benchmark_phase").asText("profiling")).equals("warmup")) continue;
-            total++;
-            if (line.has("error") && !line.path("error").isNull()) {
-                errors++;
-                continue;
-            }
-            JsonNode m = line.path("metrics");
-            add(ttft, m.path("time_to_first_token").has("value") ? m.path("time_to_first_token") : m.path("ttft"));
-            add(e2e, m.path("request_latency"));
-            add(tpot, m.path("inter_token_latency"));
-            JsonNode icl = m.path("inter_chunk_latency").path("value");
-            if (icl.isArray()) icl.forEach(v -> itl.add(v.asDouble()));
-        }
+        Imported rec = PerRequestImport.aiperf(jsonl, Json.lines(jsonl)).getFirst();
+        long total = rec.completed + rec.failed;
         if (total == 0) return;
         long requests = (r.completed == null ? 0 : r.completed) + (r.failed == null ? 0 : r.failed);
         if (r.completed != null && total != requests && total != r.completed) {
@@ -119,21 +103,13 @@ final class AiperfImport {
                     + " requests: a different run; the summary's percentiles are kept");
             return;
         }
-        PerRequestImport.put(r, "ttft_ms", ttft);
-        PerRequestImport.put(r, "e2e_ms", e2e);
-        PerRequestImport.put(r, "tpot_ms", tpot);
-        if (!itl.isEmpty()) {
-            PerRequestImport.put(r, "itl_ms", itl);
-            r.notes.add("itl_ms pooled from the per-request inter_chunk_latency arrays of profile_export.jsonl (chunk gaps, "
-                    + "not divided by tokens per chunk)");
+        for (String m : List.of("ttft_ms", "e2e_ms", "tpot_ms", "itl_ms")) {
+            if (rec.distributions.containsKey(m)) r.distributions.put(m, rec.distributions.get(m));
         }
-        r.notes.add("percentiles computed exactly from " + total + " records in " + jsonl.getFileName() + " (" + errors + " errors)");
+        if (rec.distributions.containsKey("itl_ms")) {
+            r.notes.add("itl_ms pooled from the per-request inter_chunk_latency arrays of " + jsonl.getFileName()
+                    + " (chunk gaps, not divided by tokens per chunk)");
+        }
+        r.notes.add("percentiles computed exactly from " + total + " records in " + jsonl.getFileName() + " (" + rec.failed + " errors)");
     }
-
-    private static void add(List<Double> out, JsonNode metric) {
-        Double v = Json.num(metric.path("value"));
-        if (v != null) out.add(v);
-    }
-
-
 }

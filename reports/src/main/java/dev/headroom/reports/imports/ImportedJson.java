@@ -22,11 +22,7 @@ public final class ImportedJson {
     private ImportedJson() {}
 
     public static ObjectNode tree(Imported r, List<Slo> slos, String toolVersion) {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schema", "headroom.probe/v1");
-        ObjectNode tool = root.putObject("tool");
-        tool.put("name", "headroom");
-        tool.put("version", toolVersion);
+        ObjectNode root = header("headroom.probe/v1", toolVersion);
         ObjectNode source = root.putObject("source");
         source.put("tool", r.tool);
         source.put("version", r.toolVersion);
@@ -83,6 +79,15 @@ public final class ImportedJson {
         return root;
     }
 
+    private static ObjectNode header(String schema, String toolVersion) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schema", schema);
+        ObjectNode tool = root.putObject("tool");
+        tool.put("name", "headroom");
+        tool.put("version", toolVersion);
+        return root;
+    }
+
     /** The source's own statistic an SLO names; an error when the source did not measure it. */
     static double observed(Imported r, Slo slo) {
         if (slo.isRate()) {
@@ -109,11 +114,7 @@ public final class ImportedJson {
 
     /** {@code sweep.json} over several imported benchmarks of one file (GuideLLM, SGLang runs, a vLLM sweep). */
     public static String sweep(List<ObjectNode> points, List<String> dirs, String toolVersion) {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schema", "headroom.sweep/v1");
-        ObjectNode tool = root.putObject("tool");
-        tool.put("name", "headroom");
-        tool.put("version", toolVersion);
+        ObjectNode root = header("headroom.sweep/v1", toolVersion);
         ArrayNode rows = root.putArray("points");
         for (int i = 0; i < points.size(); i++) {
             ObjectNode p = points.get(i), row = rows.addObject();

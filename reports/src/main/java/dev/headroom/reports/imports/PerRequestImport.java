@@ -29,7 +29,7 @@ final class PerRequestImport {
     static List<Imported> aiperf(Path file, List<JsonNode> lines) {
         Imported r = new Imported("aiperf", "not recorded", file.toString());
         List<Double> ttft = new ArrayList<>(), e2e = new ArrayList<>(), tpot = new ArrayList<>(), isl = new ArrayList<>(),
-                osl = new ArrayList<>();
+                osl = new ArrayList<>(), itl = new ArrayList<>();
         long ok = 0, errors = 0;
         for (JsonNode line : lines) {
             JsonNode meta = line.path("metadata");
@@ -45,6 +45,8 @@ final class PerRequestImport {
             add(tpot, m.path("inter_token_latency"), 1);
             add(isl, m.path("input_sequence_length"), 1);
             add(osl, m.path("output_sequence_length"), 1);
+            JsonNode icl = m.path("inter_chunk_latency").path("value");
+            if (icl.isArray()) icl.forEach(v -> itl.add(v.asDouble()));
         }
         r.completed = ok;
         r.failed = errors;
@@ -54,6 +56,7 @@ final class PerRequestImport {
         put(r, "tpot_ms", tpot);
         put(r, "isl", isl);
         put(r, "osl", osl);
+        put(r, "itl_ms", itl);
         r.label = "records";
         r.notes.add("computed from AIPerf's per-request records; the load model and throughput are in profile_export_aiperf.json");
         r.notes.add("AIPerf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms");

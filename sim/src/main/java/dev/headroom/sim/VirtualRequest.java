@@ -1,0 +1,51 @@
+package dev.headroom.sim;
+
+import dev.headroom.model.ErrorKind;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.TokenSource;
+import dev.headroom.sim.engine.Sequence;
+import dev.headroom.sim.engine.SequenceListener;
+
+/** One request on the virtual clock: when it arrived, each token's time, how it ended; becomes a {@link RequestRecord}. */
+final class VirtualRequest implements SequenceListener {
+    final long index;
+    final long arrival;
+    final int isl;
+    final int requested;
+    final long[] tokens;
+    Sequence seq;
+    long end = -1;
+    private RequestRecord.Failure failure;
+    private int httpStatus;
+
+    VirtualRequest(long index, long arrival, int isl, int requested, int osl) {
+        this.index = index;
+        this.arrival = arrival;
+        this.isl = isl;
+        this.requested = requested;
+        this.tokens = new long[osl];
+    }
+
+    void fail(long at, int status, String detail) {
+        end = at;
+        failure = new RequestRecord.Failure(ErrorKind.forStatus(status), detail);
+        httpStatus = status;
+    }
+
+    @Override
+    public void onToken(Sequence s, int i, long nanos) {
+        tokens[i] = nanos;
+    }
+
+    @Override
+    public void onFinish(Sequence s, long nanos) {
+        end = nanos;
+    }
+
+    RequestRecord toRecord() {
+        if (failure != null) {
+            return RequestRecord.failed(index, arrival, arrival, end, isl, requested, httpStatus, failure.kind(), failure.message());
+        }
+        return RequestRecord.completed(index, arrival, arrival, tokens, end, isl, TokenSource.SERVER, requested, seq.preemptions());
+    }
+}
