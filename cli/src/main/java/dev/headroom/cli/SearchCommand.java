@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -175,6 +176,7 @@ public final class SearchCommand implements Callable<Integer> {
                     WorkloadOptions.describe(work), virtual ? "simulator tokenizer" : "see each probe", seed);
             if (previous != null) ResumeCheck.sameSearch(previous, info, search, virtual);
             SearchProbes probes = new SearchProbes(search, measurer, info, dir, previous);
+            if (!virtual) probes.withMetrics(target.metricsUrlFor(URI.create(url)), target.metricsInterval);
             SearchReport done;
             if (obj == SearchSpec.Objective.MAX_GOODPUT) {
                 done = runGoodput(search, probes, info, format, out);

@@ -40,6 +40,8 @@ final class SearchProbes {
     private final ProbeShape shape;
     private final List<SearchReport.Probe> previous;
     private final List<SearchReport.Probe> done = new ArrayList<>();
+    private String metricsUrl;
+    private java.time.Duration metricsInterval;
     private boolean replaying;
     private boolean lastReused;
     private int reused;
@@ -53,6 +55,13 @@ final class SearchProbes {
         this.previous = resumed == null ? List.of() : resumed.probes();
         this.replaying = resumed != null;
         if (resumed != null && resumed.rampSeconds() > 0) shape.restore(resumed.rampSeconds());
+    }
+
+    /** Scrape the server's Prometheus metrics at {@code url} (null: do not) during every probe measured. */
+    SearchProbes withMetrics(String url, java.time.Duration interval) {
+        this.metricsUrl = url;
+        this.metricsInterval = interval;
+        return this;
     }
 
     /** The probe at {@code load}, position {@code index}: reused if the interrupted search finished it, else measured. */
@@ -79,11 +88,19 @@ final class SearchProbes {
     private SearchReport.Probe measure(double load, int index) {
         LoadModel lm = search.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
                 : new LoadModel.Open(load, search.arrivals());
-        Measurement m = measurer.measure(new MeasurementRequest(lm, search.workload(), shape.forLoad(load),
-                search.seed() + index, shape.stopRule()));
-        shape.learn(m);
         String name = OutputOptions.pointName(index, lm);
-        writeProbe(dir.resolve(name), m, lm, search.slos());
+        Path probeDir = dir.resolve(name);
+        createDirectories(probeDir);
+        Measurement m;
+        dev.headroom.model.ServerMetrics server = null;
+        try (dev.headroom.probe.MetricsScraper scraper = metricsUrl == null ? null
+                : new dev.headroom.probe.MetricsScraper(metricsUrl, metricsInterval, probeDir.resolve("server_metrics.jsonl"))) {
+            m = measurer.measure(new MeasurementRequest(lm, search.workload(), shape.forLoad(load), search.seed() + index,
+                    shape.stopRule()));
+            if (scraper != null) server = scraper.finish();
+        }
+        shape.learn(m);
+        writeProbe(probeDir, m, lm, search.slos(), server);
         boolean open = !search.integerLoad();
         Map<String, double[]> margins = new LinkedHashMap<>();
         boolean pass = true;
@@ -98,12 +115,15 @@ final class SearchProbes {
     }
 
     /** Each probe's own run directory: summary.json, requests.jsonl and requests.csv, as a probe would write. */
-    private void writeProbe(Path probeDir, Measurement m, LoadModel lm, List<Slo> slos) {
+    private static void createDirectories(Path probeDir) {
         try {
             Files.createDirectories(probeDir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + probeDir + ": " + e.getMessage(), e);
         }
+    }
+
+    private void writeProbe(Path probeDir, Measurement m, LoadModel lm, List<Slo> slos, dev.headroom.model.ServerMetrics server) {
         try (RequestsJsonl log = new RequestsJsonl(probeDir.resolve("requests.jsonl"))) {
             m.records().forEach(log::append);
         }
@@ -114,7 +134,7 @@ final class SearchProbes {
         ClientHealth health = m.simulated() ? ClientHealth.assess(0, Double.NaN, Double.NaN, 0)
                 : ClientHealth.assess(summary.distribution("send_lag_ms").p99(), Double.NaN, Double.NaN, 0);
         // summary.json last: its presence marks the probe as finished for --resume.
-        ProbeRunner.write(probeDir.resolve("summary.json"), SummaryJson.write(new ProbeReport(probeInfo, summary, health)));
+        ProbeRunner.write(probeDir.resolve("summary.json"), SummaryJson.write(new ProbeReport(probeInfo, summary, health, server)));
     }
 
     List<SearchReport.Probe> done() {

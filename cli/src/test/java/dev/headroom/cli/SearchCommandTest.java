@@ -147,4 +147,19 @@ class SearchCommandTest {
         assertEquals(2, m.code());
         assertTrue(m.err().contains("no search.json"), m.err());
     }
+
+    @Test
+    void anHttpSearchScrapesTheServersMetricsDuringEachProbe(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("h");
+        var r = CliTest.run("search", "--slo", "ttft:p95<300ms", "--max", "8", "--max-probes", "2", "--probe-requests", "30",
+                "--probe-duration", "3s", "--osl", "16", "--no-report", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        for (JsonNode p : s.get("probes")) {
+            Path dir = out.resolve(p.get("dir").asText());
+            assertTrue(Files.size(dir.resolve("server_metrics.jsonl")) > 0, dir.toString());
+            JsonNode summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+            assertTrue(summary.at("/server/scrapes").asInt() >= 1, summary.path("server").toString());
+        }
+    }
 }
