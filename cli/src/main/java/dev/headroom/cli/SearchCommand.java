@@ -1,18 +1,12 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.ArrivalProcess;
-import dev.headroom.model.ClientHealth;
 import dev.headroom.model.LoadModel;
-import dev.headroom.model.Measurement;
-import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
-import dev.headroom.model.Metrics;
-import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
-import dev.headroom.model.Summary;
 import dev.headroom.model.Workload;
 import dev.headroom.optimizer.BoundarySearch;
 import dev.headroom.optimizer.Goodput;
@@ -22,9 +16,7 @@ import dev.headroom.optimizer.MonotoneCurve;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
-import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.SearchJson;
-import dev.headroom.reports.SummaryJson;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.SimServer;
