@@ -236,12 +236,9 @@ class SearchEvaluationBenchmark {
         SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_CONCURRENCY, List.of(c.slo()), 1, 1024, 0.05, 20,
                 c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s);
         long[] requests = {0};
-        var stop = new dev.headroom.optimizer.ProbeShape(spec).stopRule();
-        BoundarySearch.Result r = new BoundarySearch(spec).run((load, i) -> {
-            int n = (int) Math.round(load);
-            Margin m = measure(c, n, PROBE_REQUESTS, 100L * s + i, stop, requests);
-            return new BoundarySearch.Observation(load, List.of(m), PROBE_REQUESTS, 0);
-        });
+        // Exactly what `headroom search --virtual` does: the product's observer and probe shape.
+        BoundarySearch.Result r = new BoundarySearch(spec).run(BoundarySearch.measuring(new VirtualEngine(c.engine()), spec,
+                m -> requests[0] += m.records().size()));
         return new Outcome(r.value(), r.probes().size(), requests[0]);
     }
 
