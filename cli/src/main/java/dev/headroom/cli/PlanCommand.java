@@ -56,8 +56,9 @@ public final class PlanCommand implements Callable<Integer> {
         PlanInputOptions.Inputs in = inputs.read();
         Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
         if (verify && !(verifySeconds >= 10)) throw new IllegalArgumentException("--verify-seconds must be >= 10, got " + verifySeconds);
-        Path dir = output.runDirectory("plan");
+        // Verify before making the run directory: a catalog that cannot be simulated leaves nothing half-written.
         List<Verification> checks = verify ? PlanVerifier.verify(plan, verifySeconds, seed) : List.of();
+        Path dir = output.runDirectory("plan");
         String json = PlanJson.write(plan, checks, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         ProbeRunner.write(dir.resolve("plan.json"), json);
         String csv = PlanCsv.months(plan);
