@@ -59,8 +59,10 @@ public final class ImportCommand implements Callable<Integer> {
         for (Imported r : all) trees.add(ImportedJson.tree(r, sloList, Version.get()));
         Path dir = output.runDirectory("import");
         List<String> dirs = new ArrayList<>();
+        String json;
         if (all.size() == 1) {
-            ProbeRunner.write(dir.resolve("summary.json"), ImportedJson.write(all.getFirst(), sloList, Version.get()));
+            json = ImportedJson.text(trees.getFirst());
+            ProbeRunner.write(dir.resolve("summary.json"), json);
         } else {
             for (int i = 0; i < all.size(); i++) {
                 String name = String.format(Locale.ROOT, "%02d-%s-%s", i + 1, all.get(i).tool(),
@@ -71,15 +73,15 @@ public final class ImportCommand implements Callable<Integer> {
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot create " + d + ": " + e.getMessage(), e);
                 }
-                ProbeRunner.write(d.resolve("summary.json"), ImportedJson.write(all.get(i), sloList, Version.get()));
+                ProbeRunner.write(d.resolve("summary.json"), ImportedJson.text(trees.get(i)));
                 dirs.add(name);
             }
-            ProbeRunner.write(dir.resolve("sweep.json"), ImportedJson.sweep(trees, dirs, Version.get()));
+            json = ImportedJson.sweep(trees, dirs, Version.get());
+            ProbeRunner.write(dir.resolve("sweep.json"), json);
         }
         PrintWriter out = spec.commandLine().getOut();
         if (format.equals("json")) {
-            out.print(all.size() == 1 ? ImportedJson.write(all.getFirst(), sloList, Version.get())
-                    : ImportedJson.sweep(trees, dirs, Version.get()));
+            out.print(json);
         } else {
             for (int i = 0; i < all.size(); i++) {
                 Imported r = all.get(i);

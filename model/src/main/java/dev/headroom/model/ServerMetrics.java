@@ -19,4 +19,15 @@ public record ServerMetrics(String url, double intervalSeconds, int scrapes, int
     public static final java.util.List<String> GAUGES = java.util.List.of("running", "waiting", "kv_cache_usage");
     /** Known counters, each its increase over the probe. */
     public static final java.util.List<String> COUNTERS = java.util.List.of("preemptions", "prompt_tokens", "generation_tokens");
+
+    /** The metric names each key is read from, in the order tried: vLLM (V1, then V0), SGLang, llama.cpp. */
+    public static final Map<String, java.util.List<String>> KNOWN = Map.of(
+            "running", java.util.List.of("vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"),
+            "waiting", java.util.List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"),
+            "kv_cache_usage", java.util.List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage",
+                    "llamacpp:kv_cache_usage_ratio"),
+            "preemptions", java.util.List.of("vllm:num_preemptions_total", "sglang:num_retractions_total"),
+            "prompt_tokens", java.util.List.of("vllm:prompt_tokens_total", "sglang:prompt_tokens_total", "llamacpp:prompt_tokens_total"),
+            "generation_tokens", java.util.List.of("vllm:generation_tokens_total", "sglang:generation_tokens_total",
+                    "llamacpp:tokens_predicted_total"));
 }

@@ -28,17 +28,6 @@ import java.util.Set;
  * and warned about; it never fails the probe.
  */
 public final class MetricsScraper implements AutoCloseable {
-    /** Known names per summary key, in the order they are tried (vLLM V1, vLLM V0, SGLang, llama.cpp). */
-    static final Map<String, List<String>> KNOWN = Map.of(
-            "running", List.of("vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"),
-            "waiting", List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"),
-            "kv_cache_usage", List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage",
-                    "llamacpp:kv_cache_usage_ratio"),
-            "preemptions", List.of("vllm:num_preemptions_total", "sglang:num_retractions_total"),
-            "prompt_tokens", List.of("vllm:prompt_tokens_total", "sglang:prompt_tokens_total", "llamacpp:prompt_tokens_total"),
-            "generation_tokens", List.of("vllm:generation_tokens_total", "sglang:generation_tokens_total",
-                    "llamacpp:tokens_predicted_total"));
-
     private final String url;
     private final Duration interval;
     private final OkHttpClient http;
@@ -185,7 +174,7 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     private static Double value(Map<String, Double> samples, String key) {
-        for (String name : KNOWN.get(key)) {
+        for (String name : ServerMetrics.KNOWN.get(key)) {
             double sum = 0;
             boolean found = false;
             for (var e : samples.entrySet()) {

@@ -1,6 +1,7 @@
 package dev.headroom.reports.html;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.headroom.model.ServerMetrics;
 import dev.headroom.reports.chart.Chart;
 
 import java.nio.file.Path;
@@ -107,8 +108,8 @@ final class ProbeReportPage {
         double[] t = new double[scrapes.size()], run = new double[scrapes.size()], wait = new double[scrapes.size()];
         for (int i = 0; i < t.length; i++) {
             t[i] = num(scrapes.get(i).path("t_s"));
-            run[i] = gauge(scrapes.get(i), List.of("vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"));
-            wait[i] = gauge(scrapes.get(i), List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"));
+            run[i] = gauge(scrapes.get(i), ServerMetrics.KNOWN.get("running"));
+            wait[i] = gauge(scrapes.get(i), ServerMetrics.KNOWN.get("waiting"));
         }
         return new Chart("Server: running and waiting requests", "time since start (s)", "requests")
                 .line("running", t, run).line("waiting", t, wait);
@@ -118,8 +119,7 @@ final class ProbeReportPage {
         double[] t = new double[scrapes.size()], kv = new double[scrapes.size()];
         for (int i = 0; i < t.length; i++) {
             t[i] = num(scrapes.get(i).path("t_s"));
-            kv[i] = gauge(scrapes.get(i), List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage",
-                    "llamacpp:kv_cache_usage_ratio"));
+            kv[i] = gauge(scrapes.get(i), ServerMetrics.KNOWN.get("kv_cache_usage"));
         }
         return new Chart("Server: KV-cache usage", "time since start (s)", "fraction used").line("KV cache", t, kv);
     }

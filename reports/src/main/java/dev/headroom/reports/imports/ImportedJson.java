@@ -104,9 +104,10 @@ public final class ImportedJson {
         return d.get(stat);
     }
 
-    public static String write(Imported r, List<Slo> slos, String toolVersion) {
+    /** A result tree as the indented JSON text written to disk. */
+    public static String text(ObjectNode tree) {
         try {
-            return MAPPER.writeValueAsString(tree(r, slos, toolVersion)) + "\n";
+            return MAPPER.writeValueAsString(tree) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -127,10 +128,6 @@ public final class ImportedJson {
         ObjectNode knee = root.putObject("knee");
         knee.put("rule", "not computed for imported results");
         knee.putNull("index");
-        try {
-            return MAPPER.writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return text(root);
     }
 }
