@@ -69,6 +69,8 @@ final class SearchProbes {
         if (replaying && index < previous.size() && sameLoad(previous.get(index).load(), load)
                 && Files.isRegularFile(dir.resolve(previous.get(index).dir()).resolve("summary.json"))) {
             done.add(previous.get(index));
+            // The probes after it are shaped from what this one measured, exactly as in the interrupted run.
+            shape.learnCycle(load, previous.get(index).e2eMeanSeconds());
             reused++;
             lastReused = true;
             return previous.get(index);
@@ -111,7 +113,7 @@ final class SearchProbes {
         }
         Goodput g = Goodput.of(m.records(), open, search.slos(), search.goodputUnit());
         return new SearchReport.Probe(index + 1, load, margins, pass, new double[] {g.value(), g.se()},
-                m.records().size(), m.elapsedNanos() / 1e9, name);
+                m.records().size(), m.elapsedNanos() / 1e9, name, search.integerLoad() ? ProbeShape.meanE2e(m) : Double.NaN);
     }
 
     /** Each probe's own run directory: summary.json, requests.jsonl and requests.csv, as a probe would write. */

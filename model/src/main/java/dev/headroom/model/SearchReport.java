@@ -27,9 +27,11 @@ public record SearchReport(RunInfo run, String objective, List<Slo> slos, boolea
      *
      * @param margins per SLO text: {value, se, samples}
      * @param goodput {value, se} in the search's goodput unit
+     * @param e2eMeanSeconds closed loop: the mean e2e of its measured requests, from which later probes' ramps are
+     *                       interpolated (NaN in open loop or when none succeeded)
      */
     public record Probe(int index, double load, Map<String, double[]> margins, boolean pass, double[] goodput,
-                        long requests, double seconds, String dir) {}
+                        long requests, double seconds, String dir, double e2eMeanSeconds) {}
 
     /**
      * The max-goodput answer.

@@ -5,18 +5,22 @@ import dev.headroom.model.RunLength;
 
 
 /**
- * How each probe of a search starts, so short probes measure the steady state rather than a start-up burst:
- * closed-loop users are started evenly over one request's duration (learnt from the first probe: the median
- * e2e at the lowest load), so they do not send, prefill and finish in lockstep; and the first wave (one request
- * per user; open loop, one request lifetime — at least two seconds — of arrivals) is warm-up. A closed-loop probe
- * also measures at least three waves (3 × users requests), an open-loop one at least four request lifetimes of
- * arrivals, so a queue that builds slowly past the boundary has time to show.
+ * How each probe of a search starts, so short probes measure the steady state rather than a start-up burst.
+ * Closed loop: users are started evenly over one request cycle at that load (the mean e2e, interpolated in log-log
+ * from the loads measured so far; before any, the lone request's median e2e), which is how far apart they are once
+ * running; everything sent before the ramp has ended plus one more cycle is warm-up, so the measured requests start
+ * from a mixed state. (Started over a lone request's e2e instead, 200 users of a busy server all prefill within a
+ * fraction of their real cycle, and a 200-request probe reads TTFT p95 twice the sustained value.) A closed-loop probe
+ * measures at least three waves (3 × users requests); an open-loop one at least four request lifetimes of arrivals
+ * after one of warm-up, so a queue that builds slowly past the boundary has time to show.
  */
 public final class ProbeShape {
     /** Request lifetimes (median e2e at the lowest load) an open-loop probe measures at least. */
     static final double OPEN_LOOP_LIFETIMES = 4;
     private final SearchSpec spec;
     private double rampSeconds;
+    /** Closed loop: mean e2e (seconds) measured at each load. */
+    private final java.util.TreeMap<Double, Double> cycles = new java.util.TreeMap<>();
 
     public ProbeShape(SearchSpec spec) {
         this.spec = spec;
@@ -34,15 +38,53 @@ public final class ProbeShape {
             return new RunLength(requests, base.maxSeconds(), warmup, 0);
         }
         RunLength base = spec.perProbe();
-        return new RunLength(Math.max(base.requests(), 3 * users), base.maxSeconds(), users, rampSeconds);
+        double cycle = users == 1 ? 0 : cycleAt(users);
+        return new RunLength(Math.max(base.requests(), 3 * users), base.maxSeconds(), users, cycle, 2 * cycle);
     }
 
-    /** Learns the ramp from the first measurement that completed any request. */
+    /**
+     * The expected request cycle (mean e2e) of a closed loop of {@code users}: interpolated in log-log between the
+     * nearest measured loads; beyond them, extrapolated along the slope of the two nearest, kept between flat (an idle
+     * server) and proportional to users (a saturated one).
+     */
+    double cycleAt(double users) {
+        if (cycles.isEmpty()) return rampSeconds;
+        var below = cycles.floorEntry(users);
+        var above = cycles.ceilingEntry(users);
+        if (below != null && above != null) {
+            if (below.getKey().equals(above.getKey())) return below.getValue();
+            double t = Math.log(users / below.getKey()) / Math.log(above.getKey() / below.getKey());
+            return Math.exp(Math.log(below.getValue()) + t * Math.log(above.getValue() / below.getValue()));
+        }
+        var near = below != null ? below : above;
+        var next = below != null ? cycles.lowerEntry(near.getKey()) : cycles.higherEntry(near.getKey());
+        double slope = next == null ? 0.5
+                : Math.log(near.getValue() / next.getValue()) / Math.log(near.getKey() / next.getKey());
+        slope = Math.max(0, Math.min(1, slope));
+        return near.getValue() * Math.pow(users / near.getKey(), slope);
+    }
+
+    /** Learns from each measurement: the lone request's e2e from the first, and the cycle at each closed-loop load. */
     public void learn(Measurement m) {
-        if (rampSeconds > 0) return;
-        double[] e2e = m.records().stream().filter(r -> r.succeeded() && !r.warmup() && r.lastTokenNanos() >= 0)
+        double[] e2e = e2eSeconds(m);
+        if (e2e.length == 0) return;
+        if (rampSeconds <= 0) rampSeconds = e2e[e2e.length / 2];
+        if (m.request().load() instanceof dev.headroom.model.LoadModel.Closed c) learnCycle(c.concurrency(), meanE2e(m));
+    }
+
+    /** Records the mean e2e measured with {@code users} closed-loop users (also used when a search resumes). */
+    public void learnCycle(double users, double meanE2eSeconds) {
+        if (meanE2eSeconds > 0) cycles.put(users, meanE2eSeconds);
+    }
+
+    /** The mean e2e (seconds) of a measurement's measured, successful requests; NaN when there are none. */
+    public static double meanE2e(Measurement m) {
+        return java.util.Arrays.stream(e2eSeconds(m)).average().orElse(Double.NaN);
+    }
+
+    private static double[] e2eSeconds(Measurement m) {
+        return m.records().stream().filter(r -> r.succeeded() && !r.warmup() && r.lastTokenNanos() >= 0)
                 .mapToDouble(r -> (r.lastTokenNanos() - r.sentNanos()) / 1e9).sorted().toArray();
-        if (e2e.length > 0) rampSeconds = e2e[e2e.length / 2];
     }
 
     /**

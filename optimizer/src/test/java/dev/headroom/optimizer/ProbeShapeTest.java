@@ -64,4 +64,35 @@ class ProbeShapeTest {
         assertEquals(450, len.requests());
         assertEquals(0, len.rampSeconds(), "no ramp until the first probe taught one");
     }
+
+    @Test
+    void closedLoopUsersStartOverTheirCycleAndWarmUpOneCycleMore() {
+        ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
+        shape.learnCycle(10, 1.0);
+        shape.learnCycle(100, 4.0);
+        RunLength len = shape.forLoad(100);
+        assertEquals(4.0, len.rampSeconds(), 1e-12, "users spread over the cycle measured at this load");
+        assertEquals(8.0, len.warmupSeconds(), 1e-12, "everything sent before the ramp ends plus one cycle is warm-up");
+        assertEquals(100, len.warmupRequests(), "and at least the first wave");
+        assertTrue(len.isWarmup(150, 7.9) && !len.isWarmup(150, 8.0));
+        assertEquals(0, shape.forLoad(1).rampSeconds(), "one user needs no ramp");
+    }
+
+    @Test
+    void cycleIsInterpolatedInLogLogAndExtrapolatedWithinFlatAndProportional() {
+        ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
+        shape.learnCycle(10, 1.0);
+        shape.learnCycle(100, 4.0);
+        // log-log halfway between 10 and 100 is sqrt(1000) users, and sqrt(1 x 4) seconds.
+        assertEquals(2.0, shape.cycleAt(Math.sqrt(1000)), 1e-9);
+        // Slope log 4 / log 10 beyond the highest measured load: 1000 users -> 4 x 4 = 16 s.
+        assertEquals(16.0, shape.cycleAt(1000), 1e-9);
+        shape.learnCycle(200, 20.0); // steeper than proportional: kept at proportional
+        assertEquals(40.0, shape.cycleAt(400), 1e-9);
+        ProbeShape flat = new ProbeShape(spec("ttft:p95<300ms"));
+        flat.learnCycle(10, 2.0);
+        flat.learnCycle(20, 1.0); // falling: kept flat
+        assertEquals(1.0, flat.cycleAt(80), 1e-9);
+        assertEquals(2.0, flat.cycleAt(5), 1e-9, "below the lowest load: along the slope to the next, kept flat");
+    }
 }

@@ -69,7 +69,8 @@ public final class Probe implements Measurer {
     public Measurement measure(MeasurementRequest request) {
         RunPlan plan = new RunPlan(request.load(), Duration.ZERO, 0,
                 request.length().maxSeconds() < 1e9 ? Duration.ofMillis((long) (request.length().maxSeconds() * 1000)) : null,
-                request.length().requests(), Duration.ZERO, request.length().warmupRequests(),
+                request.length().requests(), Duration.ofNanos(Math.round(request.length().warmupSeconds() * 1e9)),
+                request.length().warmupRequests(),
                 Duration.ofNanos(Math.round(request.length().rampSeconds() * 1e9)), Duration.ofSeconds(30), request.seed());
         ProbeResult r = run(WorkloadSpec.of(request.workload()), plan, rec -> { }, request.stopEarly());
         return new Measurement(request, r.records(), (long) (r.elapsedSeconds() * 1e9), false, request.seed());

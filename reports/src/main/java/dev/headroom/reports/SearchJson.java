@@ -49,7 +49,8 @@ public final class SearchJson {
             probes.add(new SearchReport.Probe(p.path("index").asInt(), num(p.path("load")), margins,
                     p.path("verdict").asText().equals("pass"),
                     new double[] {num(p.path("goodput").path("value")), num(p.path("goodput").path("se"))},
-                    p.path("requests").asLong(), num(p.path("duration_s")), p.path("dir").asText(null)));
+                    p.path("requests").asLong(), num(p.path("duration_s")), p.path("dir").asText(null),
+                    num(p.path("e2e_mean_s"))));
         }
         var range = root.path("range");
         var result = root.path("result");
@@ -125,6 +126,7 @@ public final class SearchJson {
             JsonNumbers.exact(g, "se", p.goodput()[1]);
             o.put("requests", p.requests());
             JsonNumbers.put(o, "duration_s", p.seconds(), 3);
+            JsonNumbers.exact(o, "e2e_mean_s", p.e2eMeanSeconds());
             o.put("dir", p.dir());
         }
         ObjectNode curves = root.putObject("curves");

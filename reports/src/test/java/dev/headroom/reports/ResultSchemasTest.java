@@ -43,8 +43,8 @@ class ResultSchemasTest {
         m1.put("ttft:p95<300ms", new double[] {-0.5, 0.05, 200});
         m2.put("ttft:p95<300ms", new double[] {0.25, 0.08, 120});
         List<SearchReport.Probe> probes = List.of(
-                new SearchReport.Probe(1, 1, m1, true, new double[] {0.5, 0.04}, 203, 12.5, "01-concurrency=1"),
-                new SearchReport.Probe(2, 64, m2, false, new double[] {20.25, 1.5}, 320, 30.25, "02-concurrency=64"));
+                new SearchReport.Probe(1, 1, m1, true, new double[] {0.5, 0.04}, 203, 12.5, "01-concurrency=1", 0.75),
+                new SearchReport.Probe(2, 64, m2, false, new double[] {20.25, 1.5}, 320, 30.25, "02-concurrency=64", 2.5));
         Map<String, List<double[]>> curves = new LinkedHashMap<>();
         curves.put("ttft:p95<300ms", List.of(new double[] {1, -0.5}, new double[] {64, 0.25}));
         RunInfo run = new RunInfo("test", "2026-11-29T10:00:00Z", "virtual://simulator", "m", "chat", "llama-3.1-8b on h100-sxm x1",

@@ -45,7 +45,9 @@ public final class VirtualEngine implements Measurer {
         private final List<VirtualRequest> byIndex = new ArrayList<>();
         private final long maxNanos;
         private static final int STOP_CHECK_EVERY = 10;
-        private int target;
+        /** Measured requests to send; warm-up ones are sent regardless. */
+        private long measuredTarget;
+        private long measuredIssued;
         private int measuredDone;
         private ArrivalProcess.Gaps gaps;
         private double nextOpenArrivalSeconds;
@@ -57,8 +59,9 @@ public final class VirtualEngine implements Measurer {
             this.engine = new Engine(config.withSeed(request.seed()));
             this.workload = request.workload();
             this.lengths = new SplittableRandom(request.seed());
-            this.target = request.length().requests() + request.length().warmupRequests();
-            double max = request.length().maxSeconds();
+            this.measuredTarget = request.length().requests();
+            // As the HTTP probe: the time cap counts from the end of a timed warm-up.
+            double max = request.length().maxSeconds() + request.length().warmupSeconds();
             this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
         }
 
@@ -66,7 +69,7 @@ public final class VirtualEngine implements Measurer {
             switch (request.load()) {
                 case LoadModel.Closed c -> {
                     long ramp = Math.round(request.length().rampSeconds() * 1e9);
-                    for (int u = 0; u < c.concurrency() && issued < target; u++) {
+                    for (int u = 0; u < c.concurrency(); u++) {
                         scheduleArrival(c.concurrency() == 1 ? 0 : ramp * u / c.concurrency());
                     }
                 }
@@ -93,9 +96,8 @@ public final class VirtualEngine implements Measurer {
             }
             List<RequestRecord> records = new ArrayList<>(byIndex.size());
             long last = 0;
-            int warmup = request.length().warmupRequests();
             for (VirtualRequest p : byIndex) {
-                RequestRecord r = p.index < warmup ? p.toRecord().asWarmup() : p.toRecord();
+                RequestRecord r = isWarmup(p) ? p.toRecord().asWarmup() : p.toRecord();
                 records.add(r);
                 last = Math.max(last, r.endNanos());
             }
@@ -103,8 +105,16 @@ public final class VirtualEngine implements Measurer {
         }
 
         private void scheduleArrival(long at) {
-            if (issued >= target || at > maxNanos) return;
+            if (at > maxNanos) return;
+            if (!request.length().isWarmup(issued, at / 1e9)) {
+                if (measuredIssued >= measuredTarget) return;
+                measuredIssued++;
+            }
             arrivals.add(new long[] {at, issued++});
+        }
+
+        private boolean isWarmup(VirtualRequest p) {
+            return request.length().isWarmup(p.index, p.arrival / 1e9);
         }
 
         private void nextOpenArrival() {
@@ -149,18 +159,17 @@ public final class VirtualEngine implements Measurer {
         @Override
         public void onFinish(Sequence seq, long nanos) {
             byIndex.get((int) seq.id()).onFinish(seq, nanos);
-            if (seq.id() >= request.length().warmupRequests() && request.stopEarly() != null
+            if (!isWarmup(byIndex.get((int) seq.id())) && request.stopEarly() != null
                     && ++measuredDone % STOP_CHECK_EVERY == 0 && request.stopEarly().enough(measuredSoFar())) {
-                target = (int) issued; // conclusive: send nothing more, let those in flight finish
+                measuredTarget = measuredIssued; // conclusive: send nothing more, let those in flight finish
             }
             onDone(nanos);
         }
 
         private List<RequestRecord> measuredSoFar() {
             List<RequestRecord> out = new ArrayList<>();
-            int warmup = request.length().warmupRequests();
             for (VirtualRequest p : byIndex) {
-                if (p != null && p.index >= warmup && p.end >= 0) out.add(p.toRecord());
+                if (p != null && !isWarmup(p) && p.end >= 0) out.add(p.toRecord());
             }
             return out;
         }
