@@ -98,7 +98,7 @@ final class SearchProbes {
         try (dev.headroom.probe.MetricsScraper scraper = metricsUrl == null ? null
                 : new dev.headroom.probe.MetricsScraper(metricsUrl, metricsInterval, probeDir.resolve("server_metrics.jsonl"))) {
             m = measurer.measure(new MeasurementRequest(lm, search.workload(), shape.forLoad(load), search.seed() + index,
-                    shape.stopRule()));
+                    shape.stopRule(load)));
             if (scraper != null) server = scraper.finish();
         }
         shape.learn(m);

@@ -14,8 +14,8 @@ import java.util.function.Consumer;
  * Finds the largest load (concurrency or rate) that meets every SLO, in few probes:
  * <ol>
  *   <li>probe {@code min}; failing there means the boundary is below the range;</li>
- *   <li>bracket: extrapolate the binding margin against log(load) from the last two probes to its zero crossing,
- *       and jump there, never by less than ×1.25 or more than ×8 (no blind doubling);</li>
+ *   <li>bracket: after one probe, ×8; then extrapolate the binding margin against log(load) from the last two
+ *       probes to its zero crossing, and jump there, never by less than ×1.25 or more than ×8 (no blind doubling);</li>
  *   <li>inside the bracket: weighted isotonic regression (PAVA) of each SLO's margin against log(load), weights
  *       1/se²; the binding curve is the largest of them; probe at its root. A jump in the margins the fit cannot
  *       follow is a cliff: from then on, geometric bisection;</li>
@@ -30,6 +30,8 @@ public final class BoundarySearch {
     private static final double AMBIGUOUS_Z = 1.96;
     /** Most measurements at one load (the first plus replicates). */
     private static final int MAX_AT_ONE_LOAD = 2;
+    /** Bounds of a bracketing step, as a factor of the highest load measured. */
+    private static final double MIN_STEP = 1.25, MAX_STEP = 8;
 
     /** Measures one load point and returns its margins. */
     public interface Observer {
@@ -71,7 +73,7 @@ public final class BoundarySearch {
             LoadModel lm = spec.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
                     : new LoadModel.Open(load, spec.arrivals());
             Measurement m = measurer.measure(new MeasurementRequest(lm, spec.workload(), shape.forLoad(load),
-                    spec.seed() + index, shape.stopRule()));
+                    spec.seed() + index, shape.stopRule(load)));
             shape.learn(m);
             onProbe.accept(m);
             boolean open = !spec.integerLoad();
@@ -156,7 +158,9 @@ public final class BoundarySearch {
         // Pooled observations are in load order: the last two are the highest loads measured.
         Observation b = probes.getLast();
         double cur = b.load();
-        double step = 2; // with one probe: double
+        // With one probe there is no slope to extrapolate: take the largest step. A probe past the boundary is cheap
+        // (a sure fail stops early) and brackets it; doubling from 1 spends a probe learning that 2 users are fine.
+        double step = MAX_STEP;
         if (probes.size() >= 2) {
             Observation a = probes.get(probes.size() - 2);
             double x1 = Math.log(a.load()), x2 = Math.log(b.load());
@@ -165,10 +169,10 @@ public final class BoundarySearch {
                 double crossing = x2 + (0 - y2) * (x2 - x1) / (y2 - y1);
                 step = Math.exp(crossing - x2);
             } else {
-                step = 8; // margin not rising: the boundary is far
+                step = MAX_STEP; // margin not rising: the boundary is far
             }
         }
-        double n = cur * Math.max(1.25, Math.min(8, step));
+        double n = cur * Math.max(MIN_STEP, Math.min(MAX_STEP, step));
         return spec.integerLoad() ? Math.max(cur + 1, Math.round(n)) : n;
     }
 

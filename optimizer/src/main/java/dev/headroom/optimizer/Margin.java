@@ -12,7 +12,10 @@ import java.util.List;
 /**
  * How far a load point is from one SLO: {@code (observed − threshold) ÷ threshold} (negative = passing), with a
  * standard error from the per-request data — for a percentile, the order-statistic 95 % interval of that
- * percentile (binomial ranks), for a mean its standard error, for the error rate the binomial one.
+ * percentile (binomial ranks), for a mean its standard error, for the error rate the binomial one — each with the
+ * effective sample size rather than the count: requests that share a server's batches are correlated (in one
+ * closed-loop probe a run of neighbours all queue behind the same prefill burst), and counting them as independent
+ * made 200-request probes claim a p95 to ±0.5 % that a repeat missed by 20 %.
  */
 public record Margin(Slo slo, double value, double se, int samples) {
 
@@ -32,22 +35,27 @@ public record Margin(Slo slo, double value, double se, int samples) {
             double se = Math.sqrt((rate * (1 - rate) + 1.0 / Math.max(n, 1)) / Math.max(n, 1)) / scale;
             return new Margin(slo, (rate - slo.threshold()) / scale, se, n);
         }
-        double[] v = values(slo.metric(), measured, openLoop);
+        double[] inOrder = values(slo.metric(), measured, openLoop);
         double t = slo.threshold();
-        if (v.length == 0) return new Margin(slo, 1, 1, 0); // nothing completed: as failing as it gets
+        if (inOrder.length == 0) return new Margin(slo, 1, 1, 0); // nothing completed: as failing as it gets
+        double[] v = inOrder.clone();
         Arrays.sort(v);
         if (slo.stat().equals("mean")) {
             double mean = Arrays.stream(v).average().orElse(Double.NaN);
             double sd = Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, v.length - 1));
-            return new Margin(slo, (mean - t) / t, sd / Math.sqrt(v.length) / t, v.length);
+            return new Margin(slo, (mean - t) / t, sd / Math.sqrt(EffectiveSize.of(inOrder)) / t, v.length);
         }
         double q = quantileOf(slo.stat());
         int n = v.length;
         double observed = v[rank(n, q) - 1];
-        // Order-statistic interval: ranks between the binomial 2.5 % and 97.5 % points of Bin(n, q).
-        BinomialDistribution bin = new BinomialDistribution(null, n, q);
-        int lo = Math.max(1, bin.inverseCumulativeProbability(0.025));
-        int hi = Math.min(n, bin.inverseCumulativeProbability(0.975) + 1);
+        // Order-statistic interval: ranks between the binomial 2.5 % and 97.5 % points of Bin(m, q), m the effective
+        // size (of the exceedance indicator, which is what the percentile's rank counts), scaled back to n ranks.
+        double[] above = new double[n];
+        for (int i = 0; i < n; i++) above[i] = inOrder[i] > observed ? 1 : 0;
+        int m = (int) Math.max(1, Math.round(EffectiveSize.of(above)));
+        BinomialDistribution bin = new BinomialDistribution(null, m, q);
+        int lo = Math.max(1, (int) Math.floor((double) bin.inverseCumulativeProbability(0.025) * n / m));
+        int hi = Math.min(n, (int) Math.ceil((bin.inverseCumulativeProbability(0.975) + 1.0) * n / m));
         double se = (v[hi - 1] - v[lo - 1]) / (2 * 1.96) / t;
         return new Margin(slo, (observed - t) / t, Math.max(se, 1e-6), n);
     }

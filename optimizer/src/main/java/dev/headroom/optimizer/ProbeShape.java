@@ -1,7 +1,10 @@
 package dev.headroom.optimizer;
 
 import dev.headroom.model.Measurement;
+import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
+
+import java.util.List;
 
 
 /**
@@ -88,16 +91,20 @@ public final class ProbeShape {
     }
 
     /**
-     * Ends a probe early once its verdict is statistically certain: some SLO's margin is above zero by more than
-     * 1.96 standard errors (a sure fail), or every SLO's is below zero by that much (a sure pass) — each after
-     * enough requests for its statistic to exist (at least 30, and 2 ÷ (1 − q) for a q-percentile). None for
-     * max-goodput.
+     * Ends a probe at {@code load} early once its verdict is statistically certain: some SLO's margin is above zero by
+     * more than 1.96 standard errors (a sure fail), or every SLO's is below zero by that much (a sure pass) — each
+     * after enough requests for its statistic to exist (at least 30, and 2 ÷ (1 − q) for a q-percentile; closed loop:
+     * also one per user). Judged on the finished requests sent before the first one still running: the ones that
+     * happen to finish first are the fast ones, and a verdict on them would be biased. None for max-goodput.
      */
-    public dev.headroom.model.MeasurementRequest.StopRule stopRule() {
+    public dev.headroom.model.MeasurementRequest.StopRule stopRule(double load) {
         // Goodput is estimated from the whole probe; a pass/fail verdict does not settle it.
         if (spec.objective() == SearchSpec.Objective.MAX_GOODPUT) return null;
         boolean open = !spec.integerLoad();
-        return records -> {
+        int atLeast = open ? 0 : (int) Math.round(load);
+        return finished -> {
+            List<RequestRecord> records = completedPrefix(finished);
+            if (records.size() < atLeast) return false;
             boolean allPass = true;
             for (dev.headroom.model.Slo slo : spec.slos()) {
                 Margin m = Margin.of(slo, records, open);
@@ -110,6 +117,15 @@ public final class ProbeShape {
             }
             return allPass;
         };
+    }
+
+    /** The finished requests whose index is below that of every request not yet finished (warm-up excluded). */
+    static List<RequestRecord> completedPrefix(List<RequestRecord> finished) {
+        List<RequestRecord> sorted = finished.stream().filter(r -> !r.warmup())
+                .sorted(java.util.Comparator.comparingLong(RequestRecord::index)).toList();
+        int k = 0;
+        while (k < sorted.size() && sorted.get(k).index() == sorted.getFirst().index() + k) k++;
+        return sorted.subList(0, k);
     }
 
     /** Takes the ramp an interrupted search had learnt, so a resumed search shapes its probes the same way. */

@@ -15,14 +15,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MarginTest {
     private static final long MS = 1_000_000L;
 
-    /** n requests whose TTFTs are 1, 2, ..., n ms. */
+    /** n requests whose TTFTs are 1, 2, ..., n ms, in a seeded random order (as independent requests would be). */
     private static List<RequestRecord> ttfts(int n) {
+        List<Integer> values = new ArrayList<>();
+        for (int i = 1; i <= n; i++) values.add(i);
+        java.util.Collections.shuffle(values, new java.util.Random(n));
+        return inOrder(values);
+    }
+
+    private static List<RequestRecord> inOrder(List<Integer> ttftMs) {
         List<RequestRecord> out = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-            out.add(RequestRecord.completed(i, 0, 0, new long[] {i * MS, i * MS + 5 * MS}, i * MS + 6 * MS, 10,
+        for (int k = 0; k < ttftMs.size(); k++) {
+            long i = ttftMs.get(k);
+            out.add(RequestRecord.completed(k, 0, 0, new long[] {i * MS, i * MS + 5 * MS}, i * MS + 6 * MS, 10,
                     TokenSource.USAGE, 2, 0));
         }
         return out;
+    }
+
+    @Test
+    void correlatedNeighboursWidenTheInterval() {
+        // The same 400 TTFTs: shuffled, or in runs of ten similar values (a batch of requests that queued together).
+        List<Integer> runs = new ArrayList<>();
+        java.util.Random r = new java.util.Random(5);
+        for (int b = 0; b < 40; b++) {
+            int base = r.nextInt(390);
+            for (int j = 0; j < 10; j++) runs.add(1 + base + j);
+        }
+        List<Integer> shuffled = new ArrayList<>(runs);
+        java.util.Collections.shuffle(shuffled, new java.util.Random(6));
+        Slo slo = Slo.parse("ttft:p90<400ms");
+        Margin correlated = Margin.of(slo, inOrder(runs), false);
+        Margin independent = Margin.of(slo, inOrder(shuffled), false);
+        assertEquals(independent.value(), correlated.value(), 1e-12, "the same values, the same percentile");
+        assertTrue(correlated.se() > 2 * independent.se(), correlated.se() + " vs " + independent.se());
     }
 
     @Test

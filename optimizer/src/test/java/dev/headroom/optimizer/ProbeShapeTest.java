@@ -34,11 +34,23 @@ class ProbeShapeTest {
 
     @Test
     void clearVerdictsStopAfterEnoughRequestsAndBorderlineOnesDoNot() {
-        var rule = new ProbeShape(spec("ttft:p95<300ms")).stopRule();
+        var rule = new ProbeShape(spec("ttft:p95<300ms")).stopRule(8);
         assertFalse(rule.enough(ttftsAround(30, 20)), "too few requests for a p95");
         assertTrue(rule.enough(ttftsAround(30, 50)), "a sure pass");
         assertTrue(rule.enough(ttftsAround(3000, 50)), "a sure fail");
         assertFalse(rule.enough(ttftsAround(275, 50)), "within the noise of the threshold");
+    }
+
+    @Test
+    void aVerdictWaitsForOneRequestPerUserAndForTheSlowOnesSentFirst() {
+        var rule = new ProbeShape(spec("ttft:p95<300ms")).stopRule(60);
+        assertFalse(rule.enough(ttftsAround(30, 50)), "a sure pass, but fewer finished than the 60 users");
+        assertTrue(rule.enough(ttftsAround(30, 60)));
+        // 80 fast requests finished, but request 5 (sent early) is still running: only 0..4 count.
+        List<RequestRecord> fastOnesFirst = new ArrayList<>(ttftsAround(30, 85));
+        fastOnesFirst.remove(5);
+        assertEquals(5, ProbeShape.completedPrefix(fastOnesFirst).size());
+        assertFalse(rule.enough(fastOnesFirst));
     }
 
     @Test
