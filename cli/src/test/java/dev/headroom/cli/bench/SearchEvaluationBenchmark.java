@@ -195,10 +195,16 @@ class SearchEvaluationBenchmark {
         return new Case(e, w, slo);
     }
 
-    /** A baseline's probe, shaped as Headroom shapes its own (same ramp, warm-up and length), so only the method differs. */
+    /**
+     * A baseline's probe, started and warmed up as Headroom starts its own, so only the method differs; it runs its
+     * plain length (max(200, 3 × users) requests): no early stop, no extension.
+     */
     static Margin measure(Case c, ProbeShape shape, int concurrency, long seed, long[] spent) {
+        RunLength shaped = shape.forLoad(concurrency);
+        RunLength plain = new RunLength(Math.max(PROBE_REQUESTS, 3 * concurrency), shaped.maxSeconds(),
+                shaped.warmupRequests(), shaped.rampSeconds(), shaped.warmupSeconds());
         Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(new LoadModel.Closed(concurrency),
-                c.workload(), shape.forLoad(concurrency), seed, null));
+                c.workload(), plain, seed, null));
         shape.learn(m);
         spent[0] += m.records().size();
         return Margin.of(c.slo(), m.records(), false);
