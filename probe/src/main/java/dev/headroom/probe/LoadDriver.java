@@ -94,10 +94,13 @@ final class LoadDriver {
             clock.sleepUntil(startAt);
             while (true) {
                 // Build the request first: client work must not count as the server's time, nor as send lag.
-                long i = claim(clock.now());
+                long claimed = clock.now();
+                long i = claim(claimed);
                 if (i < 0) return;
                 PreparedRequest req = prepare(i);
-                send(req, clock.now(), 0);
+                // Warm-up or measured is decided when the index is claimed, as claim() counted it: deciding again at the
+                // send, a request claimed just before the warm-up ended would be measured beyond --requests.
+                send(req, clock.now(), 0, isWarmup(i, claimed));
                 if (!plan.thinkTime().isZero()) clock.sleepUntil(clock.now() + plan.thinkTime().toNanos());
             }
         } catch (InterruptedException e) {
@@ -132,7 +135,7 @@ final class LoadDriver {
                     }
                 }
                 try {
-                    send(req, intended, wait);
+                    send(req, intended, wait, isWarmup(req.index(), intended));
                 } finally {
                     if (slots != null) slots.release();
                 }
@@ -155,11 +158,11 @@ final class LoadDriver {
         return prompts.prepare(index, new SplittableRandom(plan.seed() * 0x9E3779B97F4A7C15L + index));
     }
 
-    private void send(PreparedRequest req, long intended, long slotWait) {
+    private void send(PreparedRequest req, long intended, long slotWait, boolean warmup) {
         int now = inFlight.incrementAndGet();
         peakInFlight.accumulateAndGet(now, Math::max);
         try {
-            RequestRecord r = executor.execute(req, intended, slotWait, isWarmup(req.index(), intended));
+            RequestRecord r = executor.execute(req, intended, slotWait, warmup);
             records.add(r);
             sink.accept(r);
             if (stopRule != null && !r.warmup() && measuredDone.incrementAndGet() % 10 == 0
