@@ -10,10 +10,11 @@ import java.util.List;
 /**
  * How each probe of a search starts, so short probes measure the steady state rather than a start-up burst.
  * Closed loop: users are started evenly over one request cycle at that load (the mean e2e, interpolated in log-log
- * from the loads measured so far; before any, the lone request's median e2e), which is how far apart they are once
- * running; everything sent before the ramp has ended plus one more cycle is warm-up, so the measured requests start
- * from a mixed state. (Started over a lone request's e2e instead, 200 users of a busy server all prefill within a
- * fraction of their real cycle, and a 200-request probe reads TTFT p95 twice the sustained value.) A closed-loop probe
+ * from the loads measured so far; before the first probe, no ramp), which is how far apart they are once running;
+ * everything sent before the ramp has ended plus one more cycle is warm-up (and at least one request per user), so
+ * the measured requests start from a mixed state. (Started over a lone request's e2e instead, 200 users of a busy
+ * server all prefill within a fraction of their real cycle, and a 200-request probe read a TTFT p95 of twice the SLO
+ * where the steady state is 37 % under it.) A closed-loop probe
  * measures at least three waves (3 × users requests); an open-loop one at least four request lifetimes of arrivals
  * after one of warm-up, so a queue that builds slowly past the boundary has time to show.
  */
