@@ -4,7 +4,10 @@ import dev.headroom.model.Measurement;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.TreeMap;
 
 
 /**
@@ -26,7 +29,7 @@ public final class ProbeShape {
     private final SearchSpec spec;
     private double rampSeconds;
     /** Closed loop: mean e2e (seconds) measured at each load. */
-    private final java.util.TreeMap<Double, Double> cycles = new java.util.TreeMap<>();
+    private final TreeMap<Double, Double> cycles = new TreeMap<>();
 
     public ProbeShape(SearchSpec spec) {
         this.spec = spec;
@@ -85,7 +88,9 @@ public final class ProbeShape {
         double[] e2e = e2eSeconds(m);
         if (e2e.length == 0) return;
         if (rampSeconds <= 0) rampSeconds = e2e[e2e.length / 2];
-        if (m.request().load() instanceof dev.headroom.model.LoadModel.Closed c) learnCycle(c.concurrency(), meanE2e(m));
+        if (m.request().load() instanceof dev.headroom.model.LoadModel.Closed c) {
+            learnCycle(c.concurrency(), Arrays.stream(e2e).average().orElseThrow());
+        }
     }
 
     /** Records the mean e2e measured with {@code users} closed-loop users (also used when a search resumes). */
@@ -95,7 +100,7 @@ public final class ProbeShape {
 
     /** The mean e2e (seconds) of a measurement's measured, successful requests; NaN when there are none. */
     public static double meanE2e(Measurement m) {
-        return java.util.Arrays.stream(e2eSeconds(m)).average().orElse(Double.NaN);
+        return Arrays.stream(e2eSeconds(m)).average().orElse(Double.NaN);
     }
 
     private static double[] e2eSeconds(Measurement m) {
@@ -135,7 +140,7 @@ public final class ProbeShape {
     /** The finished requests whose index is below that of every request not yet finished (warm-up excluded). */
     static List<RequestRecord> completedPrefix(List<RequestRecord> finished) {
         List<RequestRecord> sorted = finished.stream().filter(r -> !r.warmup())
-                .sorted(java.util.Comparator.comparingLong(RequestRecord::index)).toList();
+                .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
         int k = 0;
         while (k < sorted.size() && sorted.get(k).index() == sorted.getFirst().index() + k) k++;
         return sorted.subList(0, k);
