@@ -205,7 +205,7 @@ public final class SearchCommand implements Callable<Integer> {
             SearchReport partial = boundaryReport(info, search, bs, observations, probes, null);
             writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
             if (format.equals("table")) {
-                out.println(SearchJson.probeLine(partial.probes().getLast(), bracket(observations)) + probes.reusedMark());
+                out.println(SearchJson.probeLine(partial.probes().getLast(), bracket(bs, observations)) + probes.reusedMark());
                 out.flush();
             }
         });
@@ -241,13 +241,10 @@ public final class SearchCommand implements Callable<Integer> {
         return SearchJson.read(file);
     }
 
-    private static String bracket(List<BoundarySearch.Observation> probes) {
-        List<BoundarySearch.Observation> pooled = BoundarySearch.pooled(probes);
-        double hi = pooled.stream().filter(o -> !o.passing()).mapToDouble(BoundarySearch.Observation::load).min().orElse(Double.NaN);
-        double lo = pooled.stream().filter(o -> o.passing() && !(o.load() >= hi)).mapToDouble(BoundarySearch.Observation::load)
-                .max().orElse(Double.NaN);
-        return "bracket [" + (Double.isNaN(lo) ? "-" : dev.headroom.reports.ConsoleTable.n(lo)) + ", "
-                + (Double.isNaN(hi) ? "-" : dev.headroom.reports.ConsoleTable.n(hi)) + ")";
+    private static String bracket(BoundarySearch search, List<BoundarySearch.Observation> probes) {
+        double[] b = search.bracket(probes);
+        return "bracket [" + (Double.isNaN(b[0]) ? "-" : dev.headroom.reports.ConsoleTable.n(b[0])) + ", "
+                + (Double.isNaN(b[1]) ? "-" : dev.headroom.reports.ConsoleTable.n(b[1])) + ")";
     }
 
     private SearchReport boundaryReport(RunInfo info, SearchSpec search, BoundarySearch bs,

@@ -15,6 +15,17 @@ public final class Pava {
      * Returns the fitted value for each input point.
      */
     public static double[] fit(double[] y, double[] w) {
+        return fitWithWeights(y, w).values();
+    }
+
+    /** An isotonic fit: each point's fitted value, and the total weight of the block it was pooled into. */
+    public record Fit(double[] values, double[] weights) {}
+
+    /**
+     * {@link #fit} together with each point's pooled weight: with weights 1/se², a fitted value's standard error is
+     * 1/√weight.
+     */
+    public static Fit fitWithWeights(double[] y, double[] w) {
         int n = y.length;
         if (w.length != n) throw new IllegalArgumentException("y and w differ in length: " + n + " vs " + w.length);
         for (double wi : w) {
@@ -40,11 +51,13 @@ public final class Pava {
             }
         }
         double[] out = new double[n];
+        double[] pooled = new double[n];
         int k = 0;
         for (int b = 0; b < blocks; b++) {
             Arrays.fill(out, k, k + size[b], mean[b]);
+            Arrays.fill(pooled, k, k + size[b], weight[b]);
             k += size[b];
         }
-        return out;
+        return new Fit(out, pooled);
     }
 }

@@ -29,6 +29,13 @@ class PavaTest {
     }
 
     @Test
+    void eachPointCarriesTheWeightOfItsPool() {
+        Pava.Fit fit = Pava.fitWithWeights(new double[] {0, 3, 1, 4}, new double[] {1, 1, 3, 1});
+        assertArrayEquals(new double[] {0, 1.5, 1.5, 4}, fit.values(), 1e-12);
+        assertArrayEquals(new double[] {1, 4, 4, 1}, fit.weights(), 1e-12);
+    }
+
+    @Test
     void badWeightsAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> Pava.fit(new double[] {1}, new double[] {0}));
         assertThrows(IllegalArgumentException.class, () -> Pava.fit(new double[] {1, 2}, new double[] {1}));

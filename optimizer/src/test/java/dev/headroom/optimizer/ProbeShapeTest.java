@@ -34,11 +34,19 @@ class ProbeShapeTest {
 
     @Test
     void clearVerdictsStopAfterEnoughRequestsAndBorderlineOnesDoNot() {
+        ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
+        assertFalse(shape.stopRule(8).enough(ttftsAround(30, 20)), "too few requests for a p95");
+        assertTrue(shape.stopRule(8).enough(ttftsAround(30, 50)), "a sure pass");
+        assertTrue(shape.stopRule(8).enough(ttftsAround(3000, 50)), "a sure fail");
+        assertFalse(shape.stopRule(8).enough(ttftsAround(275, 50)), "within the noise of the threshold");
+    }
+
+    @Test
+    void theVerdictIsLookedAtOnlyWhenTheJudgedRequestsHaveGrownByHalf() {
         var rule = new ProbeShape(spec("ttft:p95<300ms")).stopRule(8);
-        assertFalse(rule.enough(ttftsAround(30, 20)), "too few requests for a p95");
-        assertTrue(rule.enough(ttftsAround(30, 50)), "a sure pass");
-        assertTrue(rule.enough(ttftsAround(3000, 50)), "a sure fail");
-        assertFalse(rule.enough(ttftsAround(275, 50)), "within the noise of the threshold");
+        assertFalse(rule.enough(ttftsAround(275, 50)), "a look: borderline");
+        assertFalse(rule.enough(ttftsAround(3000, 60)), "a sure fail, but 60 is not yet 1.5 x 50: no look");
+        assertTrue(rule.enough(ttftsAround(3000, 75)), "the next look");
     }
 
     @Test
