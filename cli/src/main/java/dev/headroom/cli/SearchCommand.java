@@ -69,7 +69,8 @@ public final class SearchCommand implements Callable<Integer> {
     double max;
 
     @Option(names = "--tolerance", paramLabel = "F", defaultValue = "0.05",
-            description = "Stop when the bracket's relative width is below this (default: ${DEFAULT-VALUE}).")
+            description = "Stop when the bracket's relative width is below this and a sure pass and a sure fail lie "
+                    + "within this of the answer (default: ${DEFAULT-VALUE}).")
     double tolerance;
 
     @Option(names = "--max-probes", paramLabel = "N", defaultValue = "20", description = "Most probes (default: ${DEFAULT-VALUE}).")

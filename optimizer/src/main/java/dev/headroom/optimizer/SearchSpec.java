@@ -13,7 +13,8 @@ import java.util.List;
  * @param objective  {@code max-concurrency} (closed loop, integer loads), {@code max-rate} (open loop) or
  *                   {@code max-goodput} (either)
  * @param arrivals   open-loop arrival process for max-rate (and open-loop max-goodput)
- * @param tolerance  stop when the bracket's relative width (hi − lo) ÷ lo is below this
+ * @param tolerance  stop when the bracket's relative width (hi − lo) ÷ lo is below this and the answer is confirmed
+ *                   within it
  * @param perProbe   how long each probe runs
  * @param openLoop   loads are request rates (open loop) rather than concurrencies (closed loop)
  * @param goodputUnit what max-goodput maximises: good requests/s or their output tokens/s
