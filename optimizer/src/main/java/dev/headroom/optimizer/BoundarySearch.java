@@ -178,7 +178,7 @@ public final class BoundarySearch {
                 int n = 0;
                 for (Observation o : at) {
                     Margin m = o.margins().get(s);
-                    double w = 1 / Math.max(1e-12, m.se() * m.se());
+                    double w = weight(m);
                     sw += w;
                     swv += w * m.value();
                     n += m.samples();
@@ -259,6 +259,13 @@ public final class BoundarySearch {
             return -1;
         }
 
+        /** {max passing, min failing}: NaN for an end not yet measured. */
+        double[] bracket() {
+            int f = lowestFailing();
+            int p = f < 0 ? loads.length - 1 : f - 1;
+            return new double[] {p < 0 ? Double.NaN : loads[p], f < 0 ? Double.NaN : loads[f]};
+        }
+
         /** How sure a pass at load index i is: the smallest of the SLOs' −margin ÷ se. */
         double passZ(int i) {
             double z = Double.POSITIVE_INFINITY;
@@ -275,30 +282,25 @@ public final class BoundarySearch {
     }
 
     private Fitted fitted(List<Observation> probes) {
-        double[] loads = probes.stream().mapToDouble(Observation::load).distinct().sorted().toArray();
+        // Measurements at one load are pooled first, weighted by 1/se².
+        List<Observation> atLoads = pooled(probes);
+        double[] loads = atLoads.stream().mapToDouble(Observation::load).toArray();
         int slos = spec.slos().size();
         double[][] values = new double[slos][], se = new double[slos][];
         for (int s = 0; s < slos; s++) {
-            double[] y = new double[loads.length];
-            double[] w = new double[loads.length];
-            for (int i = 0; i < loads.length; i++) {
-                // Measurements at one load are pooled first, weighted by 1/se².
-                double sw = 0, swy = 0;
-                for (Observation o : probes) {
-                    if (o.load() != loads[i]) continue;
-                    Margin m = o.margins().get(s);
-                    double wi = 1 / Math.max(1e-12, m.se() * m.se());
-                    sw += wi;
-                    swy += wi * m.value();
-                }
-                y[i] = swy / sw;
-                w[i] = sw;
-            }
+            final int slo = s;
+            double[] y = atLoads.stream().mapToDouble(o -> o.margins().get(slo).value()).toArray();
+            double[] w = atLoads.stream().mapToDouble(o -> weight(o.margins().get(slo))).toArray();
             Pava.Fit fit = Pava.fitWithWeights(y, w);
             values[s] = fit.values();
             se[s] = Arrays.stream(fit.weights()).map(x -> 1 / Math.sqrt(x)).toArray();
         }
         return new Fitted(loads, values, se);
+    }
+
+    /** A margin's inverse-variance weight. */
+    private static double weight(Margin m) {
+        return 1 / Math.max(1e-12, m.se() * m.se());
     }
 
     /** The next probe: the fit's root, kept at least 10 % of the bracket away from either end. */
@@ -312,17 +314,13 @@ public final class BoundarySearch {
      * measured.
      */
     public double[] bracket(List<Observation> probes) {
-        if (probes.isEmpty()) return new double[] {Double.NaN, Double.NaN};
-        Fitted fit = fitted(probes);
-        int f = fit.lowestFailing();
-        int p = f < 0 ? fit.loads().length - 1 : f - 1;
-        return new double[] {p < 0 ? Double.NaN : fit.loads()[p], f < 0 ? Double.NaN : fit.loads()[f]};
+        return probes.isEmpty() ? new double[] {Double.NaN, Double.NaN} : fitted(probes).bracket();
     }
 
     private Result result(List<Observation> probes, String reason, boolean cliff) {
         Fitted fit = fitted(probes);
         int f = fit.lowestFailing();
-        double[] b = bracket(probes);
+        double[] b = fit.bracket();
         double lo = b[0], hi = b[1];
         double value = !Double.isNaN(lo) && !Double.isNaN(hi) ? estimate(probes, lo, hi, cliff) : lo;
         int at = f >= 0 ? f : fit.loads().length - 1;
