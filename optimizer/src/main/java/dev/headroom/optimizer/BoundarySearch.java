@@ -126,7 +126,7 @@ public final class BoundarySearch {
             if (adjacent || (hi - lo) / lo < spec.tolerance()) {
                 // The bracket is narrow, but its ends may be verdicts within the noise: the answer is known to the
                 // tolerance only once a sure pass and a sure fail lie within it.
-                double confirm = confirming(fit, estimate(probes, lo, hi, cliff));
+                double confirm = confirming(fit, estimate(fit, lo, hi, cliff));
                 if (Double.isNaN(confirm)) return result(probes, adjacent ? "adjacent" : "tolerance", cliff);
                 if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", cliff);
                 // A sure fail is wanted no further than the bracket's own failing end: narrow the bracket instead, which
@@ -138,7 +138,7 @@ public final class BoundarySearch {
             }
             if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", cliff);
             cliff |= hi / lo <= CLIFF_RATIO && fit.binding(f) - fit.binding(f - 1) > CLIFF_JUMP;
-            next = cliff ? Math.sqrt(lo * hi) : nextInside(probes, fit, f, lo, hi);
+            next = cliff ? Math.sqrt(lo * hi) : nextInside(fit, f, lo, hi);
             if (spec.integerLoad()) next = Math.max(lo + 1, Math.min(hi - 1, Math.round(next)));
         }
     }
@@ -166,9 +166,9 @@ public final class BoundarySearch {
     }
 
     /** The answer for the bracket [lo, hi]: for concurrency (or past a cliff) lo, else the fit's root. */
-    private double estimate(List<Observation> probes, double lo, double hi, boolean cliff) {
+    private double estimate(Fitted fit, double lo, double hi, boolean cliff) {
         if (spec.integerLoad() || cliff) return lo;
-        return Math.max(lo, Math.min(hi, fitRoot(probes, lo, hi)));
+        return Math.max(lo, Math.min(hi, fitRoot(fit, lo, hi)));
     }
 
     /** Observations at the same load pooled into one, each SLO's margin weighted by 1/se². In load order. */
@@ -224,12 +224,12 @@ public final class BoundarySearch {
 
     /** Each SLO's isotonic fit of margin against log(load), in SLO order (empty with fewer than one probe). */
     public List<MonotoneCurve> curves(List<Observation> probes) {
-        return fits(probes);
+        return curves(fitted(probes));
     }
 
     /** Root of the binding isotonic fit within the bracket. */
-    private double fitRoot(List<Observation> probes, double lo, double hi) {
-        List<MonotoneCurve> curves = fits(probes);
+    private static double fitRoot(Fitted fit, double lo, double hi) {
+        List<MonotoneCurve> curves = curves(fit);
         double a = Math.log(lo), b = Math.log(hi);
         // The binding curve is the max of monotone curves: monotone, so bisection finds its root.
         for (int it = 0; it < 60; it++) {
@@ -241,8 +241,7 @@ public final class BoundarySearch {
         return Math.exp((a + b) / 2);
     }
 
-    private List<MonotoneCurve> fits(List<Observation> probes) {
-        Fitted fit = fitted(probes);
+    private static List<MonotoneCurve> curves(Fitted fit) {
         double[] x = Arrays.stream(fit.loads()).map(Math::log).toArray();
         List<MonotoneCurve> curves = new ArrayList<>();
         for (double[] values : fit.values()) curves.add(new MonotoneCurve(x, values));
@@ -261,11 +260,16 @@ public final class BoundarySearch {
             return b;
         }
 
-        /** The standard error of the binding fitted margin at load index i. */
-        double bindingSe(int i) {
+        /** Which SLO binds (has the largest fitted margin) at load index i. */
+        int bindingSlo(int i) {
             int b = 0;
             for (int s = 1; s < values.length; s++) if (values[s][i] > values[b][i]) b = s;
-            return se[b][i];
+            return b;
+        }
+
+        /** The standard error of the binding fitted margin at load index i. */
+        double bindingSe(int i) {
+            return se[bindingSlo(i)][i];
         }
 
         /** Index of the lowest load whose binding fitted margin is not below zero; -1 when every load passes. */
@@ -336,8 +340,8 @@ public final class BoundarySearch {
      * </ul>
      * and kept at least 10 % of the bracket away from either end.
      */
-    private double nextInside(List<Observation> probes, Fitted fit, int f, double lo, double hi) {
-        double chord = fitRoot(probes, lo, hi);
+    private double nextInside(Fitted fit, int f, double lo, double hi) {
+        double chord = fitRoot(fit, lo, hi);
         double passEdge = lo * (1 + spec.tolerance());
         if (spec.integerLoad()) passEdge = Math.floor(passEdge);
         double[] loads = fit.loads();
@@ -370,10 +374,8 @@ public final class BoundarySearch {
         int f = fit.lowestFailing();
         double[] b = fit.bracket();
         double lo = b[0], hi = b[1];
-        double value = !Double.isNaN(lo) && !Double.isNaN(hi) ? estimate(probes, lo, hi, cliff) : lo;
-        int at = f >= 0 ? f : fit.loads().length - 1;
-        int binding = 0;
-        for (int s = 1; s < spec.slos().size(); s++) if (fit.values()[s][at] > fit.values()[binding][at]) binding = s;
+        double value = !Double.isNaN(lo) && !Double.isNaN(hi) ? estimate(fit, lo, hi, cliff) : lo;
+        int binding = fit.bindingSlo(f >= 0 ? f : fit.loads().length - 1);
         return new Result(value, lo, hi, spec.slos().get(binding).text(), cliff ? "cliff" : "smooth", reason,
                 List.copyOf(probes));
     }
