@@ -61,6 +61,31 @@ class MarginTest {
     }
 
     @Test
+    void anIntervalClippedAtTheLargestSampleIsNotNarrowerThanItsKnownSide() {
+        // 40 TTFTs: 1..36 ms, then 100, 200, 201, 202. The p95 (rank 38) is 200 ms; its interval's upper rank lies past
+        // the 40th value, so the clipped width (202 − a value at most 100) would understate it. Its lower side alone
+        // spans at least 200 − 100 ms.
+        List<Integer> values = new ArrayList<>();
+        for (int i = 1; i <= 36; i++) values.add(i);
+        values.addAll(List.of(100, 200, 201, 202));
+        java.util.Collections.shuffle(values, new java.util.Random(3));
+        Margin m = Margin.of(Slo.parse("ttft:p95<100ms"), inOrder(values), false);
+        assertEquals(1.0, m.value(), 1e-9);
+        assertTrue(m.se() >= 2 * (200 - 100) / (2 * 1.96) / 100, "se " + m.se());
+    }
+
+    @Test
+    void aPercentileIsResolvedOnceItsIntervalLiesInsideTheSample() {
+        assertEquals(72, Margin.samplesToResolve(0.95));
+        assertEquals(368, Margin.samplesToResolve(0.99));
+        assertEquals(6, Margin.samplesToResolve(0.5));
+        // At one sample fewer the 97.5 % rank of Bin(n, 0.95) is past the largest value.
+        var bin = new org.apache.commons.math3.distribution.BinomialDistribution(null, 71, 0.95);
+        assertTrue(bin.inverseCumulativeProbability(0.975) + 1 > 71);
+        assertEquals(1, Margin.samplesToResolve(1.0), "max is never inside: resolved by its own rule");
+    }
+
+    @Test
     void theUncertaintyShrinksWithMoreSamples() {
         Margin few = Margin.of(Slo.parse("ttft:p90<500ms"), ttfts(50), false);
         Margin many = Margin.of(Slo.parse("ttft:p90<5000ms"), ttfts(5000), false);

@@ -35,27 +35,30 @@ class ProbeShapeTest {
     @Test
     void clearVerdictsStopAfterEnoughRequestsAndBorderlineOnesDoNot() {
         ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
-        assertFalse(shape.stopRule(8).enough(ttftsAround(30, 20)), "too few requests for a p95");
-        assertTrue(shape.stopRule(8).enough(ttftsAround(30, 50)), "a sure pass");
-        assertTrue(shape.stopRule(8).enough(ttftsAround(3000, 50)), "a sure fail");
-        assertFalse(shape.stopRule(8).enough(ttftsAround(275, 50)), "within the noise of the threshold");
+        // A p95's interval lies inside the sample from 72 requests on; below that its width is clipped.
+        assertFalse(shape.stopRule(8).enough(ttftsAround(30, 70)), "too few requests for a p95");
+        assertTrue(shape.stopRule(8).enough(ttftsAround(30, 80)), "a sure pass");
+        assertTrue(shape.stopRule(8).enough(ttftsAround(3000, 80)), "a sure fail");
+        assertFalse(shape.stopRule(8).enough(ttftsAround(275, 80)), "within the noise of the threshold");
+        assertEquals(368, ProbeShape.samplesForVerdict(Slo.parse("ttft:p99<300ms")));
+        assertEquals(30, ProbeShape.samplesForVerdict(Slo.parse("ttft:p50<300ms")), "never fewer than 30");
     }
 
     @Test
     void theVerdictIsLookedAtOnlyWhenTheJudgedRequestsHaveGrownByHalf() {
         var rule = new ProbeShape(spec("ttft:p95<300ms")).stopRule(8);
-        assertFalse(rule.enough(ttftsAround(275, 50)), "a look: borderline");
-        assertFalse(rule.enough(ttftsAround(3000, 60)), "a sure fail, but 60 is not yet 1.5 x 50: no look");
-        assertTrue(rule.enough(ttftsAround(3000, 75)), "the next look");
+        assertFalse(rule.enough(ttftsAround(275, 80)), "a look: borderline");
+        assertFalse(rule.enough(ttftsAround(3000, 110)), "a sure fail, but 110 is not yet 1.5 x 80: no look");
+        assertTrue(rule.enough(ttftsAround(3000, 120)), "the next look");
     }
 
     @Test
     void aVerdictWaitsForOneRequestPerUserAndForTheSlowOnesSentFirst() {
-        var rule = new ProbeShape(spec("ttft:p95<300ms")).stopRule(60);
-        assertFalse(rule.enough(ttftsAround(30, 50)), "a sure pass, but fewer finished than the 60 users");
-        assertTrue(rule.enough(ttftsAround(30, 60)));
-        // 80 fast requests finished, but request 5 (sent early) is still running: only 0..4 count.
-        List<RequestRecord> fastOnesFirst = new ArrayList<>(ttftsAround(30, 85));
+        var rule = new ProbeShape(spec("ttft:p95<300ms")).stopRule(100);
+        assertFalse(rule.enough(ttftsAround(30, 90)), "a sure pass, but fewer finished than the 100 users");
+        assertTrue(rule.enough(ttftsAround(30, 100)));
+        // 120 fast requests finished, but request 5 (sent early) is still running: only 0..4 count.
+        List<RequestRecord> fastOnesFirst = new ArrayList<>(ttftsAround(30, 125));
         fastOnesFirst.remove(5);
         assertEquals(5, ProbeShape.completedPrefix(fastOnesFirst).size());
         assertFalse(rule.enough(fastOnesFirst));
@@ -67,14 +70,14 @@ class ProbeShapeTest {
                 Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
         ProbeShape shape = new ProbeShape(rate);
         // Before the first probe nothing is known: the base length and two seconds of warm-up. (Boundary probes may run
-        // three times their length while their verdict is ambiguous.)
-        assertEquals(3 * 200, shape.forLoad(10).requests());
+        // five times their length while their verdict is ambiguous.)
+        assertEquals(5 * 200, shape.forLoad(10).requests());
         assertEquals(20, shape.forLoad(10).warmupRequests());
         shape.restore(5.0); // a request lives 5 s at the lowest load
         RunLength len = shape.forLoad(40);
         assertEquals(200, len.warmupRequests(), "one lifetime of arrivals");
-        assertEquals(3 * 800, len.requests(), "four lifetimes of arrivals");
-        assertEquals(3 * 200, shape.forLoad(2).requests(), "never below the base length");
+        assertEquals(5 * 800, len.requests(), "four lifetimes of arrivals");
+        assertEquals(5 * 200, shape.forLoad(2).requests(), "never below the base length");
     }
 
     @Test
@@ -82,7 +85,7 @@ class ProbeShapeTest {
         ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
         RunLength len = shape.forLoad(150);
         assertEquals(150, len.warmupRequests());
-        assertEquals(3 * 450, len.requests(), "three waves, and up to three times that while ambiguous");
+        assertEquals(5 * 450, len.requests(), "three waves, and up to five times that while ambiguous");
         assertEquals(0, len.rampSeconds(), "no ramp until the first probe taught one");
         SearchSpec goodput = new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(Slo.parse("ttft:p95<300ms")), 1, 1024,
                 0.05, 20, Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
