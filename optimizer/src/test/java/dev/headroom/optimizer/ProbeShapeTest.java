@@ -81,6 +81,23 @@ class ProbeShapeTest {
     }
 
     @Test
+    void anOpenLoopProbePassesOnlyOnceItsWholeLengthIsJudgedButFailsAtOnce() {
+        SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
+                Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        ProbeShape shape = new ProbeShape(rate);
+        // At 5 % past capacity a queue's delay grows by 0.05 s a second: 300 ms ÷ 0.05 = 6 s of arrivals to show.
+        assertEquals(6.0, shape.queueSeconds(), 1e-12);
+        assertEquals(5 * 600, shape.forLoad(100).requests(), "6 s at 100 req/s, five times while ambiguous");
+        var rule = shape.stopRule(100);
+        assertFalse(rule.enough(ttftsAround(30, 400)), "a sure pass on the first 400 of 600: the queue may be building");
+        assertTrue(shape.stopRule(100).enough(ttftsAround(30, 600)), "the whole length judged");
+        assertTrue(shape.stopRule(100).enough(ttftsAround(3000, 80)), "a sure fail stops at once");
+        SearchSpec itlOnly = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("itl:p95<50ms")), 1, 100, 0.05,
+                20, Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        assertEquals(0, new ProbeShape(itlOnly).queueSeconds(), "a gap between tokens does not include the queue");
+    }
+
+    @Test
     void closedLoopProbesWarmUpOneWaveAndMeasureAtLeastThree() {
         ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
         RunLength len = shape.forLoad(150);

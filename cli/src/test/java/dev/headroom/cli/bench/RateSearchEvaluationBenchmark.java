@@ -1,0 +1,137 @@
+package dev.headroom.cli.bench;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.RunLength;
+import dev.headroom.optimizer.BoundarySearch;
+import dev.headroom.optimizer.Margin;
+import dev.headroom.optimizer.Pava;
+import dev.headroom.optimizer.SearchSpec;
+import dev.headroom.sim.VirtualEngine;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * Max-rate search evaluation: on the servers of {@link SearchEvaluationBenchmark} (the same seeds), the true max
+ * Poisson arrival rate under the TTFT SLO by dense open-loop evaluation, then Headroom's max-rate search as
+ * {@code headroom search --objective max-rate --virtual} runs it (probes of 200 requests, no time cap). Reports the
+ * share within 5 % of the truth, median and p90 probes, and total requests. Run (after
+ * {@code ./mvnw install -DskipTests}): {@code ./mvnw -q -Pbench test -pl cli -Dtest=RateSearchEvaluationBenchmark
+ * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Dbench.rate.servers=N}, default 100); writes
+ * cli/target/benchmark-rate-evaluation.json.
+ */
+@Tag("benchmark")
+class RateSearchEvaluationBenchmark {
+    private static final int SERVERS = Integer.getInteger("bench.rate.servers", 100);
+    private static final double MIN_RATE = 1, MAX_RATE = 1024;
+    /** Requests measured at each truth point (at least {@link #TRUTH_LIFETIMES} request lifetimes of arrivals). */
+    private static final int TRUTH_REQUESTS = 2000;
+    /**
+     * Lone-request lifetimes of arrivals a truth point measures at least, after {@link #WARMUP_LIFETIMES} of warm-up: a
+     * probe measures four, and near capacity a queue builds over many.
+     */
+    private static final double TRUTH_LIFETIMES = 20, WARMUP_LIFETIMES = 5;
+    /** How many times a truth point near the crossing is measured longer than the rest. */
+    private static final int FINE_FACTOR = 3;
+
+    @Test
+    void maxRate() throws Exception {
+        int evaluated = 0, within = 0;
+        long requests = 0;
+        List<Integer> probes = new ArrayList<>();
+        for (int s = 0; s < SERVERS; s++) {
+            SearchEvaluationBenchmark.Case c = SearchEvaluationBenchmark.randomCase(new SplittableRandom(1000 + s));
+            double truth = truth(c);
+            if (Double.isNaN(truth)) {
+                System.out.printf(Locale.ROOT, "case %3d: true max rate outside %.0f..%.0f, skipped%n", s, MIN_RATE, MAX_RATE);
+                continue;
+            }
+            SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(c.slo()), MIN_RATE, MAX_RATE, 0.05, 20,
+                    c.workload(), RunLength.requests(200), new ArrivalProcess.Poisson(), 100L * s);
+            long[] spent = {0};
+            BoundarySearch.Result r = new BoundarySearch(spec).run(BoundarySearch.measuring(new VirtualEngine(c.engine()),
+                    spec, m -> spent[0] += m.records().size()));
+            boolean ok = Math.abs(r.value() - truth) / truth <= 0.05;
+            evaluated++;
+            if (ok) within++;
+            requests += spent[0];
+            probes.add(r.probes().size());
+            System.out.printf(Locale.ROOT, "case %3d %-10s %-18s truth %8.2f req/s  headroom %8.2f (%2d probes, %s)%s%n",
+                    s, c.engine().hardware().name(), c.slo().text(), truth, r.value(), r.probes().size(), r.stopReason(),
+                    ok ? "" : "  MISS");
+        }
+        probes.sort(null);
+        String json = String.format(Locale.ROOT, "{\"benchmark\":\"rate-search-evaluation\",\"servers\":%d,\"evaluated\":%d,"
+                        + "\"within_5pct\":%.3f,\"median_probes\":%d,\"p90_probes\":%d,\"total_requests\":%d}",
+                SERVERS, evaluated, (double) within / Math.max(1, evaluated), probes.get(probes.size() / 2),
+                probes.get((int) Math.ceil(probes.size() * 0.9) - 1), requests);
+        System.out.println(json);
+        Files.writeString(Path.of("target", "benchmark-rate-evaluation.json"), json + "\n");
+    }
+
+    /**
+     * The true max rate: the steady-state margin at 41 log-spaced rates from {@link #MIN_RATE} (scanning up, stopping
+     * two sure fails past the crossing: above capacity the queue only grows); then every rate within a factor 1.5 of
+     * the crossing measured again {@link #FINE_FACTOR} times as long, and the crossing bisected (in log rate) at that
+     * length to 1 %. The truth is the largest rate whose isotonic-fitted margin is below zero. NaN outside the range.
+     */
+    static double truth(SearchEvaluationBenchmark.Case c) {
+        double lifetime = SearchEvaluationBenchmark.rampSeconds(c);
+        TreeMap<Double, Margin> points = new TreeMap<>();
+        int sureFails = 0;
+        for (int k = 0; k <= 40 && sureFails < 2; k++) {
+            double rate = MIN_RATE * Math.pow(MAX_RATE / MIN_RATE, k / 40.0);
+            Margin m = margin(c, rate, lifetime, 1);
+            points.put(rate, m);
+            if (m.value() > 3 * m.se()) sureFails++;
+        }
+        double[] bracket = crossing(points);
+        if (bracket == null) return Double.NaN;
+        for (double rate : List.copyOf(points.subMap(bracket[0] / 1.5, true, bracket[1] * 1.5, true).keySet())) {
+            points.put(rate, margin(c, rate, lifetime, FINE_FACTOR));
+        }
+        bracket = crossing(points);
+        while (bracket != null && bracket[1] / bracket[0] > 1.01) {
+            double mid = Math.sqrt(bracket[0] * bracket[1]);
+            points.put(mid, margin(c, mid, lifetime, FINE_FACTOR));
+            bracket = crossing(points);
+        }
+        return bracket == null ? Double.NaN : bracket[0];
+    }
+
+    /** The TTFT margin (from the intended send time) of a long Poisson run at {@code rate} after its warm-up. */
+    static Margin margin(SearchEvaluationBenchmark.Case c, double rate, double lifetime, int lengthFactor) {
+        int warmup = (int) Math.ceil(rate * Math.max(2, WARMUP_LIFETIMES * lifetime));
+        int measured = lengthFactor * (int) Math.max(TRUTH_REQUESTS, Math.ceil(rate * TRUTH_LIFETIMES * lifetime));
+        Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(
+                new LoadModel.Open(rate, new ArrivalProcess.Poisson()), c.workload(),
+                new RunLength(measured, 36000, warmup, 0), 11 + lengthFactor));
+        return Margin.of(c.slo(), m.records(), true);
+    }
+
+    /** {largest rate whose fitted margin is below zero, the next rate measured}; null when none or all pass. */
+    private static double[] crossing(TreeMap<Double, Margin> points) {
+        double[] rates = points.keySet().stream().mapToDouble(Double::doubleValue).toArray();
+        double[] y = new double[rates.length], w = new double[rates.length];
+        for (int i = 0; i < rates.length; i++) {
+            Margin m = points.get(rates[i]);
+            y[i] = m.value();
+            w[i] = 1 / Math.max(1e-6, m.se() * m.se());
+        }
+        double[] fit = Pava.fit(y, w);
+        for (int i = 0; i < rates.length; i++) {
+            if (fit[i] >= 0) return i == 0 ? null : new double[] {rates[i - 1], rates[i]};
+        }
+        return null;
+    }
+}
