@@ -65,7 +65,7 @@ class ProbeShapeTest {
     }
 
     @Test
-    void openLoopProbesMeasureFourRequestLifetimesAfterOneOfWarmUp() {
+    void openLoopProbesMeasureSixteenRequestLifetimesAfterOneOfWarmUp() {
         SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
                 Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
         ProbeShape shape = new ProbeShape(rate);
@@ -73,10 +73,10 @@ class ProbeShapeTest {
         // five times their length while their verdict is ambiguous.)
         assertEquals(5 * 200, shape.forLoad(10).requests());
         assertEquals(20, shape.forLoad(10).warmupRequests());
-        shape.restore(5.0); // a request lives 5 s at the lowest load
+        shape.restore(0.5); // a request lives 0.5 s at the lowest load
         RunLength len = shape.forLoad(40);
-        assertEquals(200, len.warmupRequests(), "one lifetime of arrivals");
-        assertEquals(5 * 800, len.requests(), "four lifetimes of arrivals");
+        assertEquals(80, len.warmupRequests(), "one lifetime of arrivals, but at least two seconds");
+        assertEquals(5 * 320, len.requests(), "sixteen lifetimes of arrivals");
         assertEquals(5 * 200, shape.forLoad(2).requests(), "never below the base length");
     }
 

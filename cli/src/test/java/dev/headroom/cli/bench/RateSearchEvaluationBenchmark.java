@@ -27,12 +27,12 @@ import java.util.TreeMap;
  * {@code headroom search --objective max-rate --virtual} runs it (probes of 200 requests, no time cap). Reports the
  * share within 5 % of the truth, median and p90 probes, and total requests. Run (after
  * {@code ./mvnw install -DskipTests}): {@code ./mvnw -q -Pbench test -pl cli -Dtest=RateSearchEvaluationBenchmark
- * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Dbench.rate.servers=N}, default 100); writes
+ * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Dbench.rate.servers=N}, default 200); writes
  * cli/target/benchmark-rate-evaluation.json.
  */
 @Tag("benchmark")
 class RateSearchEvaluationBenchmark {
-    private static final int SERVERS = Integer.getInteger("bench.rate.servers", 100);
+    private static final int SERVERS = Integer.getInteger("bench.rate.servers", 200);
     private static final double MIN_RATE = 1, MAX_RATE = 1024;
     /** Requests measured at each truth point (at least {@link #TRUTH_LIFETIMES} request lifetimes of arrivals). */
     private static final int TRUTH_REQUESTS = 2000;
