@@ -174,8 +174,8 @@ public final class ProbeShape {
     static int samplesForVerdict(dev.headroom.model.Slo slo) {
         if (slo.isRate()) return 30;
         double q = Margin.quantileOf(slo.stat().equals("mean") ? "p50" : slo.stat());
-        int resolve = q > 0 && q < 1 ? Margin.samplesToResolve(q) : (int) Math.ceil(2 / Math.max(1e-3, 1 - q));
-        return Math.max(30, resolve);
+        // max never lies inside the sample: as many requests as a p99.9 would need by 2 ÷ (1 − q).
+        return Math.max(30, q >= 1 ? 2000 : Margin.samplesToResolve(q));
     }
 
     /**

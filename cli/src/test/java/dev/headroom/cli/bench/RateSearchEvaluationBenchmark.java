@@ -7,7 +7,6 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunLength;
 import dev.headroom.optimizer.BoundarySearch;
 import dev.headroom.optimizer.Margin;
-import dev.headroom.optimizer.Pava;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.sim.VirtualEngine;
 import org.junit.jupiter.api.Tag;
@@ -122,16 +121,7 @@ class RateSearchEvaluationBenchmark {
     /** {largest rate whose fitted margin is below zero, the next rate measured}; null when none or all pass. */
     private static double[] crossing(TreeMap<Double, Margin> points) {
         double[] rates = points.keySet().stream().mapToDouble(Double::doubleValue).toArray();
-        double[] y = new double[rates.length], w = new double[rates.length];
-        for (int i = 0; i < rates.length; i++) {
-            Margin m = points.get(rates[i]);
-            y[i] = m.value();
-            w[i] = 1 / Math.max(1e-6, m.se() * m.se());
-        }
-        double[] fit = Pava.fit(y, w);
-        for (int i = 0; i < rates.length; i++) {
-            if (fit[i] >= 0) return i == 0 ? null : new double[] {rates[i - 1], rates[i]};
-        }
-        return null;
+        int f = SearchEvaluationBenchmark.lowestFailing(List.copyOf(points.values()));
+        return f <= 0 ? null : new double[] {rates[f - 1], rates[f]};
     }
 }

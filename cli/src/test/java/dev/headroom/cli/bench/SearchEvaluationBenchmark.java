@@ -332,18 +332,20 @@ class SearchEvaluationBenchmark {
     /** The largest load whose fitted margin is below zero and the next one measured, or null. */
     private static int[] crossing(java.util.TreeMap<Integer, Margin> points) {
         int[] loads = points.keySet().stream().mapToInt(Integer::intValue).toArray();
-        double[] x = new double[loads.length], y = new double[loads.length], w = new double[loads.length];
-        for (int i = 0; i < loads.length; i++) {
-            Margin m = points.get(loads[i]);
-            x[i] = Math.log(loads[i]);
-            y[i] = m.value();
-            w[i] = 1 / Math.max(1e-6, m.se() * m.se());
-        }
+        int f = lowestFailing(List.copyOf(points.values()));
+        return f <= 0 ? null : new int[] {loads[f - 1], loads[f]};
+    }
+
+    /**
+     * Index of the lowest of {@code inLoadOrder}'s margins whose isotonic fit (PAVA, weights 1/se²) is not below zero;
+     * -1 when every one passes. A dense evaluation's crossing, for concurrency and rate alike.
+     */
+    static int lowestFailing(List<Margin> inLoadOrder) {
+        double[] y = inLoadOrder.stream().mapToDouble(Margin::value).toArray();
+        double[] w = inLoadOrder.stream().mapToDouble(m -> 1 / Math.max(1e-6, m.se() * m.se())).toArray();
         double[] fit = dev.headroom.optimizer.Pava.fit(y, w);
-        for (int i = 0; i < loads.length; i++) {
-            if (fit[i] >= 0) return i == 0 ? null : new int[] {loads[i - 1], loads[i]};
-        }
-        return null;
+        for (int i = 0; i < fit.length; i++) if (fit[i] >= 0) return i;
+        return -1;
     }
 
     static Outcome ours(Case c, int s) {
