@@ -206,7 +206,7 @@ public final class SearchCommand implements Callable<Integer> {
             SearchReport partial = boundaryReport(info, search, bs, observations, probes, null);
             writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
             if (format.equals("table")) {
-                out.println(SearchJson.probeLine(partial.probes().getLast(), bracket(bs, observations)) + probes.reusedMark());
+                out.println(SearchJson.probeLine(partial.probes().getLast(), bracket(bs, observations)) + probes.mark());
                 out.flush();
             }
         });
@@ -227,7 +227,7 @@ public final class SearchCommand implements Callable<Integer> {
                         .max(java.util.Comparator.comparingDouble(GoodputSearch.Observation::goodput)).orElseThrow();
                 out.println(SearchJson.goodputLine(partial.probes().getLast(), search.goodputUnit().rateUnit(),
                         "best so far " + dev.headroom.reports.ConsoleTable.n(best.goodput()) + " at "
-                                + dev.headroom.reports.ConsoleTable.n(best.load())) + probes.reusedMark());
+                                + dev.headroom.reports.ConsoleTable.n(best.load())) + probes.mark());
                 out.flush();
             }
         });

@@ -44,6 +44,7 @@ final class SearchProbes {
     private java.time.Duration metricsInterval;
     private boolean replaying;
     private boolean lastReused;
+    private boolean lastSoak;
     private int reused;
 
     SearchProbes(SearchSpec search, Measurer measurer, RunInfo info, Path dir, SearchReport resumed) {
@@ -66,11 +67,13 @@ final class SearchProbes {
 
     /** The probe at {@code load}, position {@code index}: reused if the interrupted search finished it, else measured. */
     SearchReport.Probe at(double load, int index) {
+        lastSoak = shape.isSoak(load);
         if (replaying && index < previous.size() && sameLoad(previous.get(index).load(), load)
                 && Files.isRegularFile(dir.resolve(previous.get(index).dir()).resolve("summary.json"))) {
             done.add(previous.get(index));
             // The probes after it are shaped from what this one measured, exactly as in the interrupted run.
             shape.learnCycle(load, previous.get(index).e2eMeanSeconds());
+            shape.remember(load);
             reused++;
             lastReused = true;
             return previous.get(index);
@@ -155,8 +158,8 @@ final class SearchProbes {
         return reused;
     }
 
-    /** Appended to a console line of a probe that was reused rather than measured. */
-    String reusedMark() {
-        return lastReused ? "  (reused)" : "";
+    /** Appended to a probe's console line: a soak (an open-loop rate measured again, longer), reused rather than measured. */
+    String mark() {
+        return (lastSoak ? "  (soak: " + ProbeShape.SOAK_FACTOR + "x as long)" : "") + (lastReused ? "  (reused)" : "");
     }
 }

@@ -137,6 +137,39 @@ class SearchCommandTest {
     }
 
     @Test
+    void aMaxRateSearchSoaksBothEndsOfItsBracketAndAResumedOneSoaksTheSame(@TempDir Path tmp) throws IOException {
+        Path whole = tmp.resolve("whole"), cut = tmp.resolve("cut");
+        var a = CliTest.run("search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms", "--out", whole.toString());
+        assertEquals(0, a.code(), a.err());
+        assertTrue(a.out().contains("(soak: 4x as long)"), a.out());
+        JsonNode w = new ObjectMapper().readTree(whole.resolve("search.json").toFile());
+        double lo = w.at("/result/ci_low").asDouble(), hi = w.at("/result/ci_high").asDouble();
+        JsonNode lastAtLo = null, lastAtHi = null;
+        int atLo = 0, atHi = 0, firstSoak = -1;
+        java.util.Set<Double> seen = new java.util.HashSet<>();
+        for (JsonNode p : w.get("probes")) {
+            double load = p.get("load").asDouble();
+            if (!seen.add(load) && firstSoak < 0) firstSoak = p.get("index").asInt();
+            if (load == lo) { atLo++; lastAtLo = p; }
+            if (load == hi) { atHi++; lastAtHi = p; }
+        }
+        assertTrue(atLo == 2 && atHi == 2, "each end measured, then soaked: " + w.get("probes"));
+        assertEquals("pass", lastAtLo.get("verdict").asText(), "the soak, which replaces the probe, passes at ci_low");
+        assertEquals("fail", lastAtHi.get("verdict").asText());
+
+        // Interrupted just before its first soak, then resumed: the soak is measured as a soak, and the answer is the same.
+        var b = CliTest.run("search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms",
+                "--max-probes", String.valueOf(firstSoak - 1), "--out", cut.toString());
+        assertEquals(0, b.code(), b.err());
+        Path json = cut.resolve("search.json");
+        Files.writeString(json, Files.readString(json).replace("\"stop_reason\" : \"max_probes\"", "\"stop_reason\" : \"running\""));
+        var c = CliTest.run("search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms", "--resume", cut.toString());
+        assertEquals(0, c.code(), c.err());
+        assertTrue(c.out().contains("(soak: 4x as long)"), c.out());
+        assertEquals(w.at("/result"), new ObjectMapper().readTree(json.toFile()).at("/result"));
+    }
+
+    @Test
     void resumeRefusesDifferentSettings(@TempDir Path tmp) {
         Path out = tmp.resolve("s");
         assertEquals(0, CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--max-probes", "2", "--out", out.toString()).code());

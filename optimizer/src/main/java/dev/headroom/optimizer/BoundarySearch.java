@@ -24,7 +24,9 @@ import java.util.function.Consumer;
  *       bisection;</li>
  *   <li>stop when the bracket is narrower than the tolerance (or, for integers, max-passing and min-failing are
  *       adjacent) and the answer is confirmed by a sure pass and a sure fail within the tolerance of it (else probe
- *       the weaker side's tolerance edge), at the probe limit, or when the boundary lies outside [min, max].</li>
+ *       the weaker side's tolerance edge), at the probe limit, or when the boundary lies outside [min, max];</li>
+ *   <li>max rate: before stopping, soak both ends of the final bracket (measure them again, longer — see
+ *       {@link ProbeShape#SOAK_FACTOR}); a soak replaces the shorter probe, and one that reverses it moves the bracket.</li>
  * </ol>
  */
 public final class BoundarySearch {
@@ -127,7 +129,13 @@ public final class BoundarySearch {
                 // The bracket is narrow, but its ends may be verdicts within the noise: the answer is known to the
                 // tolerance only once a sure pass and a sure fail lie within it.
                 double confirm = confirming(fit, estimate(fit, lo, hi, cliff));
-                if (Double.isNaN(confirm)) return result(probes, adjacent ? "adjacent" : "tolerance", cliff);
+                if (Double.isNaN(confirm)) {
+                    double soak = soaking(probes, lo, hi);
+                    if (Double.isNaN(soak)) return result(probes, adjacent ? "adjacent" : "tolerance", cliff);
+                    if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", cliff);
+                    next = soak;
+                    continue;
+                }
                 if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", cliff);
                 // A sure fail is wanted no further than the bracket's own failing end: narrow the bracket instead, which
                 // moves the estimate up and the tolerance edge with it.
@@ -165,19 +173,35 @@ public final class BoundarySearch {
         return failSide ? Math.floor(failEdge) : Math.ceil(passEdge);
     }
 
+    /**
+     * Open loop: the end of the final bracket [lo, hi] to measure again as a soak (why: {@link ProbeShape#SOAK_FACTOR}),
+     * passing end first — a false pass is what overstates the answer; NaN when both have been (or for concurrency).
+     */
+    private double soaking(List<Observation> probes, double lo, double hi) {
+        if (spec.integerLoad()) return Double.NaN;
+        for (double end : new double[] {lo, hi}) {
+            if (probes.stream().filter(p -> p.load() == end).count() < 2) return end;
+        }
+        return Double.NaN;
+    }
+
     /** The answer for the bracket [lo, hi]: for concurrency (or past a cliff) lo, else the fit's root. */
     private double estimate(Fitted fit, double lo, double hi, boolean cliff) {
         if (spec.integerLoad() || cliff) return lo;
         return Math.max(lo, Math.min(hi, fitRoot(fit, lo, hi)));
     }
 
-    /** Observations at the same load pooled into one, each SLO's margin weighted by 1/se². In load order. */
-    private static List<Observation> pooled(List<Observation> probes) {
+    /**
+     * Observations at the same load pooled into one, each SLO's margin weighted by 1/se². In load order. Open loop, a
+     * load measured again was soaked, and the soak (the latest) replaces the shorter probes: they differ by more than
+     * noise (a short window misses the excursions a long one sees), so averaging them would keep the bias.
+     */
+    private List<Observation> pooled(List<Observation> probes) {
         List<Observation> out = new ArrayList<>();
         probes.stream().map(Observation::load).distinct().sorted().forEach(load -> {
             List<Observation> at = probes.stream().filter(p -> p.load() == load).toList();
-            if (at.size() == 1) {
-                out.add(at.getFirst());
+            if (at.size() == 1 || !spec.integerLoad()) {
+                out.add(at.getLast());
                 return;
             }
             List<Margin> margins = new ArrayList<>();

@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * the measured requests start from a mixed state. (Started over a lone request's e2e instead, 200 users of a busy
  * server all prefill within a fraction of their real cycle, and a 200-request probe read a TTFT p95 of twice the SLO
  * where the steady state is 37 % under it.) A closed-loop probe
- * measures at least three waves (3 × users requests); an open-loop one at least sixteen request lifetimes of arrivals
+ * measures at least three waves (3 × users requests); an open-loop one at least eight request lifetimes of arrivals
  * (and the largest TTFT or e2e threshold ÷ the tolerance, see {@link #queueSeconds})
  * after one of warm-up, so a queue that builds slowly past the boundary has time to show.
  */
@@ -26,10 +26,17 @@ public final class ProbeShape {
     /**
      * Request lifetimes (median e2e at the lowest load) an open-loop probe measures at least: past capacity a
      * continuous-batching server's running batch absorbs the excess until it is full, and only then does a queue build.
-     * On the max-rate evaluation (100 servers), 4, 8, 16 and 32 gave 73, 78, 88 and 90 % within 5 % of the truth, at
-     * 1.03, 1.16, 1.50 and 2.27 M requests.
+     * Without soaks ({@link #SOAK_FACTOR}; max-rate evaluation, first 100 servers) 4, 8, 16 and 32 gave 73, 78, 88 and
+     * 90 % within 5 % of the truth. With soaks (failing after one probe length), 4 and 8 gave 93.5 and 95.5 % on 200
+     * servers at 4.9 and 5.9 M requests; on the first 100, 16 gave 94 % at 4.5 M, 8 gave 98 % at 3.0 M.
      */
-    static final double OPEN_LOOP_LIFETIMES = 16;
+    static final double OPEN_LOOP_LIFETIMES = 8;
+    /**
+     * How many times its length an open-loop probe runs when its rate is measured again: the search re-measures the
+     * ends of its final bracket this way (a soak), since near capacity a queue's excursions are rare and long — a probe
+     * of sixteen lifetimes passed 48.2 req/s where a 6,000-request run reads TTFT p95 at 2.7 × its threshold.
+     */
+    public static final int SOAK_FACTOR = 4;
     /** How many times its length an ambiguous boundary probe may run. */
     static final int AMBIGUOUS_EXTENSION = 5;
     /** The early stop's boundary, in standard errors: 99 % at each look, about 95 % over a probe's five or six looks. */
@@ -40,6 +47,8 @@ public final class ProbeShape {
     private double rampSeconds;
     /** Closed loop: mean e2e (seconds) measured at each load. */
     private final TreeMap<Double, Double> cycles = new TreeMap<>();
+    /** Open loop: the rates measured so far; a rate measured again is a soak. */
+    private final java.util.Set<Double> rates = new java.util.HashSet<>();
 
     public ProbeShape(SearchSpec spec) {
         this.spec = spec;
@@ -53,7 +62,9 @@ public final class ProbeShape {
             // 200 requests at 40 req/s lasts one e2e of a 256-token answer, and reads 11 % above the sustained capacity.
             RunLength base = spec.perProbe();
             int warmup = (int) Math.ceil(load * Math.max(2, rampSeconds));
-            return new RunLength(extended(openLoopRequests(load)), base.maxSeconds(), warmup, 0);
+            // A soak's time cap grows with its length, or a capped probe would be no longer than the first.
+            double seconds = isSoak(load) ? Math.min(Double.MAX_VALUE, base.maxSeconds() * SOAK_FACTOR) : base.maxSeconds();
+            return new RunLength(extended(passAfter(load)), seconds, warmup, 0);
         }
         RunLength base = spec.perProbe();
         double cycle = users == 1 ? 0 : cycleAt(users);
@@ -67,6 +78,16 @@ public final class ProbeShape {
     private int openLoopRequests(double load) {
         double lifetimes = load * OPEN_LOOP_LIFETIMES * rampSeconds, queue = load * queueSeconds();
         return (int) Math.min(Integer.MAX_VALUE, Math.ceil(Math.max(spec.perProbe().requests(), Math.max(lifetimes, queue))));
+    }
+
+    /** Open loop: the requests judged before a probe at {@code load} may pass ({@link #SOAK_FACTOR} × for a soak). */
+    private int passAfter(double load) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) openLoopRequests(load) * (isSoak(load) ? SOAK_FACTOR : 1));
+    }
+
+    /** Whether a probe at {@code load} is a soak: an open-loop rate measured before. */
+    public boolean isSoak(double load) {
+        return !spec.integerLoad() && rates.contains(load);
     }
 
     /**
@@ -103,12 +124,18 @@ public final class ProbeShape {
 
     /** Learns from each measurement: the lone request's e2e from the first, and the cycle at each closed-loop load. */
     public void learn(Measurement m) {
+        if (m.request().load() instanceof dev.headroom.model.LoadModel.Open o) remember(o.ratePerSecond());
         double[] e2e = e2eSeconds(m);
         if (e2e.length == 0) return;
         if (rampSeconds <= 0) rampSeconds = e2e[e2e.length / 2];
         if (m.request().load() instanceof dev.headroom.model.LoadModel.Closed c) {
             learnCycle(c.concurrency(), Arrays.stream(e2e).average().orElseThrow());
         }
+    }
+
+    /** Records that {@code load} has been measured (also for a resumed search's finished probes): again, it is a soak. */
+    public void remember(double load) {
+        if (!spec.integerLoad()) rates.add(load);
     }
 
     /** Records the mean e2e measured with {@code users} closed-loop users (also used when a search resumes). */
@@ -147,7 +174,11 @@ public final class ProbeShape {
         // only the requests sent last, and a verdict on the earlier ones passes a rate the server cannot sustain (on one
         // evaluation server, 6 % past its capacity of 53.2 req/s, a probe passed on 239 requests at a TTFT p95 margin of
         // −0.74 where a 6,000-request run reads +4.3). A sure fail may stop at once.
-        int passAfter = open ? openLoopRequests(load) : 0;
+        int passAfter = open ? passAfter(load) : 0;
+        // A soak may fail early only once half its length is judged: a short window can fall wholly in one of the bursts
+        // it is there to average over (a probe failed on 0.8 s of a 1.4-s burst at a rate whose long run is 80 % under
+        // its threshold). Failing after one probe length instead gave 95.5 % within 5 % on the evaluation, not 97.0 %.
+        int failAfter = open && isSoak(load) ? passAfter / 2 : 0;
         return finished -> {
             List<RequestRecord> records = completedPrefix(finished);
             if (records.size() < nextLook[0]) return false;
@@ -157,7 +188,7 @@ public final class ProbeShape {
                 Margin m = Margin.of(slo, records, open);
                 if (m.samples() < need[s]) return false;
                 boolean sure = Math.abs(m.value()) > STOP_Z * m.se();
-                if (sure && m.value() > 0) return true;
+                if (sure && m.value() > 0 && records.size() >= failAfter) return true;
                 allPass &= sure && m.value() < 0;
             }
             nextLook[0] = (int) Math.ceil(records.size() * LOOK_GROWTH);

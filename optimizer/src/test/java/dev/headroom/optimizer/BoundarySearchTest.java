@@ -162,6 +162,27 @@ class BoundarySearchTest {
     }
 
     @Test
+    void anOpenLoopSearchSoaksBothEndsOfItsFinalBracketAndTheSoaksReplaceTheShortProbes() {
+        // A short probe misses the rare queue excursions past capacity: it reads the boundary at 8.5 req/s where a soak
+        // (the same rate measured again) reads 7.5.
+        java.util.Map<Double, Integer> visits = new java.util.HashMap<>();
+        BoundarySearch.Observer shortThenSoak = (rate, i) -> {
+            boolean soak = visits.merge(rate, 1, Integer::sum) > 1;
+            return new BoundarySearch.Observation(rate,
+                    List.of(new Margin(SLO, rate / (soak ? 7.5 : 8.5) - 1, 0.001, 100)), 100, 10);
+        };
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 30)).run(shortThenSoak);
+        assertEquals("tolerance", r.stopReason());
+        assertEquals(7.5, r.value(), 7.5 * 0.05);
+        assertTrue(r.ciLow() <= 7.5 && r.ciHigh() >= 7.5, r.ciLow() + " .. " + r.ciHigh());
+        assertTrue(visits.get(r.ciLow()) == 2 && visits.get(r.ciHigh()) == 2, "both ends soaked: " + visits);
+        var concurrency = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.001))
+                .run(fake(load -> load / 99.5 - 1, 0, 1));
+        assertEquals(concurrency.probes().size(), concurrency.probes().stream().mapToDouble(BoundarySearch.Observation::load)
+                .distinct().count(), "no soak in a closed-loop search");
+    }
+
+    @Test
     void theProbeLimitStopsTheSearch() {
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 100_000, 3)).run(fake(load -> load / 50_000 - 1, 0, 1));
         assertEquals("max_probes", r.stopReason());

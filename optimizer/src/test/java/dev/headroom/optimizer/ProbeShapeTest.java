@@ -65,7 +65,7 @@ class ProbeShapeTest {
     }
 
     @Test
-    void openLoopProbesMeasureSixteenRequestLifetimesAfterOneOfWarmUp() {
+    void openLoopProbesMeasureEightRequestLifetimesAfterOneOfWarmUp() {
         SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
                 Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
         ProbeShape shape = new ProbeShape(rate);
@@ -73,10 +73,10 @@ class ProbeShapeTest {
         // five times their length while their verdict is ambiguous.)
         assertEquals(5 * 200, shape.forLoad(10).requests());
         assertEquals(20, shape.forLoad(10).warmupRequests());
-        shape.restore(0.5); // a request lives 0.5 s at the lowest load
+        shape.restore(1.0); // a request lives 1 s at the lowest load
         RunLength len = shape.forLoad(40);
         assertEquals(80, len.warmupRequests(), "one lifetime of arrivals, but at least two seconds");
-        assertEquals(5 * 320, len.requests(), "sixteen lifetimes of arrivals");
+        assertEquals(5 * 320, len.requests(), "eight lifetimes of arrivals (more than 6 s of queue growth)");
         assertEquals(5 * 200, shape.forLoad(2).requests(), "never below the base length");
     }
 
@@ -95,6 +95,25 @@ class ProbeShapeTest {
         SearchSpec itlOnly = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("itl:p95<50ms")), 1, 100, 0.05,
                 20, Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
         assertEquals(0, new ProbeShape(itlOnly).queueSeconds(), "a gap between tokens does not include the queue");
+    }
+
+    @Test
+    void aRateMeasuredAgainIsSoakedFourTimesAsLongAndFailsOnlyAfterHalfOfIt() {
+        SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
+                Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        ProbeShape shape = new ProbeShape(rate);
+        assertFalse(shape.isSoak(100));
+        shape.remember(100);
+        assertTrue(shape.isSoak(100) && !shape.isSoak(90), "only the rate measured before");
+        assertEquals(5 * 4 * 600, shape.forLoad(100).requests(), "four probe lengths, five times while ambiguous");
+        assertFalse(shape.stopRule(100).enough(ttftsAround(30, 600)), "a soak passes only on its whole length");
+        assertTrue(shape.stopRule(100).enough(ttftsAround(30, 2400)));
+        assertFalse(shape.stopRule(100).enough(ttftsAround(3000, 600)), "a burst filling a short window is no verdict");
+        assertTrue(shape.stopRule(100).enough(ttftsAround(3000, 1200)), "a sure fail over half the soak is");
+        SearchSpec users = spec("ttft:p95<300ms");
+        ProbeShape closed = new ProbeShape(users);
+        closed.remember(100);
+        assertFalse(closed.isSoak(100), "a closed-loop probe repeated is pooled, not soaked");
     }
 
     @Test

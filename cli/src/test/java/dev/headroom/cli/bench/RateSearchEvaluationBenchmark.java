@@ -37,7 +37,7 @@ class RateSearchEvaluationBenchmark {
     private static final int TRUTH_REQUESTS = 2000;
     /**
      * Lone-request lifetimes of arrivals a truth point measures at least, after {@link #WARMUP_LIFETIMES} of warm-up: a
-     * probe measures four, and near capacity a queue builds over many.
+     * probe measures eight (a soak 32), and near capacity a queue builds over many.
      */
     private static final double TRUTH_LIFETIMES = 20, WARMUP_LIFETIMES = 5;
     /** How many times a truth point near the crossing is measured longer than the rest. */
