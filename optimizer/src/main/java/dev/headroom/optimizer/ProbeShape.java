@@ -85,9 +85,9 @@ public final class ProbeShape {
         return (int) Math.min(Integer.MAX_VALUE, (long) openLoopRequests(load) * (isSoak(load) ? SOAK_FACTOR : 1));
     }
 
-    /** Whether a probe at {@code load} is a soak: an open-loop rate measured before. */
+    /** Whether a probe at {@code load} is a soak: a max-rate search's rate measured before. */
     public boolean isSoak(double load) {
-        return !spec.integerLoad() && rates.contains(load);
+        return spec.objective() == SearchSpec.Objective.MAX_RATE && rates.contains(load);
     }
 
     /**
