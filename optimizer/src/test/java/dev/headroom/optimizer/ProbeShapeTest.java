@@ -114,6 +114,16 @@ class ProbeShapeTest {
         ProbeShape closed = new ProbeShape(users);
         closed.remember(100);
         assertFalse(closed.isSoak(100), "a closed-loop probe repeated is pooled, not soaked");
+        ProbeShape goodput = new ProbeShape(new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(Slo.parse("ttft:p95<300ms")),
+                1, 100, 0.05, 20, Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1, true,
+                Goodput.Unit.REQUESTS));
+        goodput.remember(100);
+        assertFalse(goodput.isSoak(100), "an open-loop goodput probe repeated keeps its length");
+        ProbeShape capped = new ProbeShape(new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")),
+                1, 100, 0.05, 20, Workload.fixed(100, 10), new RunLength(200, 20), new ArrivalProcess.Poisson(), 1));
+        capped.remember(100);
+        assertEquals(80, capped.forLoad(100).maxSeconds(), 1e-9, "the --probe-duration cap grows with the soak");
+        assertEquals(20, capped.forLoad(90).maxSeconds(), 1e-9);
     }
 
     @Test
