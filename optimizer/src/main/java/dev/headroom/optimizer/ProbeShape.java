@@ -47,8 +47,8 @@ public final class ProbeShape {
     private double rampSeconds;
     /** Closed loop: mean e2e (seconds) measured at each load. */
     private final TreeMap<Double, Double> cycles = new TreeMap<>();
-    /** Open loop: the rates measured so far; a rate measured again is a soak. */
-    private final java.util.Set<Double> rates = new java.util.HashSet<>();
+    /** The loads measured so far; in a max-rate search, a rate measured again is a soak ({@link #isSoak}). */
+    private final java.util.Set<Double> measured = new java.util.HashSet<>();
 
     public ProbeShape(SearchSpec spec) {
         this.spec = spec;
@@ -87,7 +87,7 @@ public final class ProbeShape {
 
     /** Whether a probe at {@code load} is a soak: a max-rate search's rate measured before. */
     public boolean isSoak(double load) {
-        return spec.objective() == SearchSpec.Objective.MAX_RATE && rates.contains(load);
+        return spec.objective() == SearchSpec.Objective.MAX_RATE && measured.contains(load);
     }
 
     /**
@@ -135,7 +135,7 @@ public final class ProbeShape {
 
     /** Records that {@code load} has been measured (also for a resumed search's finished probes): again, it is a soak. */
     public void remember(double load) {
-        if (!spec.integerLoad()) rates.add(load);
+        measured.add(load);
     }
 
     /** Records the mean e2e measured with {@code users} closed-loop users (also used when a search resumes). */
