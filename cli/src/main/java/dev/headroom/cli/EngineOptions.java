@@ -51,6 +51,11 @@ public final class EngineOptions {
                     + "uniform:MIN,MAX or lognormal:MEAN,SD (default: ${DEFAULT-VALUE}).")
     String eosLength;
 
+    @Option(names = "--prefix-caching", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Automatic prefix caching as vLLM does it: full 16-token prompt blocks already in the KV cache "
+                    + "are not prefilled again (default: on; --no-prefix-caching turns it off).")
+    boolean prefixCaching;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed for noise, lengths and faults (default: ${DEFAULT-VALUE}).")
     long seed;
 
@@ -59,7 +64,7 @@ public final class EngineOptions {
         var base = EngineConfig.defaults(Profiles.hardware(hardware), Profiles.model(model));
         var config = new EngineConfig(base.hardware(), base.model(), tp, maxNumSeqs, maxNumBatchedTokens,
                 base.blockSize(), gpuMemoryUtilization, base.activationReserveGb(), maxWaiting, noise,
-                stallProbability, stallMs, LengthDistribution.parse(eosLength), seed);
+                stallProbability, stallMs, LengthDistribution.parse(eosLength), seed, prefixCaching);
         config.kvBlocks(); // a model that does not fit is bad input, reported now
         return config;
     }

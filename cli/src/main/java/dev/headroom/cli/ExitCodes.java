@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.probe.TargetRefusedException;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -7,19 +8,22 @@ import java.io.UncheckedIOException;
 
 /**
  * The one mapping from failures to exit codes (documented in the README):
- * 0 ok · 1 internal error · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 130 interrupted.
+ * 0 ok · 1 internal error · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target refused
+ * the run's first requests all the same way (its message is printed) · 130 interrupted.
  */
 public final class ExitCodes {
     public static final int OK = 0;
     public static final int INTERNAL = 1;
     public static final int BAD_INPUT = 2;
     public static final int IO = 3;
+    public static final int TARGET_REFUSED = 5;
     public static final int INTERRUPTED = 130;
 
     private ExitCodes() {}
 
     static int forException(Throwable t) {
         return switch (t) {
+            case TargetRefusedException e -> TARGET_REFUSED;
             case IllegalArgumentException e -> BAD_INPUT;
             case CommandLine.ParameterException e -> BAD_INPUT;
             case UncheckedIOException e -> IO;

@@ -64,7 +64,7 @@ public final class ProbeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try (SimServer server = engine == null ? null : SimServer.start(SimServer.Config.loopback(engine))) {
             var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
-            ProbeReport report = new ProbeRunner(t, engine, target.apiKeyOrigin(), err)
+            ProbeReport report = new ProbeRunner(t, engine, target.apiKeyOrigin(), workload.promptSalt(), err)
                     .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval).run(dir, work, plan, slos, "probe");
             switch (format) {
                 case "json" -> out.print(SummaryJson.write(report));

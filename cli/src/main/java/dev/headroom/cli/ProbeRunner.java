@@ -1,20 +1,25 @@
 package dev.headroom.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.ClientHealth;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementWarnings;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
+import dev.headroom.probe.MetricsScraper;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.ProbeResult;
 import dev.headroom.probe.RunPlan;
 import dev.headroom.probe.Target;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.HistogramLog;
+import dev.headroom.reports.RequestsCsv;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.SummaryJson;
 import dev.headroom.sim.engine.EngineConfig;
@@ -24,6 +29,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -38,45 +44,51 @@ final class ProbeRunner {
     private final EngineConfig simulator;
     private final String apiKeyOrigin;
     private final PrintWriter err;
-
-    /**
-     * @param simulator    the embedded simulator's configuration, or null for a real server
-     * @param apiKeyOrigin where the key came from, for config.yaml (never the key itself)
-     */
+    /** One probe for every load point: each run gets prompts of its own, and what it learns of the server carries over. */
+    private final Probe probe;
     private String metricsUrl;
-    private java.time.Duration metricsInterval = java.time.Duration.ofSeconds(1);
+    private Duration metricsInterval = Duration.ofSeconds(1);
 
     /** Scrape {@code url} (null: do not) every {@code interval} during each run. */
-    ProbeRunner withMetrics(String url, java.time.Duration interval) {
+    ProbeRunner withMetrics(String url, Duration interval) {
         this.metricsUrl = url;
         this.metricsInterval = interval;
         return this;
     }
 
-    ProbeRunner(Target target, EngineConfig simulator, String apiKeyOrigin, PrintWriter err) {
+    /**
+     * @param simulator    the embedded simulator's configuration, or null for a real server
+     * @param apiKeyOrigin where the key came from, for config.yaml (never the key itself)
+     * @param promptSalt   what the prompts are made from (see {@link Probe})
+     */
+    ProbeRunner(Target target, EngineConfig simulator, String apiKeyOrigin, String promptSalt, PrintWriter err) {
         this.target = target;
         this.simulator = simulator;
         this.apiKeyOrigin = apiKeyOrigin;
         this.err = err;
+        this.probe = new Probe(target, promptSalt);
     }
 
     ProbeReport run(Path dir, WorkloadSpec workload, RunPlan plan, List<Slo> slos, String command) {
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         writeConfig(dir, workload, plan, slos, startedAt, command);
         ProbeResult result;
-        dev.headroom.model.ServerMetrics server = null;
-        try (dev.headroom.probe.MetricsScraper scraper = metricsUrl == null ? null
-                : new dev.headroom.probe.MetricsScraper(metricsUrl, metricsInterval, dir.resolve("server_metrics.jsonl"));
+        ServerMetrics server = null;
+        try (MetricsScraper scraper = metricsUrl == null ? null
+                : new MetricsScraper(metricsUrl, metricsInterval, dir.resolve("server_metrics.jsonl"));
              RequestsJsonl log = new RequestsJsonl(dir.resolve("requests.jsonl"));
              Progress progress = new Progress(err, command + " " + plan.load().label())) {
             // Ctrl-C must not lose what was measured: the hook flushes requests.jsonl.
             Thread hook = new Thread(log::close);
             Runtime.getRuntime().addShutdownHook(hook);
-            result = new Probe(target).run(workload, plan, r -> {
-                log.append(r);
-                progress.record(r);
-            });
-            Runtime.getRuntime().removeShutdownHook(hook);
+            try {
+                result = probe.run(workload, plan, r -> {
+                    log.append(r);
+                    progress.record(r);
+                });
+            } finally {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
             if (scraper != null) {
                 server = scraper.finish();
                 if (server.failed() > 0) {
@@ -85,14 +97,17 @@ final class ProbeRunner {
                 }
             }
         }
-        dev.headroom.reports.RequestsCsv.write(dir.resolve("requests.csv"), result.records());
+        RequestsCsv.write(dir.resolve("requests.csv"), result.records());
         Summary summary = Metrics.summarize(result.records(), plan.openLoop(), slos);
         ClientHealth health = health(summary, result, simulator != null);
         RunInfo info = new RunInfo(Version.get(), startedAt, result.target().baseUrl().toString(),
                 result.target().model(), result.target().api().wireName(),
                 simulator == null ? null : SimTargetOptions.describe(simulator), plan.load(), plan.maxConcurrency(),
-                plan.thinkTime().toMillis() / 1000.0, WorkloadOptions.describe(workload), result.inputLength(), plan.seed());
-        ProbeReport report = new ProbeReport(info, summary, health, server);
+                plan.thinkTime().toMillis() / 1000.0, WorkloadOptions.describe(workload), result.inputLength(), plan.seed(),
+                result.promptSalt(), result.connections());
+        boolean reuseAsked = workload.sharedPrefixTokens() > 0 || workload.dataset() != null;
+        ProbeReport report = new ProbeReport(info, summary, health, server,
+                MeasurementWarnings.of(summary, result.inputLength(), reuseAsked));
         write(dir.resolve("summary.json"), SummaryJson.write(report));
         HistogramLog.write(dir.resolve("histograms.hlog"), summary.histograms(), result.startEpochMicros() / 1000,
                 summary.windowSeconds());
@@ -114,6 +129,8 @@ final class ProbeRunner {
         c.put("command", command);
         c.put("started_at", startedAt);
         c.put("seed", plan.seed());
+        // The command's salt; each load point's prompts are made from it and the point's number (summary.json).
+        c.put("prompt_salt", probe.salt());
         Map<String, Object> tgt = new LinkedHashMap<>();
         tgt.put("url", target.baseUrl().toString());
         tgt.put("api", target.api().wireName());
@@ -124,10 +141,12 @@ final class ProbeRunner {
         tgt.put("connect_timeout_s", target.connectTimeout().toMillis() / 1000.0);
         tgt.put("first_token_timeout_s", target.firstTokenTimeout().toMillis() / 1000.0);
         tgt.put("timeout_s", target.totalTimeout().toMillis() / 1000.0);
+        tgt.put("keep_alive", target.keepAlive().wireName());
         c.put("target", tgt);
         if (simulator != null) {
             c.put("simulator", Map.of("hardware", simulator.hardware().name(), "model", simulator.model().name(),
-                    "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(), "noise", simulator.noise()));
+                    "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(), "noise", simulator.noise(),
+                    "prefix_caching", simulator.prefixCaching()));
         }
         Map<String, Object> l = new LinkedHashMap<>();
         switch (plan.load()) {
@@ -156,7 +175,7 @@ final class ProbeRunner {
         c.put("slo", slos.stream().map(Slo::text).toList());
         try {
             write(dir.resolve("config.yaml"), YAML.writeValueAsString(c));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -14,13 +14,17 @@ public final class RunOptions {
     @Option(names = "--requests", paramLabel = "N", defaultValue = "0", description = "Measure this many requests after warm-up.")
     int requests;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
-            description = "Warm-up time; its requests are recorded but excluded from every metric (default: ${DEFAULT-VALUE}).")
+    static final Duration DEFAULT_WARMUP = Duration.ofSeconds(5);
+
+    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Warm-up time; its requests are recorded but excluded from every metric; 0 for none "
+                    + "(default: 5s unless --warmup-requests is given).")
     Duration warmup;
 
-    @Option(names = "--warmup-requests", paramLabel = "N", defaultValue = "0",
-            description = "Warm-up by count instead: the first N requests (sets --warmup to 0).")
-    int warmupRequests;
+    @Option(names = "--warmup-requests", paramLabel = "N",
+            description = "Warm-up by count instead: the first N requests; 0 for no warm-up (either way no timed "
+                    + "warm-up unless --warmup is given too).")
+    Integer warmupRequests;
 
     @Option(names = "--ramp", paramLabel = "DURATION", defaultValue = "0s", converter = DurationConverter.class,
             description = "Start users evenly (closed loop) or raise the rate linearly (open loop) over this time.")
@@ -44,20 +48,26 @@ public final class RunOptions {
     /** The run plan for one load point. */
     dev.headroom.probe.RunPlan plan(dev.headroom.model.LoadModel loadModel, LoadOptions load) {
         return new dev.headroom.probe.RunPlan(loadModel, load.thinkTime, load.maxConcurrency, effectiveDuration(),
-                requests, effectiveWarmup(), warmupRequests, ramp, grace, seed);
+                requests, effectiveWarmup(), warmupCount(), ramp, grace, seed);
     }
 
     /** A replayed trace runs to its end unless --duration or --requests says otherwise. */
     dev.headroom.probe.RunPlan planForTrace(dev.headroom.model.LoadModel loadModel, LoadOptions load, int traceSize) {
         return new dev.headroom.probe.RunPlan(loadModel, load.thinkTime, load.maxConcurrency, duration,
-                requests > 0 || duration != null ? requests : traceSize, effectiveWarmup(), warmupRequests, ramp, grace, seed);
+                requests > 0 || duration != null ? requests : traceSize, effectiveWarmup(), warmupCount(), ramp, grace, seed);
     }
 
     Duration effectiveDuration() {
         return duration == null && requests <= 0 ? Duration.ofSeconds(30) : duration;
     }
 
+    /** --warmup when given; else none when --warmup-requests is given (even 0), else the 5-s default. */
     Duration effectiveWarmup() {
-        return warmupRequests > 0 ? Duration.ZERO : warmup;
+        if (warmup != null) return warmup;
+        return warmupRequests != null ? Duration.ZERO : DEFAULT_WARMUP;
+    }
+
+    int warmupCount() {
+        return warmupRequests == null ? 0 : warmupRequests;
     }
 }

@@ -159,7 +159,7 @@ public final class SearchCommand implements Callable<Integer> {
                 model = engine.model().servedName();
             } else {
                 var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
-                measurer = new Probe(t);
+                measurer = new Probe(t, workload.promptSalt());
                 url = t.baseUrl().toString();
                 model = t.model() == null ? "(first listed)" : t.model();
             }

@@ -4,6 +4,7 @@ import dev.headroom.model.ClientHealth;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.MeasurementWarnings;
 import dev.headroom.model.Measurer;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.ProbeReport;
@@ -134,12 +135,17 @@ final class SearchProbes {
         }
         dev.headroom.reports.RequestsCsv.write(probeDir.resolve("requests.csv"), m.records());
         Summary summary = Metrics.summarize(m.records(), lm instanceof LoadModel.Open, slos);
+        Measurement.Notes notes = m.notes();
+        String inputLength = notes == null ? info.inputLength() : notes.inputLength();
         RunInfo probeInfo = new RunInfo(info.toolVersion(), info.startedAt(), info.url(), info.model(), info.api(),
-                info.simulator(), lm, 0, 0, info.workload(), info.inputLength(), m.seed());
+                info.simulator(), lm, 0, 0, info.workload(), inputLength, m.seed(),
+                notes == null ? null : notes.promptSalt(), notes == null ? null : notes.connections());
         ClientHealth health = m.simulated() ? ClientHealth.assess(0, Double.NaN, Double.NaN, 0)
                 : ClientHealth.assess(summary.distribution("send_lag_ms").p99(), Double.NaN, Double.NaN, 0);
+        ProbeReport report = new ProbeReport(probeInfo, summary, health, server,
+                MeasurementWarnings.of(summary, inputLength, false));
         // summary.json last: its presence marks the probe as finished for --resume.
-        ProbeRunner.write(probeDir.resolve("summary.json"), SummaryJson.write(new ProbeReport(probeInfo, summary, health, server)));
+        ProbeRunner.write(probeDir.resolve("summary.json"), SummaryJson.write(report));
     }
 
     List<SearchReport.Probe> done() {

@@ -3,6 +3,7 @@ package dev.headroom.cli;
 import dev.headroom.sim.Fault;
 import dev.headroom.sim.FaultPlan;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.http.ServerBehaviour;
 import dev.headroom.sim.http.SimServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,6 +60,26 @@ public final class SimCommand implements Callable<Integer> {
             description = "Write every request's server-side timings to this JSONL file.")
     Path traceOut;
 
+    @Option(names = "--tokenize", paramLabel = "DIALECT", defaultValue = "vllm",
+            description = "The /tokenize endpoints to speak: vllm, sglang, llama.cpp (/tokenize and /apply-template), "
+                    + "tgi (/tokenize and /chat_tokenize) or none (default: ${DEFAULT-VALUE}).")
+    String tokenize;
+
+    @Option(names = "--usage", paramLabel = "PLACE", defaultValue = "own-chunk",
+            description = "Where a stream's usage goes: own-chunk (vLLM, llama.cpp, Ollama) or last-chunk (TGI) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String usage;
+
+    @Option(names = "--close-after-stream",
+            description = "Close the connection after every streamed response without a Connection: close header, "
+                    + "as llama.cpp's server does.")
+    boolean closeAfterStream;
+
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Close kept-alive connections idle for longer than this (uvicorn, under vLLM and SGLang: 5s); "
+                    + "default: never.")
+    Duration idleTimeout;
+
     @Override
     public Integer call() throws InterruptedException {
         EngineConfig config = engine.toConfig();
@@ -68,7 +89,9 @@ public final class SimCommand implements Callable<Integer> {
             rates.merge(e.getKey(), e.getValue(), Double::sum);
         }
         FaultPlan plan = new FaultPlan(rates, faultStall, faultSlowHeaders, config.seed());
-        var serverConfig = new SimServer.Config(host, port, config, plan, maxBodyBytes, traceOut, 10_000);
+        var behaviour = new ServerBehaviour(ServerBehaviour.Tokenize.parse(tokenize), ServerBehaviour.Usage.parse(usage),
+                closeAfterStream, idleTimeout);
+        var serverConfig = new SimServer.Config(host, port, config, plan, maxBodyBytes, traceOut, 10_000, behaviour);
         SimServer server = SimServer.start(serverConfig);
         CountDownLatch stop = new CountDownLatch(1);
         // Ctrl-C runs the hook: close the server (flushing --trace-out) before the JVM exits.

@@ -25,9 +25,14 @@ public final class SimTargetOptions {
             description = "Embedded simulator: per-step jitter sigma (default: ${DEFAULT-VALUE}).")
     double noise;
 
+    @Option(names = "--sim-prefix-caching", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Embedded simulator: automatic prefix caching, as vLLM (default: on; --no-sim-prefix-caching "
+                    + "turns it off).")
+    boolean prefixCaching;
+
     EngineConfig toConfig(long seed) {
         EngineConfig c = EngineConfig.defaults(Profiles.hardware(hardware), Profiles.model(model))
-                .withTensorParallel(tp).withMaxNumSeqs(maxNumSeqs)
+                .withTensorParallel(tp).withMaxNumSeqs(maxNumSeqs).withPrefixCaching(prefixCaching)
                 .withNoise(noise, EngineConfig.DEFAULT_STALL_PROBABILITY, EngineConfig.DEFAULT_STALL_MS).withSeed(seed);
         c.kvBlocks();
         return c;

@@ -75,7 +75,7 @@ public final class SweepCommand implements Callable<Integer> {
         List<String> dirs = new ArrayList<>();
         try (SimServer server = engine == null ? null : SimServer.start(SimServer.Config.loopback(engine))) {
             var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
-            ProbeRunner runner = new ProbeRunner(t, engine, target.apiKeyOrigin(), err)
+            ProbeRunner runner = new ProbeRunner(t, engine, target.apiKeyOrigin(), workload.promptSalt(), err)
                     .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval);
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);

@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.probe.Api;
+import dev.headroom.probe.KeepAlive;
 import dev.headroom.probe.Target;
 import picocli.CommandLine.Option;
 
@@ -41,6 +42,12 @@ public final class TargetOptions {
 
     @Option(names = "--insecure", description = "Do not verify TLS certificates.")
     boolean insecure;
+
+    @Option(names = "--keep-alive", paramLabel = "auto|on|off", defaultValue = "auto",
+            description = "Kept-alive connections: auto learns from one streamed request whether the server closes "
+                    + "after each response and reuses less after a failure on a reused connection; on reuses "
+                    + "connections idle < 4 s; off sends Connection: close (default: ${DEFAULT-VALUE}).")
+    String keepAlive;
 
     @Option(names = "--metrics-url", paramLabel = "URL",
             description = "Prometheus metrics to scrape during every probe (default: the target's /metrics when it answers).")
@@ -104,7 +111,7 @@ public final class TargetOptions {
             h.put(kv.substring(0, colon).trim(), kv.substring(colon + 1).trim());
         }
         return new Target(baseUrl, Api.parse(api), model, apiKey(), h, insecure, connectTimeout, firstTokenTimeout,
-                totalTimeout);
+                totalTimeout, KeepAlive.parse(keepAlive));
     }
 
     URI parsedUrl() {

@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.LengthDistribution;
+import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
 import picocli.CommandLine.Option;
 
@@ -32,8 +33,21 @@ public final class WorkloadOptions {
     boolean noIgnoreEos;
 
     @Option(names = "--shared-prefix", paramLabel = "N", defaultValue = "0",
-            description = "Tokens of common prefix in every prompt, after the unique nonce (default: none).")
+            description = "Tokens of common prefix at the start of every prompt of a run, before its unique nonce, so a "
+                    + "server's prefix cache may serve them (default: none).")
     int sharedPrefix;
+
+    @Option(names = "--prompt-salt", paramLabel = "TEXT",
+            description = "Make the prompts from this text, so a run can be repeated prompt for prompt (default: a "
+                    + "random salt: no prompt is ever sent twice, across runs, seeds, probes or sweep points).")
+    String promptSalt;
+
+    /** The salt the command's prompts are made from: --prompt-salt, or a random one. */
+    String promptSalt() {
+        if (promptSalt == null) return Probe.randomSalt();
+        if (promptSalt.isBlank()) throw new IllegalArgumentException("--prompt-salt must not be blank");
+        return promptSalt;
+    }
 
     @Option(names = "--dataset", paramLabel = "FILE",
             description = "Prompts from a file: JSONL with prompt or messages (+ max_tokens), or ShareGPT JSON. "

@@ -24,6 +24,11 @@ public enum ErrorKind {
     TRUNCATED,
     /** The response finished with no output tokens. */
     EMPTY,
+    /**
+     * The client's own race, not the server's error: a request sent on a kept-alive connection that the server had
+     * already closed failed before any response byte. Its record's outcome is {@code client_error}.
+     */
+    STALE_CONNECTION,
     /** Anything else (named in the message). */
     OTHER;
 

@@ -9,10 +9,26 @@ import java.util.List;
  * @param elapsedNanos wall (or virtual) time from the first intended start to the last end
  * @param simulated true when produced by the simulator's virtual clock rather than a real server
  * @param seed      the seed the run used
+ * @param notes     how an HTTP measurement was made (null on the virtual clock)
  */
 public record Measurement(MeasurementRequest request, List<RequestRecord> records, long elapsedNanos,
-                          boolean simulated, long seed) {
+                          boolean simulated, long seed, Notes notes) {
     public Measurement {
         records = List.copyOf(records);
     }
+
+    /** A measurement with nothing to say about how it was made. */
+    public Measurement(MeasurementRequest request, List<RequestRecord> records, long elapsedNanos, boolean simulated,
+                       long seed) {
+        this(request, records, elapsedNanos, simulated, seed, null);
+    }
+
+    /**
+     * How the prompts and connections of an HTTP measurement were made, as {@link RunInfo} records them.
+     *
+     * @param inputLength how prompt lengths were hit
+     * @param promptSalt  what made its prompts its own
+     * @param connections how connections were used, and what was learned of the server's
+     */
+    public record Notes(String inputLength, String promptSalt, String connections) {}
 }

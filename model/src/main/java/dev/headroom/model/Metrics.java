@@ -23,6 +23,8 @@ import java.util.TreeMap;
  * </ul>
  */
 public final class Metrics {
+    /** More cached prompt tokens than this make a request a cache hit: beyond any chat template's common prefix. */
+    public static final int CACHE_HIT_TOKENS = 64;
     public static final List<String> KEYS =
             List.of("ttft_ms", "ttft_from_send_ms", "itl_ms", "tpot_ms", "e2e_ms", "isl", "osl", "send_lag_ms");
 
@@ -36,11 +38,19 @@ public final class Metrics {
     public static Summary summarize(List<RequestRecord> records, boolean openLoop, List<Slo> slos) {
         Map<String, Histogram> h = new LinkedHashMap<>();
         for (String k : KEYS) h.put(k, new Histogram(3));
-        long completed = 0, failed = 0, incomplete = 0, warmup = 0, good = 0, oslShort = 0;
+        long completed = 0, failed = 0, incomplete = 0, warmup = 0, clientErrors = 0, good = 0, oslShort = 0;
+        long cacheReporting = 0, cachePrompt = 0, cached = 0, cacheHits = 0, opened = 0, reused = 0;
+        long requestedIsl = 0, requestedIslCount = 0;
         long outputTokens = 0, totalTokens = 0, goodTokens = 0;
         long windowStart = Long.MAX_VALUE, windowEnd = Long.MIN_VALUE;
         Map<String, Long> errors = new TreeMap<>();
         for (RequestRecord r : records) {
+            if (r.connection() == RequestRecord.Connection.NEW) opened++;
+            if (r.connection() == RequestRecord.Connection.REUSED) reused++;
+            if (r.outcome() == RequestRecord.Outcome.CLIENT_ERROR) {
+                clientErrors++;
+                continue;
+            }
             if (r.warmup()) {
                 warmup++;
                 continue;
@@ -55,6 +65,7 @@ public final class Metrics {
                     errors.merge(r.failure().kind().wireName(), 1L, Long::sum);
                 }
                 case COMPLETED -> completed++;
+                case CLIENT_ERROR -> throw new IllegalStateException("counted above");
             }
             long origin = origin(r, openLoop);
             windowStart = Math.min(windowStart, origin);
@@ -65,6 +76,16 @@ public final class Metrics {
             totalTokens += r.completionTokens() + r.promptTokens();
             if (r.requestedOutputTokens() > 0 && r.completionTokens() < r.requestedOutputTokens()) oslShort++;
             record(h.get("isl"), r.promptTokens());
+            if (r.requestedInputTokens() > 0) {
+                requestedIsl += r.requestedInputTokens();
+                requestedIslCount++;
+            }
+            if (r.cachedTokens() >= 0) {
+                cacheReporting++;
+                cachePrompt += r.promptTokens();
+                cached += r.cachedTokens();
+                if (r.cachedTokens() > CACHE_HIT_TOKENS) cacheHits++;
+            }
             record(h.get("osl"), r.completionTokens());
             if (r.firstTokenNanos() >= 0) {
                 record(h.get("ttft_ms"), (r.firstTokenNanos() - origin) / 1000);
@@ -93,9 +114,12 @@ public final class Metrics {
             results.add(new Summary.SloResult(slo, observed, ok));
             pass &= ok;
         }
-        return new Summary(new Summary.Counts(completed, failed, incomplete, warmup), window, d,
+        return new Summary(new Summary.Counts(completed, failed, incomplete, warmup, clientErrors), window, d,
                 per(outputTokens, window), per(completed, window), per(totalTokens, window), per(good, window),
-                per(goodTokens, window), attainment, errorRate, List.copyOf(results), pass, errors, oslShort, h);
+                per(goodTokens, window), attainment, errorRate, List.copyOf(results), pass, errors, oslShort, h,
+                new Summary.Cache(cacheReporting, cachePrompt, cached, cacheHits),
+                new Summary.Connections(opened, reused, clientErrors),
+                requestedIslCount == 0 ? Double.NaN : (double) requestedIsl / requestedIslCount);
     }
 
     /** (e2e − ttft) / (osl − 1) in nanoseconds, or NaN when osl < 2. */

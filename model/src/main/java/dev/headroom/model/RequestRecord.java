@@ -1,5 +1,7 @@
 package dev.headroom.model;
 
+import java.util.Arrays;
+
 /**
  * What one request experienced. Times are nanoseconds on the run's clock (0 = the start of the run); -1 means
  * "did not happen" (e.g. no first token on a failed request).
@@ -18,19 +20,30 @@ package dev.headroom.model;
  * @param httpStatus       the response status, 0 when there was no response
  * @param preemptions      how often the server preempted it (simulator ground truth; 0 when unknown)
  * @param slotWaitNanos    open loop with a concurrency cap: how long it waited for a free slot
- * @param outcome          completed, failed or incomplete (cut off at the end of the run)
+ * @param outcome          completed, failed, incomplete (cut off at the end of the run) or the client's own error
  * @param failure          why it failed, or null
  * @param responseId       the id the server gave the response (X-Request-Id or the body's id), or null
+ * @param cachedTokens     prompt tokens the server says it served from its prefix cache
+ *                         ({@code usage.prompt_tokens_details.cached_tokens}), -1 when it does not say
+ * @param connection       whether the request went out on a new or a reused connection
+ * @param requestedInputTokens the input length the prompt was built for, 0 when none was asked for (a dataset)
  */
 public record RequestRecord(long index, boolean warmup, long intendedNanos, long sentNanos, long firstTokenNanos,
                             long endNanos, long[] chunkNanos, int[] chunkTokens,
                             int promptTokens, TokenSource promptSource,
                             int completionTokens, TokenSource completionSource,
                             int requestedOutputTokens, int httpStatus, int preemptions, long slotWaitNanos,
-                            Outcome outcome, Failure failure, String responseId) {
+                            Outcome outcome, Failure failure, String responseId, int cachedTokens,
+                            Connection connection, int requestedInputTokens) {
 
-    /** How a request ended. */
-    public enum Outcome { COMPLETED, FAILED, INCOMPLETE }
+    /**
+     * How a request ended. {@code CLIENT_ERROR} is the client's own failure (it sent on a kept-alive connection the
+     * server had already closed): recorded, but counted in no metric, neither as the server's error nor as served.
+     */
+    public enum Outcome { COMPLETED, FAILED, INCOMPLETE, CLIENT_ERROR }
+
+    /** Whether a request opened a connection or went out on a kept-alive one; {@code UNKNOWN} without HTTP. */
+    public enum Connection { NEW, REUSED, UNKNOWN }
 
     /** Why a request failed. */
     public record Failure(ErrorKind kind, String message) {}
@@ -38,6 +51,9 @@ public record RequestRecord(long index, boolean warmup, long intendedNanos, long
     public boolean succeeded() { return outcome == Outcome.COMPLETED; }
 
     public boolean failed() { return outcome == Outcome.FAILED; }
+
+    /** Whether it counts in the metrics: it completed or the server failed it (not cut off, not the client's fault). */
+    public boolean measured() { return outcome == Outcome.COMPLETED || outcome == Outcome.FAILED; }
 
     /** Time of the last content chunk, or -1. */
     public long lastTokenNanos() { return chunkNanos.length == 0 ? -1 : chunkNanos[chunkNanos.length - 1]; }
@@ -56,24 +72,33 @@ public record RequestRecord(long index, boolean warmup, long intendedNanos, long
     public RequestRecord asWarmup() {
         return new RequestRecord(index, true, intendedNanos, sentNanos, firstTokenNanos, endNanos, chunkNanos,
                 chunkTokens, promptTokens, promptSource, completionTokens, completionSource, requestedOutputTokens,
-                httpStatus, preemptions, slotWaitNanos, outcome, failure, responseId);
+                httpStatus, preemptions, slotWaitNanos, outcome, failure, responseId, cachedTokens, connection,
+                requestedInputTokens);
     }
 
     /** This record, marked as cut off at the end of the run. */
     public RequestRecord asIncomplete() {
         return new RequestRecord(index, warmup, intendedNanos, sentNanos, firstTokenNanos, endNanos, chunkNanos,
                 chunkTokens, promptTokens, promptSource, completionTokens, completionSource, requestedOutputTokens,
-                httpStatus, preemptions, slotWaitNanos, Outcome.INCOMPLETE, null, responseId);
+                httpStatus, preemptions, slotWaitNanos, Outcome.INCOMPLETE, null, responseId, cachedTokens, connection,
+                requestedInputTokens);
     }
 
     /** A simple successful record with one token per chunk (used by the simulator and tests). */
     public static RequestRecord completed(long index, long intended, long sent, long[] tokenNanos, long end,
                                           int prompt, TokenSource promptSource, int requested, int preemptions) {
+        return completed(index, intended, sent, tokenNanos, end, prompt, promptSource, requested, preemptions, -1);
+    }
+
+    /** As above, with the prompt tokens served from the prefix cache ({@code -1}: not reported). */
+    public static RequestRecord completed(long index, long intended, long sent, long[] tokenNanos, long end,
+                                          int prompt, TokenSource promptSource, int requested, int preemptions,
+                                          int cachedTokens) {
         int[] ones = new int[tokenNanos.length];
-        java.util.Arrays.fill(ones, 1);
+        Arrays.fill(ones, 1);
         return new RequestRecord(index, false, intended, sent, tokenNanos.length == 0 ? -1 : tokenNanos[0], end,
                 tokenNanos, ones, prompt, promptSource, tokenNanos.length, promptSource, requested, 200, preemptions,
-                0, Outcome.COMPLETED, null, null);
+                0, Outcome.COMPLETED, null, null, cachedTokens, Connection.UNKNOWN, prompt);
     }
 
     /** A failed record with no tokens. */
@@ -81,6 +106,6 @@ public record RequestRecord(long index, boolean warmup, long intendedNanos, long
                                        int httpStatus, ErrorKind kind, String message) {
         return new RequestRecord(index, false, intended, sent, -1, end, new long[0], new int[0], prompt,
                 TokenSource.REQUESTED, 0, TokenSource.COUNTED, requested, httpStatus, 0, 0, Outcome.FAILED,
-                new Failure(kind, message), null);
+                new Failure(kind, message), null, -1, Connection.UNKNOWN, prompt);
     }
 }

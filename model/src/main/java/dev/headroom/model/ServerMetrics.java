@@ -1,5 +1,6 @@
 package dev.headroom.model;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,18 +17,33 @@ import java.util.Map;
 public record ServerMetrics(String url, double intervalSeconds, int scrapes, int failed, int names,
                             Map<String, double[]> gauges, Map<String, Double> counters) {
     /** Known gauges, each {mean, max}. */
-    public static final java.util.List<String> GAUGES = java.util.List.of("running", "waiting", "kv_cache_usage");
-    /** Known counters, each its increase over the probe. */
-    public static final java.util.List<String> COUNTERS = java.util.List.of("preemptions", "prompt_tokens", "generation_tokens");
+    public static final List<String> GAUGES = List.of("running", "waiting", "kv_cache_usage");
+    /**
+     * Known counters, each its increase over the probe. {@code prefix_cache_queries} and {@code prefix_cache_hits}
+     * count prompt tokens looked up in and served from the server's prefix cache (vLLM V1; SGLang exports only the
+     * hits, as {@code sglang:cached_tokens_total}).
+     */
+    public static final List<String> COUNTERS = List.of("preemptions", "prompt_tokens", "generation_tokens",
+            "prefix_cache_queries", "prefix_cache_hits");
 
     /** The metric names each key is read from, in the order tried: vLLM (V1, then V0), SGLang, llama.cpp. */
-    public static final Map<String, java.util.List<String>> KNOWN = Map.of(
-            "running", java.util.List.of("vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"),
-            "waiting", java.util.List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"),
-            "kv_cache_usage", java.util.List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage",
+    public static final Map<String, List<String>> KNOWN = Map.of(
+            "running", List.of("vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"),
+            "waiting", List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"),
+            "kv_cache_usage", List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage",
                     "llamacpp:kv_cache_usage_ratio"),
-            "preemptions", java.util.List.of("vllm:num_preemptions_total", "sglang:num_retractions_total"),
-            "prompt_tokens", java.util.List.of("vllm:prompt_tokens_total", "sglang:prompt_tokens_total", "llamacpp:prompt_tokens_total"),
-            "generation_tokens", java.util.List.of("vllm:generation_tokens_total", "sglang:generation_tokens_total",
-                    "llamacpp:tokens_predicted_total"));
+            "preemptions", List.of("vllm:num_preemptions_total", "sglang:num_retractions_total"),
+            "prompt_tokens", List.of("vllm:prompt_tokens_total", "sglang:prompt_tokens_total", "llamacpp:prompt_tokens_total"),
+            "generation_tokens", List.of("vllm:generation_tokens_total", "sglang:generation_tokens_total",
+                    "llamacpp:tokens_predicted_total"),
+            "prefix_cache_queries", List.of("vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total"),
+            "prefix_cache_hits", List.of("vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total",
+                    "sglang:cached_tokens_total"));
+
+    /** Share of the prompt tokens looked up that the server's prefix cache served over the probe; NaN when unknown. */
+    public double prefixCacheHitRate() {
+        Double q = counters.get("prefix_cache_queries");
+        Double h = counters.get("prefix_cache_hits");
+        return q == null || h == null || !(q > 0) ? Double.NaN : h / q;
+    }
 }

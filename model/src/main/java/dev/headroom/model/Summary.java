@@ -12,15 +12,47 @@ import java.util.Map;
  * @param distributions ttft_ms, ttft_from_send_ms, itl_ms, tpot_ms, e2e_ms, isl, osl, send_lag_ms (in this order)
  * @param histograms    the same distributions as HdrHistograms (µs for times, tokens for lengths), for logs
  * @param oslShort      completed requests whose realised output was shorter than requested
+ * @param cache         what the server said it served from its prefix cache
+ * @param connections   how the requests' connections behaved (warm-up included)
+ * @param requestedIslMean mean input length the measured completed requests' prompts were built for, NaN when none
+ *                      was asked for; beside {@code isl}'s mean it says how well lengths were hit
  */
 public record Summary(Counts counts, double windowSeconds, Map<String, Distribution> distributions,
                       double outputTokensPerS, double requestsPerS, double totalTokensPerS,
                       double goodputRequestsPerS, double goodputTokensPerS, double sloAttainment, double errorRate,
                       List<SloResult> slo, boolean sloPass, Map<String, Long> errors, long oslShort,
-                      Map<String, Histogram> histograms) {
+                      Map<String, Histogram> histograms, Cache cache, Connections connections,
+                      double requestedIslMean) {
 
-    /** How many requests ended how; warm-up requests are counted apart and in nothing else. */
-    public record Counts(long completed, long failed, long incomplete, long warmup) {}
+    /**
+     * How many requests ended how; warm-up requests are counted apart and in nothing else, and so are the client's
+     * own errors (a request sent on a connection the server had already closed), which are no server's failure.
+     */
+    public record Counts(long completed, long failed, long incomplete, long warmup, long clientErrors) {}
+
+    /**
+     * Prefix-cache use as the server reported it in {@code usage.prompt_tokens_details.cached_tokens}, over the
+     * measured completed requests.
+     *
+     * @param reporting     requests whose usage said how many prompt tokens were cached
+     * @param promptTokens  their prompt tokens
+     * @param cachedTokens  of those, served from the server's cache
+     * @param hits          requests with more than {@link Metrics#CACHE_HIT_TOKENS} tokens cached: more than a chat
+     *                      template's common prefix, so text seen before
+     */
+    public record Cache(long reporting, long promptTokens, long cachedTokens, long hits) {
+        /** Cached share of the reporting requests' prompt tokens; NaN when none reported. */
+        public double cachedFraction() {
+            return promptTokens == 0 ? Double.NaN : (double) cachedTokens / promptTokens;
+        }
+    }
+
+    /**
+     * @param opened  requests that opened a new connection
+     * @param reused  requests sent on a kept-alive connection
+     * @param stale   requests that failed on a kept-alive connection the server had closed (the client's race)
+     */
+    public record Connections(long opened, long reused, long stale) {}
 
     /** One SLO, what was observed for it, and whether it passed. */
     public record SloResult(Slo slo, double observed, boolean pass) {}

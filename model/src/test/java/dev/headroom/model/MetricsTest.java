@@ -16,7 +16,8 @@ class MetricsTest {
                                     int prompt) {
         int osl = java.util.Arrays.stream(tokens).sum();
         return new RequestRecord(index, false, intended, sent, chunks[0], end, chunks, tokens, prompt,
-                TokenSource.USAGE, osl, TokenSource.USAGE, osl, 200, 0, 0, RequestRecord.Outcome.COMPLETED, null, null);
+                TokenSource.USAGE, osl, TokenSource.USAGE, osl, 200, 0, 0, RequestRecord.Outcome.COMPLETED, null, null, -1,
+                RequestRecord.Connection.UNKNOWN, 0);
     }
 
     /** Two completed, one failed, one warm-up and one incomplete request, times in ms. */
@@ -27,16 +28,18 @@ class MetricsTest {
         var warm = ok(3, -900 * MS, -900 * MS, new long[] {-10 * MS}, new int[] {1}, -5 * MS, 5);
         warm = new RequestRecord(3, true, warm.intendedNanos(), warm.sentNanos(), warm.firstTokenNanos(), warm.endNanos(),
                 warm.chunkNanos(), warm.chunkTokens(), 5, TokenSource.USAGE, 1, TokenSource.USAGE, 1, 200, 0, 0,
-                RequestRecord.Outcome.COMPLETED, null, null);
+                RequestRecord.Outcome.COMPLETED, null, null, -1,
+                RequestRecord.Connection.UNKNOWN, 0);
         var cut = new RequestRecord(4, false, 280 * MS, 280 * MS, -1, 900 * MS, new long[0], new int[0], 5,
-                TokenSource.REQUESTED, 0, TokenSource.COUNTED, 10, 200, 0, 0, RequestRecord.Outcome.INCOMPLETE, null, null);
+                TokenSource.REQUESTED, 0, TokenSource.COUNTED, 10, 200, 0, 0, RequestRecord.Outcome.INCOMPLETE, null, null,
+                -1, RequestRecord.Connection.UNKNOWN, 0);
         return List.of(r0, r1, r2, warm, cut);
     }
 
     @Test
     void closedLoopMetricsEqualHandComputedValues() {
         Summary s = Metrics.summarize(records(), false, List.of(Slo.parse("ttft:p95<150ms")));
-        assertEquals(new Summary.Counts(2, 1, 1, 1), s.counts());
+        assertEquals(new Summary.Counts(2, 1, 1, 1, 0), s.counts());
         // Window: earliest origin (r0 sent at 0) to latest end of a completed or failed request (r1 at 305 ms).
         assertEquals(0.305, s.windowSeconds(), 1e-12);
         assertEquals(6 / 0.305, s.outputTokensPerS(), 1e-9);
@@ -64,6 +67,33 @@ class MetricsTest {
         // Aggregate: ttft p95 is 200 ms, which fails < 150 ms.
         assertFalse(s.sloPass());
         assertEquals(200, s.slo().getFirst().observed(), 0.2);
+    }
+
+    @Test
+    void aStaleConnectionFailureIsTheClientsAndCountsInNoMetric() {
+        var stale = new RequestRecord(5, false, 100 * MS, 100 * MS, -1, 101 * MS, new long[0], new int[0], 5,
+                TokenSource.REQUESTED, 0, TokenSource.COUNTED, 10, 0, 0, 0, RequestRecord.Outcome.CLIENT_ERROR,
+                new RequestRecord.Failure(ErrorKind.STALE_CONNECTION, "unexpected end of stream"), null, -1,
+                RequestRecord.Connection.REUSED, 0);
+        var all = new java.util.ArrayList<>(records());
+        all.add(stale);
+        Summary with = Metrics.summarize(all, false, List.of(Slo.parse("error_rate<50%")));
+        Summary without = Metrics.summarize(records(), false, List.of(Slo.parse("error_rate<50%")));
+        assertEquals(new Summary.Counts(2, 1, 1, 1, 1), with.counts());
+        assertEquals(without.errorRate(), with.errorRate(), 1e-12);
+        assertEquals(without.errors(), with.errors());
+        assertEquals(without.windowSeconds(), with.windowSeconds(), 1e-12);
+        assertEquals(new Summary.Connections(0, 1, 1), with.connections());
+    }
+
+    @Test
+    void cachedPromptTokensAreTotalledAndRequestsBeyondATemplatesPrefixAreHits() {
+        var small = RequestRecord.completed(0, 0, 0, new long[] {10 * MS, 20 * MS}, 21 * MS, 200, TokenSource.USAGE, 2, 0, 16);
+        var big = RequestRecord.completed(1, 0, 0, new long[] {10 * MS, 20 * MS}, 22 * MS, 200, TokenSource.USAGE, 2, 0, 192);
+        var silent = RequestRecord.completed(2, 0, 0, new long[] {10 * MS, 20 * MS}, 23 * MS, 200, TokenSource.USAGE, 2, 0);
+        Summary s = Metrics.summarize(List.of(small, big, silent), false, List.of());
+        assertEquals(new Summary.Cache(2, 400, 208, 1), s.cache());
+        assertEquals(0.52, s.cache().cachedFraction(), 1e-12);
     }
 
     @Test

@@ -47,7 +47,7 @@ public record Goodput(double value, double se) {
         double sumSquares = 0, typical = 0;
         long n = 0;
         for (RequestRecord r : records) {
-            if (r.warmup() || r.outcome() == RequestRecord.Outcome.INCOMPLETE) continue;
+            if (r.warmup() || !r.measured()) continue;
             double size = unit == Unit.REQUESTS ? 1 : r.completionTokens();
             typical += unit == Unit.REQUESTS ? 1 : Math.max(r.completionTokens(), r.requestedOutputTokens());
             n++;

@@ -26,8 +26,7 @@ public record Margin(Slo slo, double value, double se, int samples) {
 
     /** Computes the margin of {@code slo} over the measured (non-warm-up) records. */
     public static Margin of(Slo slo, List<RequestRecord> records, boolean openLoop) {
-        List<RequestRecord> measured = records.stream().filter(r -> !r.warmup()
-                && r.outcome() != RequestRecord.Outcome.INCOMPLETE).toList();
+        List<RequestRecord> measured = records.stream().filter(r -> !r.warmup() && r.measured()).toList();
         if (slo.isRate()) {
             long failed = measured.stream().filter(RequestRecord::failed).count();
             int n = measured.size();

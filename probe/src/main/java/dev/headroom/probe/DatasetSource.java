@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
 
 /**
  * Requests from a {@link Dataset}, in a seeded shuffled order. A dataset smaller than the run is cycled; from the
- * second pass on each prompt gets a unique nonce in front, so a prefix cache cannot serve repeats for free.
+ * second pass on each prompt gets a nonce unique to the run's salt in front, so a prefix cache cannot serve repeats
+ * for free. The first pass is sent as written: a dataset's reuse across runs is the user's to ask for.
  */
 final class DatasetSource implements RequestSource {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -20,7 +21,10 @@ final class DatasetSource implements RequestSource {
     private final WorkloadSpec workload;
     private final int[] order;
 
-    DatasetSource(Api api, String model, Dataset dataset, WorkloadSpec workload, long seed) {
+    private final String salt;
+
+    DatasetSource(Api api, String model, Dataset dataset, WorkloadSpec workload, String salt, long seed) {
+        this.salt = salt;
         this.api = api;
         this.model = model;
         this.dataset = dataset;
@@ -47,9 +51,24 @@ final class DatasetSource implements RequestSource {
     }
 
     @Override
+    public PreparedRequest calibrationRequest() {
+        ObjectNode body = MAPPER.createObjectNode();
+        body.put("model", model);
+        String text = "#" + salt + ": reply with one word.";
+        if (api == Api.CHAT) body.putArray("messages").addObject().put("role", "user").put("content", text);
+        else body.put("prompt", text);
+        RequestBodies.outputAndStreaming(body, api, 1, true);
+        try {
+            return new PreparedRequest(-1, MAPPER.writeValueAsBytes(body), 0, 1, -1);
+        } catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    @Override
     public PreparedRequest prepare(long index, SplittableRandom rng) {
         Dataset.Entry e = dataset.entries().get(order[(int) (index % order.length)]);
-        String nonce = index >= order.length ? String.format("#%d: ", index) : "";
+        String nonce = index >= order.length ? "#" + salt + "-" + index + ": " : "";
         int osl = workload.outputTokens() != null ? workload.outputTokens().sample(rng) : e.maxTokens();
         ObjectNode body = MAPPER.createObjectNode();
         body.put("model", model);
@@ -67,7 +86,7 @@ final class DatasetSource implements RequestSource {
         }
         RequestBodies.outputAndStreaming(body, api, osl, workload.ignoreEos());
         try {
-            return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), 0, osl);
+            return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), 0, osl, -1);
         } catch (IOException ex) {
             throw new IllegalStateException(ex);
         }

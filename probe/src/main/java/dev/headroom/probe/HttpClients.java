@@ -1,6 +1,5 @@
 package dev.headroom.probe;
 
-import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 
@@ -15,17 +14,25 @@ import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.concurrent.TimeUnit;
 
-/** Builds the OkHttp client for a load point: pool sized to the load, no silent retries, TCP_NODELAY. */
+/**
+ * Builds the OkHttp client for a load point: dispatcher sized to the load, no silent retries, TCP_NODELAY, and
+ * connection events for the tracker. Its connection pool is {@link ConnectionPolicy}'s to set.
+ */
 final class HttpClients {
     private HttpClients() {}
 
-    static OkHttpClient forLoad(Target target, int connections) {
+    /** Most idle connections a load of {@code connections} in flight keeps. */
+    static int maxIdle(int connections) {
+        return Math.max(8, connections * 2);
+    }
+
+    static OkHttpClient forLoad(Target target, int connections, ConnectionTracker tracker) {
         Dispatcher dispatcher = new Dispatcher();
         dispatcher.setMaxRequests(Math.max(64, connections * 2));
         dispatcher.setMaxRequestsPerHost(Math.max(64, connections * 2));
         OkHttpClient.Builder b = new OkHttpClient.Builder()
                 .dispatcher(dispatcher)
-                .connectionPool(new ConnectionPool(Math.max(8, connections * 2), 5, TimeUnit.MINUTES))
+                .eventListenerFactory(tracker.factory())
                 // Every request is sent exactly once: a failed send is measured, not retried.
                 .retryOnConnectionFailure(false)
                 .followRedirects(false)

@@ -2,6 +2,7 @@ package dev.headroom.probe;
 
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 
 import java.util.ArrayList;
@@ -34,11 +35,13 @@ final class LoadDriver {
     private final AtomicLong measuredIssued = new AtomicLong();
     private final long warmupEnd;
     private volatile long stopAt = Long.MAX_VALUE;
-    private final dev.headroom.model.MeasurementRequest.StopRule stopRule;
+    private final MeasurementRequest.StopRule stopRule;
     private final AtomicLong measuredDone = new AtomicLong();
+    private final FailFast failFast = new FailFast();
+    private volatile String refusal;
 
     LoadDriver(RequestExecutor executor, RequestSource prompts, RunPlan plan, RunClock clock, Consumer<RequestRecord> sink,
-               dev.headroom.model.MeasurementRequest.StopRule stopRule) {
+               MeasurementRequest.StopRule stopRule) {
         this.stopRule = stopRule;
         this.executor = executor;
         this.prompts = prompts;
@@ -47,6 +50,11 @@ final class LoadDriver {
         this.sink = sink;
         this.warmupEnd = plan.warmup().toNanos();
         if (plan.duration() != null) stopAt = warmupEnd + plan.duration().toNanos();
+    }
+
+    /** Why the run stopped early because the target refused every request ({@link FailFast}), or null. */
+    String refusal() {
+        return refusal;
     }
 
     /** Most requests that were in flight at once. */
@@ -165,6 +173,14 @@ final class LoadDriver {
             RequestRecord r = executor.execute(req, intended, slotWait, warmup);
             records.add(r);
             sink.accept(r);
+            // Warm-up responses say what the server counted: the measured requests' lengths are corrected from them.
+            if (r.warmup()) prompts.observe(req, r);
+            String refused = failFast.observe(r);
+            if (refused != null) {
+                refusal = refused;
+                stopAt = Math.min(stopAt, clock.now());
+                executor.cutOff();
+            }
             if (stopRule != null && !r.warmup() && measuredDone.incrementAndGet() % 10 == 0
                     && stopRule.enough(records.stream().filter(x -> !x.warmup()).toList())) {
                 stopAt = Math.min(stopAt, clock.now()); // conclusive: no new sends, those in flight finish

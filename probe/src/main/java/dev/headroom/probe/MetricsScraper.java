@@ -24,10 +24,16 @@ import java.util.Set;
 /**
  * Scrapes a Prometheus {@code /metrics} endpoint at a fixed interval while a probe runs, appending every scrape —
  * every series, known or not — to {@code server_metrics.jsonl}, and summarises the names vLLM, SGLang and llama.cpp
- * use for running and waiting requests, KV-cache usage, preemptions and token counters. A failed scrape is counted
- * and warned about; it never fails the probe.
+ * use for running and waiting requests, KV-cache usage, preemptions, prefix-cache and token counters. A failed scrape
+ * is counted and warned about; it never fails the probe.
+ * <p>
+ * Scrapes stay apart from the measurement: a client, connection pool and thread of their own; a timeout of at least
+ * {@link #MIN_TIMEOUT} (a busy server answers {@code /metrics} slowly, and a scrape that times out only loses a
+ * sample); a GET on a kept-alive connection the server closed is retried on a new one (it is idempotent); and a
+ * slow scrape skips the ticks it overran instead of piling up.
  */
 public final class MetricsScraper implements AutoCloseable {
+    static final Duration MIN_TIMEOUT = Duration.ofSeconds(5);
     private final String url;
     private final Duration interval;
     private final OkHttpClient http;
@@ -44,7 +50,8 @@ public final class MetricsScraper implements AutoCloseable {
     public MetricsScraper(String url, Duration interval, Path file) {
         this.url = url;
         this.interval = interval;
-        this.http = new OkHttpClient.Builder().callTimeout(Duration.ofMillis(Math.max(500, interval.toMillis()))).retryOnConnectionFailure(false).build();
+        Duration timeout = interval.compareTo(MIN_TIMEOUT) > 0 ? interval : MIN_TIMEOUT;
+        this.http = new OkHttpClient.Builder().callTimeout(timeout).retryOnConnectionFailure(true).build();
         try {
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -67,10 +74,14 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     private void loop() {
+        long next = System.nanoTime();
         while (!stopping) {
             scrapeOnce();
+            long now = System.nanoTime();
+            next += interval.toNanos();
+            while (next <= now) next += interval.toNanos(); // a slow scrape costs the ticks it overran
             try {
-                Thread.sleep(interval);
+                Thread.sleep(Duration.ofNanos(next - now));
             } catch (InterruptedException e) {
                 return;
             }

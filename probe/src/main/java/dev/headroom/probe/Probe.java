@@ -11,6 +11,9 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
@@ -18,14 +21,37 @@ import java.util.function.Consumer;
 
 /**
  * Measures an OpenAI-compatible streaming endpoint at one load point. Also a {@link Measurer}, so the optimizer
- * can ask it for measurements without knowing it is HTTP.
+ * can ask it for measurements without knowing it is HTTP. One instance serves every load point of a command: each
+ * run gets prompts of its own (the salt and the run's number), and what was learned about the server's connections
+ * carries over.
  */
 public final class Probe implements Measurer {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Pause after the preflight's streamed response, so a server that closes after it has done so. */
+    private static final Duration SETTLE = Duration.ofMillis(100);
     private final Target target;
+    private final String salt;
+    private final AtomicInteger runs = new AtomicInteger();
+    private volatile ConnectionPolicy learned;
 
-    public Probe(Target target) {
+    /** A probe whose prompts are salted with {@code salt}: the same salt and seed give the same prompt texts. */
+    public Probe(Target target, String salt) {
         this.target = target;
+        this.salt = salt;
+    }
+
+    /** A probe with a random salt: its prompts were never sent before. */
+    public Probe(Target target) {
+        this(target, randomSalt());
+    }
+
+    /** Eight hex digits from a secure random source. */
+    public static String randomSalt() {
+        return String.format("%08x", new SecureRandom().nextInt());
+    }
+
+    public String salt() {
+        return salt;
     }
 
     /** Runs one load point; every finished request is also handed to {@code sink} as it ends. */
@@ -33,35 +59,78 @@ public final class Probe implements Measurer {
         return run(workload, plan, sink, null);
     }
 
-    /** As {@link #run(WorkloadSpec, RunPlan, Consumer)}, ending early when {@code stopEarly} says it has seen enough. */
+    /**
+     * As {@link #run(WorkloadSpec, RunPlan, Consumer)}, ending early when {@code stopEarly} says it has seen enough.
+     *
+     * @throws TargetRefusedException when the run's first requests all failed the same way at once
+     */
     public ProbeResult run(WorkloadSpec workload, RunPlan plan, Consumer<RequestRecord> sink,
-                           dev.headroom.model.MeasurementRequest.StopRule stopEarly) {
-        OkHttpClient http = HttpClients.forLoad(target, plan.expectedConnections());
-        var watchdog = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
-                Thread.ofPlatform().daemon(true).name("probe-watchdog").factory());
+                           MeasurementRequest.StopRule stopEarly) {
+        String runSalt = salt + "/" + runs.getAndIncrement();
+        ConnectionTracker tracker = new ConnectionTracker();
+        OkHttpClient base = HttpClients.forLoad(target, plan.expectedConnections(), tracker);
+        ConnectionPolicy connections = new ConnectionPolicy(base, HttpClients.maxIdle(plan.expectedConnections()),
+                target.keepAlive(), learned);
+        var watchdog = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon(true).name("probe-watchdog").factory());
         // Two timeouts per request are scheduled and almost always cancelled: drop them at once, or a long run
         // at a high rate would queue millions of dead tasks.
         watchdog.setRemoveOnCancelPolicy(true);
         try (ClientMonitor monitor = new ClientMonitor()) {
-            Target resolved = target.model() != null ? target : target.withModel(firstModel(http));
+            Target resolved = target.model() != null ? target : target.withModel(firstModel(connections.client()));
             RequestSource prompts = workload.dataset() != null
-                    ? new DatasetSource(resolved.api(), resolved.model(), workload.dataset(), workload, plan.seed())
-                    : new PromptFactory(resolved.api(), resolved.model(), workload);
-            prompts.calibrate(http, resolved);
+                    ? new DatasetSource(resolved.api(), resolved.model(), workload.dataset(), workload, runSalt, plan.seed())
+                    : new PromptFactory(resolved.api(), resolved.model(), workload, runSalt, plan.seed());
+            prompts.calibrate(connections.client(), resolved);
+            if (connections.needsLearning()) {
+                preflight(new RequestExecutor(connections, resolved, new RunClock(), watchdog), prompts, connections, resolved);
+            }
+            learned = connections;
+            // The run's clock starts after the preflight: the schedule's time 0 is the first send.
             RunClock clock = new RunClock();
-            RequestExecutor executor = new RequestExecutor(http, resolved, clock, watchdog);
+            RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
             LoadDriver driver = new LoadDriver(executor, prompts, plan, clock, sink, stopEarly);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
+            if (driver.refusal() != null) throw new TargetRefusedException(driver.refusal(), records.size());
             return new ProbeResult(resolved, plan, workload, prompts.inputLength(), records, driver.peakInFlight(),
-                    clock.originEpochMicros(), elapsed, monitor.cpuMean(), monitor.cpuMax(), monitor.gcPauseMaxMs());
+                    clock.originEpochMicros(), elapsed, monitor.cpuMean(), monitor.cpuMax(), monitor.gcPauseMaxMs(),
+                    runSalt, connections.describe());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("probe interrupted", e);
         } finally {
             watchdog.shutdownNow();
-            http.dispatcher().executorService().shutdown();
-            http.connectionPool().evictAll();
+            base.dispatcher().executorService().shutdown();
+            connections.close();
+        }
+    }
+
+    /**
+     * Before the run: one streamed one-token request of the run's own (its usage also calibrates lengths), then,
+     * once the server has had time to close, an idempotent GET on the same pool. If that GET fails on the
+     * kept-alive connection without a response, the server closes after each streamed response, and every request
+     * of the run gets a connection of its own.
+     */
+    private void preflight(RequestExecutor executor, RequestSource prompts, ConnectionPolicy connections,
+                           Target resolved) throws InterruptedException {
+        PreparedRequest req = prompts.calibrationRequest();
+        // On a connection of its own: one left by the calls before it may already be closed.
+        connections.client().connectionPool().evictAll();
+        RequestRecord first = executor.execute(req, 0, 0, true);
+        if (!first.succeeded()) return; // learn nothing from a failure; the run measures it
+        prompts.observe(req, first);
+        Thread.sleep(SETTLE);
+        CallTrace trace = new CallTrace();
+        Request.Builder rb = new Request.Builder().url(resolved.url("/v1/models")).get().tag(CallTrace.class, trace);
+        RequestBodies.authorized(resolved, rb);
+        try (Response r = connections.client().newCall(rb.build()).execute()) {
+            r.body().string();
+            connections.learnedKeptOpen();
+        } catch (IOException e) {
+            if (trace.staleConnection()) {
+                connections.learnedClosesAfterEachResponse("closed the connection after a streamed response "
+                        + "(without Connection: close)");
+            }
         }
     }
 
@@ -73,7 +142,8 @@ public final class Probe implements Measurer {
                 request.length().warmupRequests(),
                 Duration.ofNanos(Math.round(request.length().rampSeconds() * 1e9)), Duration.ofSeconds(30), request.seed());
         ProbeResult r = run(WorkloadSpec.of(request.workload()), plan, rec -> { }, request.stopEarly());
-        return new Measurement(request, r.records(), (long) (r.elapsedSeconds() * 1e9), false, request.seed());
+        return new Measurement(request, r.records(), (long) (r.elapsedSeconds() * 1e9), false, request.seed(),
+                new Measurement.Notes(r.inputLength(), r.promptSalt(), r.connections()));
     }
 
     /** The first model the server lists; a clear error when it lists none or cannot be reached. */

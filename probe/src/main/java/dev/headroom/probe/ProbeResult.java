@@ -13,7 +13,10 @@ import java.util.List;
  * @param peakInFlight most requests in flight at once
  * @param startEpochMicros Unix-epoch microseconds of run time 0 (record times are nanoseconds after it)
  * @param cpuMean      mean process CPU (fraction of all cores)
+ * @param promptSalt   the salt this run's prompts were made with (the probe's salt and the run's number)
+ * @param connections  how connections were used, and what was learned about the server's
  */
 public record ProbeResult(Target target, RunPlan plan, WorkloadSpec workload, String inputLength,
                           List<RequestRecord> records, int peakInFlight, long startEpochMicros, double elapsedSeconds,
-                          double cpuMean, double cpuMax, double gcPauseMaxMs) {}
+                          double cpuMean, double cpuMax, double gcPauseMaxMs, String promptSalt,
+                          String connections) {}

@@ -3,24 +3,23 @@ package dev.headroom.probe;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import okhttp3.MediaType;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.TokenSource;
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.RequestBody;
-import okhttp3.Response;
 
 import java.io.IOException;
 import java.util.SplittableRandom;
 
 /**
- * Builds synthetic prompts of a target input length. Each prompt starts with a unique nonce (so prefix caches
- * cannot flatter the result), then an optional shared prefix, then filler words.
+ * Builds synthetic prompts of a target input length: an optional shared prefix (the same for every request of the
+ * run, so a prefix cache may serve it: reuse asked for), then a nonce unique to the run's salt, seed and request,
+ * then filler words drawn from the same hash. Nothing is shared across runs, seeds or salts, so no server's
+ * prefix cache can flatter a result unless asked to.
  * <p>
- * Hitting the length: the token cost of a prompt is modelled as {@code a + b × words}, calibrated with two calls
- * to the server's {@code /tokenize} when it has one (so the chat template and the nonce are counted by the
- * server's own tokenizer). Without {@code /tokenize} the approximation is one token per filler word and the
- * template of {@link #APPROX_CHAT_OVERHEAD} tokens; the realised length is always read from
- * {@code usage.prompt_tokens} afterwards.
+ * Hitting the length: the token cost of a prompt is a {@link LengthModel}, calibrated with the server's own
+ * {@code /tokenize} in any of the shapes {@link ServerTokenizer} knows, else the client tokenizer, else one token
+ * per filler word plus {@link #APPROX_CHAT_OVERHEAD} template tokens; then corrected from {@code usage.prompt_tokens}
+ * of the preflight and warm-up responses, so the measured requests land on the length asked for.
  */
 final class PromptFactory implements RequestSource {
     static final int APPROX_CHAT_OVERHEAD = 16;
@@ -28,7 +27,6 @@ final class PromptFactory implements RequestSource {
     /** Tokens a typical chat template adds around one user message (Llama 3: 10); the client tokenizer cannot know. */
     static final int CLIENT_CHAT_TEMPLATE = 10;
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final MediaType JSON = MediaType.get("application/json");
     /** Common short English words: one token each in the usual BPE vocabularies and in the simulator's tokenizer. */
     private static final String[] FILLER = ("the of and to in is for on that by with as at from it be this are was "
             + "or an have not but they all can one has more will you were its we time some what when use each how "
@@ -37,53 +35,62 @@ final class PromptFactory implements RequestSource {
     private final Api api;
     private final String model;
     private final WorkloadSpec workload;
+    private final long namespace;
     private final String sharedPrefix;
-    private double base;
-    private double perWord = 1;
-    private String calibration = "approximation (no /tokenize)";
+    private final LengthModel lengths;
 
-    PromptFactory(Api api, String model, WorkloadSpec workload) {
+    /** @param salt makes this run's prompts its own; with {@code seed}, the same salt gives the same texts */
+    PromptFactory(Api api, String model, WorkloadSpec workload, String salt, long seed) {
         this.api = api;
         this.model = model;
         this.workload = workload;
-        this.base = api == Api.CHAT ? APPROX_CHAT_OVERHEAD : APPROX_COMPLETION_OVERHEAD;
-        this.sharedPrefix = workload.sharedPrefixTokens() > 0 ? words(new SplittableRandom(7), workload.sharedPrefixTokens()) : "";
+        this.namespace = mix(salt.hashCode() * 0x9E3779B97F4A7C15L ^ (long) salt.length() << 32, seed);
+        this.sharedPrefix = workload.sharedPrefixTokens() > 0
+                ? words(new SplittableRandom(namespace ^ 0x5EEDL), workload.sharedPrefixTokens()) + "\n" : "";
+        this.lengths = new LengthModel(api == Api.CHAT ? APPROX_CHAT_OVERHEAD : APPROX_COMPLETION_OVERHEAD, 1,
+                "approximation (no /tokenize)");
     }
 
     /**
-     * Fits a + b × words with the server's /tokenize when it answers; else with the client tokenizer (its count of
-     * the text, plus its special tokens, plus {@value #CLIENT_CHAT_TEMPLATE} template tokens for chat); else keeps
-     * the stated approximation.
+     * Fits the length model with the server's /tokenize when it answers in a known shape; else with the client
+     * tokenizer (its count of the text, plus its special tokens, plus {@value #CLIENT_CHAT_TEMPLATE} template tokens
+     * for chat); else keeps the stated approximation. Either way the responses correct it later.
      */
     @Override
     public void calibrate(OkHttpClient http, Target target) {
-        try {
-            int zero = tokenize(http, target, prompt(0, 0));
-            int many = tokenize(http, target, prompt(0, 400));
-            if (zero > 0 && many > zero) {
-                base = zero;
-                perWord = (many - zero) / 400.0;
-                calibration = "server /tokenize";
-                return;
-            }
-        } catch (IOException | RuntimeException e) {
-            // No /tokenize: fall back below.
+        ServerTokenizer server = new ServerTokenizer(http, target.withModel(model));
+        int zero = server.count(prompt(0, 0));
+        int many = zero > 0 ? server.count(prompt(0, 400)) : -1;
+        if (zero > 0 && many > zero) {
+            lengths.calibrated(zero, (many - zero) / 400.0, "server /tokenize (" + server.shape().label + " shape)");
+            return;
         }
         ClientTokenizer t = workload.tokenizer();
         if (t != null) {
             int overhead = t.specialTokens() + (api == Api.CHAT ? CLIENT_CHAT_TEMPLATE : 0);
-            int zero = t.count(prompt(0, 0));
-            int many = t.count(prompt(0, 400));
-            base = zero + overhead;
-            perWord = Math.max(0.1, (many - zero) / 400.0);
-            calibration = "client tokenizer " + t.name() + (api == Api.CHAT ? " (+" + CLIENT_CHAT_TEMPLATE
-                    + " approximate chat-template tokens)" : "");
+            int zeroWords = t.count(prompt(0, 0));
+            int manyWords = t.count(prompt(0, 400));
+            lengths.calibrated(zeroWords + overhead, Math.max(0.1, (manyWords - zeroWords) / 400.0),
+                    "client tokenizer " + t.name() + (api == Api.CHAT ? " (+" + CLIENT_CHAT_TEMPLATE
+                            + " approximate chat-template tokens)" : ""));
         }
     }
 
     @Override
     public String inputLength() {
-        return calibration;
+        return lengths.describe();
+    }
+
+    @Override
+    public void observe(PreparedRequest req, RequestRecord r) {
+        if (req.fillerWords() >= 0 && r.succeeded() && r.promptSource() == TokenSource.USAGE) {
+            lengths.observe(req.fillerWords(), r.promptTokens());
+        }
+    }
+
+    @Override
+    public PreparedRequest calibrationRequest() {
+        return request(-1, 0, 0, 1);
     }
 
     /** The request for index {@code i}, with lengths drawn from the workload's distributions. */
@@ -93,7 +100,10 @@ final class PromptFactory implements RequestSource {
         int isl = trace != null ? trace.inputTokens()[(int) (index % trace.size())] : workload.inputTokens().sample(rng);
         int osl = trace != null ? trace.outputTokens()[(int) (index % trace.size())]
                 : workload.outputTokens() == null ? 0 : workload.outputTokens().sample(rng);
-        int words = (int) Math.max(0, Math.round((isl - base) / perWord));
+        return request(index, lengths.wordsFor(isl), isl, osl);
+    }
+
+    private PreparedRequest request(long index, int words, int isl, int osl) {
         String text = prompt(index, words);
         ObjectNode body = MAPPER.createObjectNode();
         body.put("model", model);
@@ -103,20 +113,27 @@ final class PromptFactory implements RequestSource {
         } else {
             body.put("prompt", text);
         }
-        RequestBodies.outputAndStreaming(body, api, osl, workload.ignoreEos());
+        RequestBodies.outputAndStreaming(body, api, osl, workload.ignoreEos() || index < 0);
         try {
-            return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), isl, osl);
+            return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), isl, osl, words);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    /** Nonce, shared prefix, then {@code words} filler words (seeded by the request index). */
-    private String prompt(long index, int words) {
-        SplittableRandom r = new SplittableRandom(index * 0x9E3779B97F4A7C15L + 1);
+    /** Shared prefix, nonce, then {@code words} filler words, all drawn from the run's namespace and the index. */
+    String prompt(long index, int words) {
+        SplittableRandom r = new SplittableRandom(mix(namespace, index));
         // Fixed-width digit groups tokenize to a fixed count in the common tokenizers.
-        String nonce = String.format("#%04d %04d %04d:", r.nextInt(10_000), r.nextInt(10_000), (int) (index % 10_000));
-        return nonce + sharedPrefix + words(r, words);
+        String nonce = String.format("#%04d %04d %04d:", r.nextInt(10_000), r.nextInt(10_000), r.nextInt(10_000));
+        return sharedPrefix + nonce + words(r, words);
+    }
+
+    private static long mix(long a, long b) {
+        long z = a * 0x9E3779B97F4A7C15L + b;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     private static String words(SplittableRandom r, int n) {
@@ -124,19 +141,4 @@ final class PromptFactory implements RequestSource {
         for (int i = 0; i < n; i++) b.append(' ').append(FILLER[r.nextInt(FILLER.length)]);
         return b.toString();
     }
-
-    private int tokenize(OkHttpClient http, Target target, String text) throws IOException {
-        ObjectNode body = MAPPER.createObjectNode();
-        body.put("model", model);
-        if (api == Api.CHAT) body.putArray("messages").addObject().put("role", "user").put("content", text);
-        else body.put("prompt", text);
-        Request.Builder rb = new Request.Builder().url(target.url("/tokenize"))
-                .post(RequestBody.create(MAPPER.writeValueAsBytes(body), JSON));
-        RequestBodies.authorized(target, rb);
-        try (Response r = http.newCall(rb.build()).execute()) {
-            if (!r.isSuccessful()) return -1;
-            return MAPPER.readTree(r.body().string()).path("count").asInt(-1);
-        }
-    }
-
 }

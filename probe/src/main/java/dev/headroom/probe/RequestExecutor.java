@@ -5,7 +5,6 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.model.TokenSource;
 import okhttp3.Call;
 import okhttp3.MediaType;
-import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -19,6 +18,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,15 +33,15 @@ import java.util.concurrent.TimeUnit;
 final class RequestExecutor {
     private static final MediaType JSON = MediaType.get("application/json");
 
-    private final OkHttpClient http;
+    private final ConnectionPolicy connections;
     private final Target target;
     private final RunClock clock;
     private final ScheduledExecutorService watchdog;
     private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean cutOff;
 
-    RequestExecutor(OkHttpClient http, Target target, RunClock clock, ScheduledExecutorService watchdog) {
-        this.http = http;
+    RequestExecutor(ConnectionPolicy connections, Target target, RunClock clock, ScheduledExecutorService watchdog) {
+        this.connections = connections;
         this.target = target;
         this.clock = clock;
         this.watchdog = watchdog;
@@ -63,7 +63,10 @@ final class RequestExecutor {
                 .post(RequestBody.create(req.body(), JSON))
                 .header("Accept", "text/event-stream");
         RequestBodies.authorized(target, rb);
-        Call call = http.newCall(rb.build());
+        connections.decorate(rb);
+        CallTrace trace = new CallTrace();
+        rb.tag(CallTrace.class, trace);
+        Call call = connections.client().newCall(rb.build());
         inFlight.add(call);
         StreamState state = new StreamState();
         Timeouts timeouts = new Timeouts();
@@ -95,6 +98,14 @@ final class RequestExecutor {
         } catch (IOException e) {
             kind = classify(e, state, timeouts);
             message = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            if (timeouts.fired == null && !cutOff && trace.staleConnection()) {
+                // Sent on a kept-alive connection the server had already closed: the client's race, not a server
+                // error. Not resent (a POST may have side effects); the policy reuses less from now on.
+                connections.onStale(trace.idleNanos);
+                kind = ErrorKind.STALE_CONNECTION;
+                message = "sent on a kept-alive connection the server had closed (idle "
+                        + trace.idleNanos / 1_000_000 + " ms): " + message;
+            }
         } finally {
             firstTokenGuard.cancel(false);
             totalGuard.cancel(false);
@@ -102,7 +113,7 @@ final class RequestExecutor {
         }
         long end = clock.now();
         if (cutOff && call.isCanceled() && timeouts.fired == null) {
-            return toRecord(req, intendedNanos, sent, end, status, slotWaitNanos, warmup, state, null, null)
+            return toRecord(req, intendedNanos, sent, end, status, slotWaitNanos, warmup, state, trace, null, null)
                     .asIncomplete();
         }
         if (kind == null && state.failure != null) {
@@ -121,27 +132,28 @@ final class RequestExecutor {
             kind = ErrorKind.EMPTY;
             message = "response finished with no output tokens";
         }
-        return toRecord(req, intendedNanos, sent, end, status, slotWaitNanos, warmup, state, kind, message);
+        return toRecord(req, intendedNanos, sent, end, status, slotWaitNanos, warmup, state, trace, kind, message);
     }
 
     private RequestRecord toRecord(PreparedRequest req, long intended, long sent, long end, int status, long slotWait,
-                                   boolean warmup, StreamState s, ErrorKind kind, String message) {
+                                   boolean warmup, StreamState s, CallTrace trace, ErrorKind kind, String message) {
         int prompt = s.usagePrompt >= 0 ? s.usagePrompt : req.targetInputTokens();
         TokenSource promptSource = s.usagePrompt >= 0 ? TokenSource.USAGE : TokenSource.TOKENIZER;
         int completion = s.usageCompletion >= 0 ? s.usageCompletion : s.countedTokens;
         TokenSource completionSource = s.usageCompletion >= 0 ? TokenSource.USAGE : TokenSource.COUNTED;
-        RequestRecord.Outcome outcome = kind == null ? RequestRecord.Outcome.COMPLETED : RequestRecord.Outcome.FAILED;
+        RequestRecord.Outcome outcome = kind == null ? RequestRecord.Outcome.COMPLETED
+                : kind == ErrorKind.STALE_CONNECTION ? RequestRecord.Outcome.CLIENT_ERROR : RequestRecord.Outcome.FAILED;
         return new RequestRecord(req.index(), warmup, intended, sent, s.firstTokenNanos, end, s.chunkTimes(),
                 s.tokensPerChunk(), prompt, promptSource, completion, completionSource, req.requestedOutputTokens(),
                 status, 0, slotWait, outcome, kind == null ? null : new RequestRecord.Failure(kind, message),
-                s.responseId);
+                s.responseId, s.usageCached, trace.connection(), req.targetInputTokens());
     }
 
     private static ErrorKind classify(Throwable e, StreamState state, Timeouts timeouts) {
         if (timeouts.fired != null) return timeouts.fired;
         if (e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException
                 || (e instanceof SSLException && state.chunks == 0)
-                || (e instanceof java.net.SocketTimeoutException && String.valueOf(e.getMessage()).contains("connect"))) {
+                || (e instanceof SocketTimeoutException && String.valueOf(e.getMessage()).contains("connect"))) {
             return ErrorKind.CONNECT;
         }
         if (e instanceof InterruptedIOException && state.firstTokenNanos < 0 && state.chunks == 0) {

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.RequestRecord;
 import okhttp3.OkHttpClient;
 
 import java.util.SplittableRandom;
@@ -15,4 +16,10 @@ interface RequestSource {
 
     /** The body for request {@code index}; {@code rng} is seeded by the run's seed and the index. */
     PreparedRequest prepare(long index, SplittableRandom rng);
+
+    /** A one-token request of this run's own, sent before the run to learn how the server treats connections. */
+    PreparedRequest calibrationRequest();
+
+    /** What the server did with {@code req} (a preflight or warm-up request): lengths may be corrected from it. */
+    default void observe(PreparedRequest req, RequestRecord record) {}
 }

@@ -19,13 +19,16 @@ import java.util.Arrays;
 final class StreamState {
     private static final JsonFactory JSON = new JsonFactory();
 
-    long firstTokenNanos = -1;
+    /** Volatile: the first-token watchdog reads it from its own thread. */
+    volatile long firstTokenNanos = -1;
     long[] chunkNanos = new long[64];
     int[] chunkTokens = new int[64];
     int chunks;
     int countedTokens;
     int usagePrompt = -1;
     int usageCompletion = -1;
+    /** usage.prompt_tokens_details.cached_tokens: prompt tokens the server served from its prefix cache. */
+    int usageCached = -1;
     boolean finished;
     boolean done;
     ErrorKind errorKind;
@@ -139,10 +142,20 @@ final class StreamState {
             JsonToken v = p.nextToken();
             if (v == JsonToken.VALUE_NUMBER_INT && field.equals("prompt_tokens")) usagePrompt = p.getIntValue();
             else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("completion_tokens")) completion = p.getIntValue();
+            else if (v == JsonToken.START_OBJECT && field.equals("prompt_tokens_details")) parseCached(p);
             else p.skipChildren();
         }
         if (completion >= 0) usageCompletion = completion;
         return completion;
+    }
+
+    private void parseCached(JsonParser p) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            if (v == JsonToken.VALUE_NUMBER_INT && field.equals("cached_tokens")) usageCached = p.getIntValue();
+            else p.skipChildren();
+        }
     }
 
     private void addChunk(long nanos, int tokens) {

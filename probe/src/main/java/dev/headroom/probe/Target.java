@@ -14,9 +14,18 @@ import java.util.Map;
  * @param insecure         skip TLS certificate verification
  * @param firstTokenTimeout how long to wait from the send for the first content token
  * @param totalTimeout     how long one request may take in all
+ * @param keepAlive        how kept-alive connections are treated (see {@link KeepAlive})
  */
 public record Target(URI baseUrl, Api api, String model, String apiKey, Map<String, String> headers,
-                     boolean insecure, Duration connectTimeout, Duration firstTokenTimeout, Duration totalTimeout) {
+                     boolean insecure, Duration connectTimeout, Duration firstTokenTimeout, Duration totalTimeout,
+                     KeepAlive keepAlive) {
+
+    /** A target whose connections are handled by {@link KeepAlive#AUTO}. */
+    public Target(URI baseUrl, Api api, String model, String apiKey, Map<String, String> headers, boolean insecure,
+                  Duration connectTimeout, Duration firstTokenTimeout, Duration totalTimeout) {
+        this(baseUrl, api, model, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout,
+                KeepAlive.AUTO);
+    }
 
     public Target {
         if (baseUrl == null || baseUrl.getScheme() == null || baseUrl.getHost() == null
@@ -28,6 +37,7 @@ public record Target(URI baseUrl, Api api, String model, String apiKey, Map<Stri
         if (path.endsWith("/v1")) path = path.substring(0, path.length() - 3);
         baseUrl = URI.create(baseUrl.getScheme() + "://" + baseUrl.getRawAuthority() + path);
         headers = Map.copyOf(headers);
+        if (keepAlive == null) throw new IllegalArgumentException("a keep-alive policy is required");
         for (Duration d : new Duration[] {connectTimeout, firstTokenTimeout, totalTimeout}) {
             if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("timeouts must be > 0, got " + d);
         }
@@ -35,7 +45,13 @@ public record Target(URI baseUrl, Api api, String model, String apiKey, Map<Stri
 
     /** The same target asking for {@code m}. */
     public Target withModel(String m) {
-        return new Target(baseUrl, api, m, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout);
+        return new Target(baseUrl, api, m, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout,
+                keepAlive);
+    }
+
+    /** The same target with connections handled by {@code k}. */
+    public Target withKeepAlive(KeepAlive k) {
+        return new Target(baseUrl, api, model, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout, k);
     }
 
     public String url(String path) {

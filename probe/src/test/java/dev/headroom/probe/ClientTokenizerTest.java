@@ -73,7 +73,7 @@ class ClientTokenizerTest {
     void withoutTokenizeTheClientTokenizerCalibratesPromptLengths(@TempDir Path dir) throws IOException {
         ClientTokenizer tok = ClientTokenizer.load(tiktoken(dir).toString());
         var w = new WorkloadSpec(new LengthDistribution.Fixed(300), new LengthDistribution.Fixed(8), true, 0, null, null, tok);
-        PromptFactory f = new PromptFactory(Api.COMPLETIONS, "m", w);
+        PromptFactory f = new PromptFactory(Api.COMPLETIONS, "m", w, "salt", 1);
         int port;
         try (var s = new java.net.ServerSocket(0)) {
             port = s.getLocalPort();

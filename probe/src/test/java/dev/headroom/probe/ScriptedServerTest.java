@@ -9,6 +9,7 @@ import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
+import mockwebserver3.SocketEffect;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The probe against scripted servers that send what real servers send, not only what the simulator sends. */
@@ -68,13 +70,95 @@ class ScriptedServerTest {
                 + content + "\"},\"finish_reason\":" + (finish == null ? "null" : "\"" + finish + "\"") + "}]}";
     }
 
+    /** Runs against the script with keep-alive on and no preflight, so every scripted response meets a record. */
     private List<RequestRecord> run(int requests) {
-        Target t = new Target(URI.create(server.url("/v1").toString()), Api.CHAT, "m", "sk-secret", Map.of(), false,
-                Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(5));
-        var plan = new RunPlan(new LoadModel.Closed(1), Duration.ZERO, 0, null, requests, Duration.ZERO, 0,
+        return run(server, KeepAlive.ON, 1, requests, Duration.ZERO).records();
+    }
+
+    private static ProbeResult run(MockWebServer on, KeepAlive keepAlive, int users, int requests, Duration warmup) {
+        Target t = new Target(URI.create(on.url("/v1").toString()), Api.CHAT, "m", "sk-secret", Map.of(), false,
+                Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(5), keepAlive);
+        var plan = new RunPlan(new LoadModel.Closed(users), Duration.ZERO, 0, null, requests, warmup, 0,
                 Duration.ZERO, Duration.ofSeconds(5), 1);
         var workload = new WorkloadSpec(new LengthDistribution.Fixed(10), new LengthDistribution.Fixed(3), true, 0);
-        return new Probe(t).run(workload, plan, r -> { }).records();
+        return new Probe(t).run(workload, plan, r -> { });
+    }
+
+    /** A server that answers every generation with a short stream and closes each connection after its response. */
+    private static MockWebServer closingAfterEveryResponse(AtomicInteger generations) throws IOException {
+        MockWebServer s = new MockWebServer();
+        s.setDispatcher(new Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest request) {
+                MockResponse.Builder b = new MockResponse.Builder().onResponseEnd(SocketEffect.ShutdownConnection.INSTANCE);
+                if (!request.getUrl().encodedPath().endsWith("/completions")) {
+                    return b.setHeader("Content-Type", "application/json").body("{\"data\":[{\"id\":\"m\"}]}").build();
+                }
+                generations.incrementAndGet();
+                return b.setHeader("Content-Type", "text/event-stream")
+                        .body(sse(chunk("a", null), chunk("b", null), chunk("c", "length"), "[DONE]")).build();
+            }
+        });
+        s.start();
+        return s;
+    }
+
+    @Test
+    void aRequestOnAConnectionTheServerClosedAfterItsResponseIsTheClientsErrorNotTheServers() throws IOException {
+        AtomicInteger generations = new AtomicInteger();
+        try (MockWebServer closing = closingAfterEveryResponse(generations)) {
+            ProbeResult r = run(closing, KeepAlive.ON, 1, 8, Duration.ZERO);
+            List<RequestRecord> stale = r.records().stream()
+                    .filter(x -> x.outcome() == RequestRecord.Outcome.CLIENT_ERROR).toList();
+            assertTrue(!stale.isEmpty(), "keep-alive on, nothing learned: a reused connection meets the server's close");
+            for (RequestRecord x : stale) {
+                assertEquals(ErrorKind.STALE_CONNECTION, x.failure().kind());
+                assertEquals(RequestRecord.Connection.REUSED, x.connection());
+            }
+            assertTrue(r.records().stream().noneMatch(RequestRecord::failed), "no failure is the server's");
+            var summary = dev.headroom.model.Metrics.summarize(r.records(), false,
+                    List.of(dev.headroom.model.Slo.parse("error_rate<1%")));
+            assertEquals(0, summary.errorRate(), "the client's race is never in the error rate");
+            assertEquals(stale.size(), summary.counts().clientErrors());
+            assertEquals(8 - stale.size(), generations.get(), "a stale request never reached the server and is not resent");
+        }
+    }
+
+    @Test
+    void thePreflightLearnsThatTheServerClosesAfterEachResponseAndNoRequestFails() throws IOException {
+        AtomicInteger generations = new AtomicInteger();
+        try (MockWebServer closing = closingAfterEveryResponse(generations)) {
+            ProbeResult r = run(closing, KeepAlive.AUTO, 2, 12, Duration.ZERO);
+            assertEquals(12, r.records().size());
+            assertTrue(r.records().stream().allMatch(RequestRecord::succeeded), r.records().toString());
+            assertTrue(r.records().stream().allMatch(x -> x.connection() == RequestRecord.Connection.NEW));
+            assertTrue(r.connections().contains("Connection: close") && r.connections().contains("closed the connection"),
+                    r.connections());
+            assertEquals(13, generations.get(), "the preflight's one request, then one per record");
+        }
+    }
+
+    @Test
+    void cachedPromptTokensInUsageAreKeptPerRequest() {
+        script.add(stream(sse(chunk("a", "length"), "{\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":300,"
+                + "\"completion_tokens\":1,\"prompt_tokens_details\":{\"cached_tokens\":288}}}", "[DONE]")));
+        script.add(stream(sse(chunk("a", "length"), "{\"id\":\"c2\",\"choices\":[],\"usage\":{\"prompt_tokens\":300,"
+                + "\"completion_tokens\":1}}", "[DONE]")));
+        List<RequestRecord> rs = run(2);
+        assertEquals(288, rs.get(0).cachedTokens());
+        assertEquals(-1, rs.get(1).cachedTokens(), "a server that does not say is not taken to have cached nothing");
+    }
+
+    @Test
+    void whenTheFirstRequestsAreAllRefusedTheSameWayTheRunStopsWithTheServersMessage() {
+        String llamaCpp = "{\"error\":{\"code\":400,\"message\":\"request (4110 tokens) exceeds the available context "
+                + "size (4096 tokens), try increasing it\",\"type\":\"exceed_context_size_error\"}}";
+        for (int i = 0; i < 500; i++) script.add(new MockResponse.Builder().code(400).body(llamaCpp).build());
+        var e = assertThrows(TargetRefusedException.class,
+                () -> run(server, KeepAlive.ON, 4, 100, Duration.ofSeconds(5)));
+        assertTrue(e.getMessage().contains("exceeds the available context size"), e.getMessage());
+        assertTrue(e.getMessage().contains("http_4xx"), e.getMessage());
+        assertTrue(generationRequests.get() <= FailFast.FIRST + 4, "stopped at once: " + generationRequests.get() + " sent");
     }
 
     @Test

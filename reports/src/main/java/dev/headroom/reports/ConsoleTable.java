@@ -25,8 +25,9 @@ public final class ConsoleTable {
                 run.simulator() == null ? "" : " (embedded simulator: " + run.simulator() + ")"));
         b.append(f("load %s · %s · seed %d · window %.1f s%n", run.load().label(), run.workload(), run.seed(),
                 s.windowSeconds()));
-        b.append(f("requests: %d completed, %d failed, %d incomplete (+%d warm-up)%n", s.counts().completed(),
-                s.counts().failed(), s.counts().incomplete(), s.counts().warmup()));
+        b.append(f("requests: %d completed, %d failed, %d incomplete (+%d warm-up)%s%n", s.counts().completed(),
+                s.counts().failed(), s.counts().incomplete(), s.counts().warmup(),
+                s.counts().clientErrors() == 0 ? "" : f(" · %d client errors", s.counts().clientErrors())));
         b.append('\n');
         b.append(f("%-20s %9s %9s %9s %9s %9s %9s %9s %9s%n", "metric", "mean", "min", "p50", "p90", "p95", "p99",
                 "p99.9", "max"));
@@ -48,6 +49,17 @@ public final class ConsoleTable {
             String observed = r.slo().isRate() ? f("%.2f%%", r.observed() * 100) : n(r.observed()) + " ms";
             b.append(f("SLO %-22s observed %-12s %s%n", r.slo().text(), observed, r.pass() ? "PASS" : "FAIL"));
         }
+        Summary.Cache cache = s.cache();
+        if (cache.reporting() > 0) {
+            b.append(f("prefix cache: %d of %d prompt tokens cached (%.1f%%) · %d of %d requests hit%n",
+                    cache.cachedTokens(), cache.promptTokens(), cache.cachedFraction() * 100, cache.hits(),
+                    cache.reporting()));
+        }
+        if (run.connections() != null) {
+            b.append(f("connections: %d opened, %d reused · %s%n", s.connections().opened(), s.connections().reused(),
+                    run.connections()));
+        }
+        for (String w : report.warnings()) b.append("warning: ").append(w).append('\n');
         ClientHealth c = report.client();
         b.append(f("client: send lag p99 %s ms · CPU %s · GC pause max %s ms · %s%n",
                 n(s.distribution("send_lag_ms").p99()), Double.isNaN(c.cpuUtil()) ? "n/a" : f("%.0f%%", c.cpuUtil() * 100),

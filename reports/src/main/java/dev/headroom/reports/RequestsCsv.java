@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** {@code requests.csv}: the same per-request fields as requests.jsonl, one row per request, for spreadsheets. */
@@ -18,7 +19,7 @@ public final class RequestsCsv {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("id", r.index());
             row.put("phase", r.warmup() ? "warmup" : "measure");
-            row.put("outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT));
+            row.put("outcome", r.outcome().name().toLowerCase(Locale.ROOT));
             row.put("intended_s", seconds(r.intendedNanos()));
             row.put("sent_s", seconds(r.sentNanos()));
             row.put("first_token_s", r.firstTokenNanos() < 0 ? null : seconds(r.firstTokenNanos()));
@@ -27,11 +28,14 @@ public final class RequestsCsv {
             row.put("chunks", r.chunkNanos().length);
             row.put("isl", r.promptTokens());
             row.put("isl_source", r.promptSource().wireName());
+            row.put("isl_requested", r.requestedInputTokens());
+            row.put("cached_tokens", r.cachedTokens() < 0 ? null : r.cachedTokens());
             row.put("osl", r.completionTokens());
             row.put("osl_source", r.completionSource().wireName());
             row.put("osl_requested", r.requestedOutputTokens());
             row.put("max_gap_ms", r.maxGapNanos() / 1e6);
             row.put("status", r.httpStatus());
+            row.put("connection", r.connection().name().toLowerCase(Locale.ROOT));
             row.put("error_kind", r.failure() == null ? null : r.failure().kind().wireName());
             row.put("error_message", r.failure() == null ? null : r.failure().message());
             rows.add(row);

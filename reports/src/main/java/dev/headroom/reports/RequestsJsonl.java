@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * {@code requests.jsonl}: one line per request, appended as each finishes so nothing measured is lost if the run
@@ -51,7 +52,7 @@ public final class RequestsJsonl implements AutoCloseable {
             g.writeNumberField("id", r.index());
             if (r.responseId() != null) g.writeStringField("response_id", r.responseId());
             g.writeStringField("phase", r.warmup() ? "warmup" : "measure");
-            g.writeStringField("outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT));
+            g.writeStringField("outcome", r.outcome().name().toLowerCase(Locale.ROOT));
             seconds(g, "intended_s", r.intendedNanos());
             seconds(g, "sent_s", r.sentNanos());
             seconds(g, "first_token_s", r.firstTokenNanos());
@@ -60,12 +61,17 @@ public final class RequestsJsonl implements AutoCloseable {
             g.writeNumberField("chunks", r.chunkNanos().length);
             g.writeNumberField("isl", r.promptTokens());
             g.writeStringField("isl_source", r.promptSource().wireName());
+            g.writeNumberField("isl_requested", r.requestedInputTokens());
+            if (r.cachedTokens() >= 0) g.writeNumberField("cached_tokens", r.cachedTokens());
             g.writeNumberField("osl", r.completionTokens());
             g.writeStringField("osl_source", r.completionSource().wireName());
             g.writeNumberField("osl_requested", r.requestedOutputTokens());
             g.writeNumberField("max_gap_ms", r.maxGapNanos() / 1e6);
             if (r.slotWaitNanos() > 0) g.writeNumberField("slot_wait_ms", r.slotWaitNanos() / 1e6);
             g.writeNumberField("status", r.httpStatus());
+            if (r.connection() != RequestRecord.Connection.UNKNOWN) {
+                g.writeStringField("connection", r.connection().name().toLowerCase(Locale.ROOT));
+            }
             if (r.failure() != null) {
                 g.writeStringField("error_kind", r.failure().kind().wireName());
                 g.writeStringField("error_message", r.failure().message());

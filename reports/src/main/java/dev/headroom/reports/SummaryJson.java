@@ -50,6 +50,7 @@ public final class SummaryJson {
         ObjectNode workload = root.putObject("workload");
         workload.put("description", run.workload());
         workload.put("input_length", run.inputLength());
+        if (run.promptSalt() == null) workload.putNull("prompt_salt"); else workload.put("prompt_salt", run.promptSalt());
         root.put("seed", run.seed());
         JsonNumbers.put(root, "window_s", s.windowSeconds(), 3);
         ObjectNode counts = root.putObject("counts");
@@ -57,6 +58,7 @@ public final class SummaryJson {
         counts.put("failed", s.counts().failed());
         counts.put("incomplete", s.counts().incomplete());
         counts.put("warmup", s.counts().warmup());
+        counts.put("client_errors", s.counts().clientErrors());
         counts.put("osl_short", s.oslShort());
         ObjectNode metrics = root.putObject("metrics");
         for (String key : DISTRIBUTIONS) metrics.set(key, distribution(s.distribution(key), key.endsWith("_ms") ? 3 : 1));
@@ -81,8 +83,12 @@ public final class SummaryJson {
         root.put("slo_pass", s.sloPass());
         ObjectNode errors = root.putObject("errors");
         s.errors().forEach(errors::put);
+        root.set("cache", cache(s.cache()));
+        root.set("connections", connections(run, s.connections()));
         root.set("client", client(report.client(), s));
         if (report.server() != null) root.set("server", server(report.server()));
+        ArrayNode warnings = root.putArray("warnings");
+        report.warnings().forEach(warnings::add);
         return root;
     }
 
@@ -128,6 +134,27 @@ public final class SummaryJson {
         return o;
     }
 
+    /** cache{reporting, prompt_tokens, cached_tokens, cached_fraction, hits}: what usage said of the prefix cache. */
+    private static ObjectNode cache(Summary.Cache c) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("reporting", c.reporting());
+        o.put("prompt_tokens", c.promptTokens());
+        o.put("cached_tokens", c.cachedTokens());
+        JsonNumbers.put(o, "cached_fraction", c.cachedFraction(), 4);
+        o.put("hits", c.hits());
+        return o;
+    }
+
+    /** connections{policy, opened, reused, stale}: how the requests' connections behaved. */
+    private static ObjectNode connections(RunInfo run, Summary.Connections c) {
+        ObjectNode o = MAPPER.createObjectNode();
+        if (run.connections() == null) o.putNull("policy"); else o.put("policy", run.connections());
+        o.put("opened", c.opened());
+        o.put("reused", c.reused());
+        o.put("stale", c.stale());
+        return o;
+    }
+
     /** server{url, interval_s, scrapes, failed_scrapes, metric_names, running{mean,max}, …, preemptions, …}. */
     private static ObjectNode server(dev.headroom.model.ServerMetrics m) {
         ObjectNode o = MAPPER.createObjectNode();
@@ -142,6 +169,7 @@ public final class SummaryJson {
             JsonNumbers.put(g, "max", v[1], 4);
         });
         m.counters().forEach((k, v) -> JsonNumbers.put(o, k, v, 1));
+        JsonNumbers.put(o, "prefix_cache_hit_rate", m.prefixCacheHitRate(), 4);
         return o;
     }
 

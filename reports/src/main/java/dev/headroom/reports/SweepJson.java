@@ -31,7 +31,9 @@ public final class SweepJson {
             ObjectNode first = SummaryJson.tree(points.getFirst());
             root.put("started_at", points.getFirst().run().startedAt());
             root.set("target", first.get("target"));
-            root.set("workload", first.get("workload"));
+            ObjectNode workload = first.get("workload").deepCopy();
+            workload.remove("prompt_salt"); // each point's prompts are its own: in its row
+            root.set("workload", workload);
             root.put("seed", points.getFirst().run().seed());
         }
         ArrayNode rows = root.putArray("points");
@@ -48,6 +50,9 @@ public final class SweepJson {
             row.set("slo_pass", full.get("slo_pass"));
             row.set("errors", full.get("errors"));
             row.set("client_bound", full.at("/client/client_bound"));
+            row.set("prompt_salt", full.at("/workload/prompt_salt"));
+            row.set("cache", full.get("cache"));
+            row.set("warnings", full.get("warnings"));
             JsonNumbers.put(row, "power", Knee.power(points.get(i).summary()), 6);
         }
         int knee = Knee.find(points.stream().map(ProbeReport::summary).toList());

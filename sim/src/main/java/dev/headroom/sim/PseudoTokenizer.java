@@ -13,7 +13,9 @@ import java.util.List;
  * So {@code " word"} is one token, {@code " tokenizer"} is three ({@code " toke", "nize", "r"}), {@code "a, b"} is
  * three. Chat prompts add a template: {@value #MESSAGE_OVERHEAD} tokens per message and
  * {@value #ASSISTANT_PRIMER} for the assistant primer; completion prompts add {@value #BOS} beginning-of-sequence
- * token. Token ids are a stable hash of the token text into a {@value #VOCAB}-entry vocabulary.
+ * token. Token ids are a stable hash of the token text into a {@value #VOCAB}-entry vocabulary; the template's
+ * tokens have ids of their own ({@link #encodeChat}), and {@link #chatTemplate} writes the template as text that
+ * tokenizes to the same count (as llama.cpp's {@code /apply-template} returns it).
  */
 public final class PseudoTokenizer {
     public static final int MESSAGE_OVERHEAD = 4;
@@ -21,6 +23,9 @@ public final class PseudoTokenizer {
     public static final int BOS = 1;
     public static final int VOCAB = 128_000;
     private static final int MAX_RUN = 4;
+    private static final int START = 1;
+    private static final int SEPARATOR = 2;
+    private static final int END = 3;
 
     private PseudoTokenizer() {}
 
@@ -54,6 +59,42 @@ public final class PseudoTokenizer {
         int n = ASSISTANT_PRIMER;
         for (String c : messageContents) n += MESSAGE_OVERHEAD + count(c);
         return n;
+    }
+
+    /** Token ids of a chat prompt: per message 3 template ids, its content's, 1 more; then the 3-id primer. */
+    public static int[] encodeChat(List<String> roles, List<String> contents) {
+        int[] ids = new int[chatPromptTokens(contents)];
+        int k = 0;
+        for (int m = 0; m < contents.size(); m++) {
+            ids[k++] = START;
+            ids[k++] = id(roles.get(m), 0, roles.get(m).length());
+            ids[k++] = SEPARATOR;
+            for (int id : encode(contents.get(m))) ids[k++] = id;
+            ids[k++] = END;
+        }
+        ids[k++] = START;
+        ids[k++] = id("assistant", 0, "assistant".length());
+        ids[k] = SEPARATOR;
+        return ids;
+    }
+
+    /** Token ids of a completion prompt: the beginning-of-sequence id, then the prompt's. */
+    public static int[] encodeCompletion(String prompt) {
+        int[] text = encode(prompt);
+        int[] ids = new int[text.length + BOS];
+        ids[0] = START;
+        System.arraycopy(text, 0, ids, BOS, text.length);
+        return ids;
+    }
+
+    /** The chat template as text ({@code <u>content|} per message, then {@code <a>}): as many tokens as the prompt. */
+    public static String chatTemplate(List<String> roles, List<String> contents) {
+        StringBuilder b = new StringBuilder();
+        for (int m = 0; m < contents.size(); m++) {
+            String r = roles.get(m);
+            b.append('<').append(r.isEmpty() ? 'u' : r.charAt(0)).append('>').append(contents.get(m)).append('|');
+        }
+        return b.append("<a>").toString();
     }
 
     /** Prompt tokens of a completion request. */

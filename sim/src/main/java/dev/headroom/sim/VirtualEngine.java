@@ -7,6 +7,7 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Workload;
+import dev.headroom.sim.engine.BlockHashes;
 import dev.headroom.sim.engine.Engine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.Sequence;
@@ -141,7 +142,9 @@ public final class VirtualEngine implements Measurer {
             while (byIndex.size() <= index) byIndex.add(null);
             byIndex.set((int) index, p);
             boolean fits = isl + requested <= config.model().maxContext();
-            p.seq = new Sequence(index, isl, osl, at, this);
+            // Every prompt its own: the prefix cache runs (and fills and evicts) as on the HTTP server, with no reuse.
+            p.seq = new Sequence(index, isl, osl, at, this,
+                    BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
             if (!fits) {
                 p.fail(at, 400, "prompt + max_tokens exceeds max context " + config.model().maxContext());
                 onDone(at);

@@ -46,6 +46,7 @@ final class VirtualRequest implements SequenceListener {
         if (failure != null) {
             return RequestRecord.failed(index, arrival, arrival, end, isl, requested, httpStatus, failure.kind(), failure.message());
         }
-        return RequestRecord.completed(index, arrival, arrival, tokens, end, isl, TokenSource.SERVER, requested, seq.preemptions());
+        return RequestRecord.completed(index, arrival, arrival, tokens, end, isl, TokenSource.SERVER, requested,
+                seq.preemptions(), seq.cachedTokens());
     }
 }

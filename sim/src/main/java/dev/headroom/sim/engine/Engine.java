@@ -7,7 +7,8 @@ import java.util.SplittableRandom;
 
 /**
  * An iteration-level continuous-batching scheduler in the manner of vLLM: a token budget per step with
- * chunked prefill, a paged KV cache, FCFS admission only while blocks are free, recompute preemption of the
+ * chunked prefill, a paged KV cache with automatic prefix caching ({@link PrefixCache}), FCFS admission only while
+ * blocks are free, recompute preemption of the
  * newest running sequence when a running one needs a block and none is free, and a bounded waiting queue.
  * <p>
  * The engine knows no clock. A driver calls {@link #planStep(long)} with the current time, waits the returned
@@ -22,7 +23,7 @@ public final class Engine {
     private final SplittableRandom noise;
     private final ArrayDeque<Sequence> waiting = new ArrayDeque<>();
     private final ArrayList<Sequence> running = new ArrayList<>();
-    private int freeBlocks;
+    private final PrefixCache blocks;
     private Step inFlight;
 
     private long promptTokensTotal;
@@ -35,7 +36,7 @@ public final class Engine {
         this.config = config;
         this.cost = new StepCostModel(config.hardware(), config.model(), config.tensorParallel());
         this.totalBlocks = config.kvBlocks();
-        this.freeBlocks = totalBlocks;
+        this.blocks = new PrefixCache(totalBlocks, config.blockSize(), config.prefixCaching());
         // Like vLLM's 1% watermark: keep a few blocks so admissions do not immediately force preemptions.
         this.watermarkBlocks = Math.max(1, totalBlocks / 100);
         this.noise = new SplittableRandom(config.seed() ^ 0x5DEECE66DL);
@@ -82,7 +83,7 @@ public final class Engine {
             int n = Math.min(seq.tokens() - seq.computed, budget);
             int need = blocksFor(seq.computed + n) - seq.blocks;
             boolean scheduled = true;
-            while (need > freeBlocks) {
+            while (need > blocks.available()) {
                 Sequence victim = running.getLast();
                 preempt(victim);
                 preempted = true;
@@ -100,11 +101,16 @@ public final class Engine {
         // Then admit waiting requests in arrival order while there is budget, room in the batch and free blocks.
         while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && !waiting.isEmpty()) {
             Sequence seq = waiting.peekFirst();
-            int n = Math.min(seq.tokens() - seq.computed, budget);
-            int need = blocksFor(n);
+            // Prompt blocks already in the prefix cache are taken, not computed again.
+            int hit = blocks.hitBlocks(seq);
+            int cached = hit * config.blockSize();
+            int n = Math.min(seq.tokens() - cached, budget);
+            int need = blocksFor(cached + n) - hit;
+            int available = blocks.available() - blocks.freeAmongHits(seq, hit);
             // The watermark only applies beside running sequences, so an idle engine can always admit.
-            if (need > freeBlocks - (running.isEmpty() ? 0 : watermarkBlocks)) break;
+            if (need > available - (running.isEmpty() ? 0 : watermarkBlocks)) break;
             waiting.pollFirst();
+            blocks.takeHits(seq, hit);
             running.add(seq);
             if (seq.firstScheduledNanos < 0) {
                 seq.firstScheduledNanos = now;
@@ -131,14 +137,14 @@ public final class Engine {
             if (seq.aborted) continue;
             int n = step.counts.get(i);
             seq.computed += n;
+            blocks.register(seq);
             if (seq.computed == seq.tokens()) {
                 int index = seq.generated++;
                 generationTokensTotal++;
                 seq.listener.onToken(seq, index, end);
                 if (seq.generated == seq.outputTokens) {
                     running.remove(seq);
-                    freeBlocks += seq.blocks;
-                    seq.blocks = 0;
+                    blocks.release(seq);
                     finishedTotal++;
                     seq.listener.onFinish(seq, end);
                 }
@@ -150,10 +156,7 @@ public final class Engine {
     public void abort(Sequence seq) {
         if (seq.aborted) return;
         seq.aborted = true;
-        if (running.remove(seq) || waiting.remove(seq)) {
-            freeBlocks += seq.blocks;
-            seq.blocks = 0;
-        }
+        if (running.remove(seq) || waiting.remove(seq)) blocks.release(seq);
     }
 
     private void schedule(Step step, StepCostModel.Step work, Sequence seq, int n) {
@@ -165,19 +168,15 @@ public final class Engine {
     /** Recompute preemption: drop the sequence's KV cache and put it back at the head of the queue. */
     private void preempt(Sequence seq) {
         running.remove(seq);
-        freeBlocks += seq.blocks;
-        seq.blocks = 0;
+        blocks.release(seq);
         seq.computed = 0;
         seq.preemptions++;
         preemptionsTotal++;
         waiting.addFirst(seq);
     }
 
-    private void allocate(Sequence seq, int blocks) {
-        if (blocks > 0) {
-            freeBlocks -= blocks;
-            seq.blocks += blocks;
-        }
+    private void allocate(Sequence seq, int n) {
+        blocks.allocate(seq, n);
     }
 
     private int blocksFor(int tokens) {
@@ -197,9 +196,14 @@ public final class Engine {
     public int runningCount() { return running.size(); }
     public int waitingCount() { return waiting.size(); }
     public int totalBlocks() { return totalBlocks; }
-    public int freeBlocks() { return freeBlocks; }
-    /** Fraction of KV-cache blocks in use, 0..1. */
-    public double kvUsage() { return 1.0 - (double) freeBlocks / totalBlocks; }
+    /** Blocks free to allocate: empty ones and cached ones no running request references. */
+    public int freeBlocks() { return blocks.available(); }
+    /** Fraction of KV-cache blocks in use, 0..1 (cached blocks nobody references count as free, as in vLLM). */
+    public double kvUsage() { return 1.0 - (double) blocks.available() / totalBlocks; }
+    /** Prompt tokens looked up in the prefix cache ({@code vllm:prefix_cache_queries}). */
+    public long prefixCacheQueries() { return blocks.queries(); }
+    /** Prompt tokens the prefix cache served ({@code vllm:prefix_cache_hits}). */
+    public long prefixCacheHits() { return blocks.hits(); }
     public long promptTokensTotal() { return promptTokensTotal; }
     public long generationTokensTotal() { return generationTokensTotal; }
     public long preemptionsTotal() { return preemptionsTotal; }

@@ -4,6 +4,8 @@ import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
 
+import java.util.Locale;
+
 /**
  * Everything that shapes the simulated engine: hardware, model, parallelism, vLLM-style scheduler limits,
  * noise and the seed.
@@ -22,11 +24,13 @@ import dev.headroom.sim.profile.ModelProfile;
  * @param eosLength             output length a request gets when it does not set ignore_eos (a model stopping on
  *                              its own), clamped to [min_tokens, max_tokens]
  * @param seed                  seeds the noise and the output lengths
+ * @param prefixCaching         automatic prefix caching, on by default as in vLLM: full prompt blocks already in the
+ *                              KV cache are not prefilled again
  */
 public record EngineConfig(HardwareProfile hardware, ModelProfile model, int tensorParallel, int maxNumSeqs,
                            int maxNumBatchedTokens, int blockSize, double gpuMemoryUtilization,
                            double activationReserveGb, int maxWaiting, double noise, double stallProbability,
-                           double stallMs, LengthDistribution eosLength, long seed) {
+                           double stallMs, LengthDistribution eosLength, long seed, boolean prefixCaching) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -56,37 +60,42 @@ public record EngineConfig(HardwareProfile hardware, ModelProfile model, int ten
     public static EngineConfig defaults(HardwareProfile hardware, ModelProfile model) {
         return new EngineConfig(hardware, model, 1, DEFAULT_MAX_NUM_SEQS, DEFAULT_MAX_NUM_BATCHED_TOKENS, 16, 0.9,
                 1.0, DEFAULT_MAX_WAITING, DEFAULT_NOISE, DEFAULT_STALL_PROBABILITY, DEFAULT_STALL_MS,
-                new LengthDistribution.LogNormal(256, 200), 42);
+                new LengthDistribution.LogNormal(256, 200), 42, true);
     }
 
     public EngineConfig withTensorParallel(int tp) {
         return new EngineConfig(hardware, model, tp, maxNumSeqs, maxNumBatchedTokens, blockSize, gpuMemoryUtilization,
-                activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, seed);
+                activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, seed, prefixCaching);
     }
 
     public EngineConfig withMaxNumSeqs(int n) {
         return new EngineConfig(hardware, model, tensorParallel, n, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, seed);
+                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, seed, prefixCaching);
     }
 
     public EngineConfig withMaxWaiting(int n) {
         return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, n, noise, stallProbability, stallMs, eosLength, seed);
+                gpuMemoryUtilization, activationReserveGb, n, noise, stallProbability, stallMs, eosLength, seed, prefixCaching);
     }
 
     public EngineConfig withNoise(double sigma, double stallProb, double stallMillis) {
         return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, sigma, stallProb, stallMillis, eosLength, seed);
+                gpuMemoryUtilization, activationReserveGb, maxWaiting, sigma, stallProb, stallMillis, eosLength, seed, prefixCaching);
     }
 
     public EngineConfig withEosLength(LengthDistribution d) {
         return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, d, seed);
+                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, d, seed, prefixCaching);
+    }
+
+    public EngineConfig withPrefixCaching(boolean on) {
+        return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
+                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, seed, on);
     }
 
     public EngineConfig withSeed(long s) {
         return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, s);
+                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, s, prefixCaching);
     }
 
     /** KV-cache blocks that fit beside the weights; throws when the model does not fit at all. */
@@ -96,7 +105,7 @@ public record EngineConfig(HardwareProfile hardware, ModelProfile model, int ten
         double perTokenPerGpu = model.kvBytesPerToken() / tensorParallel;
         long tokens = (long) Math.floor(perGpuBytes / perTokenPerGpu);
         if (tokens < blockSize) {
-            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "model %s does not fit on %s with tp=%d: weights need %.1f GB per GPU, %.1f GB usable; raise --tp",
                     model.name(), hardware.name(), tensorParallel, model.weightBytes() / tensorParallel / 1e9,
                     hardware.memoryGb() * gpuMemoryUtilization - activationReserveGb));

@@ -62,7 +62,8 @@ public final class RealTimeDriver implements AutoCloseable {
         try {
             return new EngineSnapshot(engine.runningCount(), engine.waitingCount(), engine.kvUsage(),
                     engine.totalBlocks(), engine.promptTokensTotal(), engine.generationTokensTotal(),
-                    engine.preemptionsTotal(), engine.finishedTotal(), engine.stepsTotal());
+                    engine.preemptionsTotal(), engine.finishedTotal(), engine.stepsTotal(),
+                    engine.prefixCacheQueries(), engine.prefixCacheHits());
         } finally {
             lock.unlock();
         }

@@ -11,7 +11,13 @@ public final class Sequence {
     final int outputTokens;
     final long arrivalNanos;
     final SequenceListener listener;
+    /** Hash chain of the prompt's full KV blocks ({@link BlockHashes}), or null when its tokens are not known. */
+    final long[] blockHashes;
     int computed;
+    /** Leading prompt blocks this sequence references in the prefix cache. */
+    int registered;
+    /** Prompt tokens served from the prefix cache when it was first scheduled; -1 before that. */
+    volatile int cachedTokens = -1;
     int generated;
     int blocks;
     int preemptions;
@@ -23,6 +29,12 @@ public final class Sequence {
      *                     ignore_eos and the EOS distribution)
      */
     public Sequence(long id, int promptTokens, int outputTokens, long arrivalNanos, SequenceListener listener) {
+        this(id, promptTokens, outputTokens, arrivalNanos, listener, null);
+    }
+
+    /** @param blockHashes the prompt's block hash chain, so the prefix cache can serve it (null: never cached) */
+    public Sequence(long id, int promptTokens, int outputTokens, long arrivalNanos, SequenceListener listener,
+                    long[] blockHashes) {
         if (promptTokens < 1) throw new IllegalArgumentException("prompt must have >= 1 token");
         if (outputTokens < 1) throw new IllegalArgumentException("output must be >= 1 token");
         this.id = id;
@@ -30,6 +42,7 @@ public final class Sequence {
         this.outputTokens = outputTokens;
         this.arrivalNanos = arrivalNanos;
         this.listener = listener;
+        this.blockHashes = blockHashes;
     }
 
     /** Prompt plus output so far: what the KV cache must hold. */
@@ -40,6 +53,8 @@ public final class Sequence {
     public int outputTokens() { return outputTokens; }
     public int generated() { return generated; }
     public int preemptions() { return preemptions; }
+    /** Prompt tokens the prefix cache served at its first scheduling (0 when none), or -1 before it. */
+    public int cachedTokens() { return cachedTokens; }
     public long arrivalNanos() { return arrivalNanos; }
     /** When the scheduler first admitted it into a batch, or -1. */
     public long firstScheduledNanos() { return firstScheduledNanos; }

@@ -7,6 +7,7 @@ import dev.headroom.sim.TextGenerator;
 import dev.headroom.sim.engine.RealTimeDriver;
 import dev.headroom.sim.engine.Sequence;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.SplittableRandom;
@@ -33,10 +34,11 @@ final class GenerationHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange ex) throws IOException {
         boolean reset = false;
+        boolean closeAfter = ctx.behaviour.closeAfterStream();
         try {
             if (!ex.getRequestURI().getPath().equals(path)) throw Http.notFound(ex.getRequestURI().getPath());
             if (!ex.getRequestMethod().equals("POST")) throw Http.methodNotAllowed(ex.getRequestMethod(), "POST");
-            byte[] body = Http.readBody(ex, ctx.maxBodyBytes);
+            byte[] body = Http.readBody(ex, ctx.maxBodyBytes, closeAfter);
             GenerationRequest req = ctx.parser.parse(body, chat);
             new Call(ex, req).run();
         } catch (ApiError e) {
@@ -96,7 +98,7 @@ final class GenerationHandler implements HttpHandler {
             int osl = fault == Fault.EMPTY ? 0 : outputLength(maxTokens);
             session = new StreamSession(Thread.currentThread(), osl);
             if (osl > 0) {
-                seq = new Sequence(number, req.promptTokens(), osl, arrival, session);
+                seq = new Sequence(number, req.promptTokens(), osl, arrival, session, req.blockHashes());
                 if (!ctx.driver.submit(seq)) {
                     ctx.rejectedQueueFull.increment();
                     outcome = "rejected_queue_full";
@@ -177,20 +179,27 @@ final class GenerationHandler implements HttpHandler {
          *  token's event, and after the last token the usage event and [DONE]. */
         private byte[] event(WireFormat wire, int i, int osl, String finish) {
             boolean last = i == osl - 1;
-            byte[] token = wire.tokenEvent(TextGenerator.token(number, i), last ? finish : null);
+            boolean usageInside = last && req.includeUsage() && ctx.behaviour.usage() == ServerBehaviour.Usage.LAST_CHUNK;
+            byte[] token = wire.tokenEvent(TextGenerator.token(number, i), last ? finish : null,
+                    usageInside ? usage(osl) : null);
             if (!(i == 0 && chat) && !last) return token;
-            var b = new java.io.ByteArrayOutputStream(token.length * 2);
+            var b = new ByteArrayOutputStream(token.length * 2);
             if (i == 0 && chat) b.writeBytes(wire.roleEvent());
             b.writeBytes(token);
             if (last) {
-                if (req.includeUsage()) b.writeBytes(wire.usageEvent(req.promptTokens(), osl));
+                if (req.includeUsage() && !usageInside) b.writeBytes(wire.usageEvent(usage(osl)));
                 b.writeBytes(WireFormat.doneEvent());
             }
             return b.toByteArray();
         }
 
+        /** The usage object: prompt and output tokens, and the prompt tokens the prefix cache served. */
+        private String usage(int osl) {
+            return WireFormat.usage(req.promptTokens(), osl, seq == null ? 0 : Math.max(0, seq.cachedTokens()));
+        }
+
         private void writeTrailer(OutputStream os, WireFormat wire, int osl) throws IOException {
-            if (req.includeUsage()) os.write(wire.usageEvent(req.promptTokens(), osl));
+            if (req.includeUsage()) os.write(wire.usageEvent(usage(osl)));
             os.write(WireFormat.doneEvent());
         }
 
@@ -202,7 +211,7 @@ final class GenerationHandler implements HttpHandler {
             for (int i = 0; i < osl; i++) text.append(TextGenerator.token(number, i));
             WireFormat wire = new WireFormat(chat, id, created, ctx.servedModel);
             String finish = osl == maxTokens ? "length" : "stop";
-            String json = wire.body(text.toString(), finish, req.promptTokens(), osl);
+            String json = wire.body(text.toString(), finish, usage(osl));
             switch (fault) {
                 case RESET -> throw new InjectedReset();
                 case STALL -> sleep(ctx.faults.stall().toMillis());

@@ -13,13 +13,32 @@ final class Http {
 
     /** Reads the body, refusing one over {@code limit} bytes with a 413. */
     static byte[] readBody(HttpExchange ex, int limit) throws IOException, ApiError {
+        return readBody(ex, limit, false);
+    }
+
+    /**
+     * As {@link #readBody(HttpExchange, int)}; with {@code closeAfterResponse}, reads exactly the declared length and
+     * leaves the stream short of its end, so that the JDK server closes the connection once a response written
+     * without {@link #finishReading} is done, as it does after a request it did not read to the end, and without a
+     * {@code Connection: close} header.
+     */
+    static byte[] readBody(HttpExchange ex, int limit, boolean closeAfterResponse) throws IOException, ApiError {
         String declared = ex.getRequestHeaders().getFirst("Content-Length");
+        long length = -1;
         if (declared != null) {
             try {
-                if (Long.parseLong(declared.trim()) > limit) throw tooLarge(limit);
+                length = Long.parseLong(declared.trim());
+                if (length > limit) throw tooLarge(limit);
             } catch (NumberFormatException e) {
                 throw ApiError.badRequest("bad Content-Length header: " + declared, null);
             }
+        }
+        if (closeAfterResponse && length >= 0) {
+            // readNBytes(b, off, len) stops at len; readNBytes(len) would try once more and see the end.
+            byte[] body = new byte[(int) length];
+            int n = ex.getRequestBody().readNBytes(body, 0, body.length);
+            if (n < body.length) throw ApiError.badRequest("request body ended after " + n + " of " + length + " bytes", null);
+            return body;
         }
         try (InputStream in = ex.getRequestBody()) {
             byte[] body = in.readNBytes(limit + 1);
@@ -38,6 +57,7 @@ final class Http {
     }
 
     static void send(HttpExchange ex, int status, String contentType, String body) throws IOException {
+        finishReading(ex);
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", contentType);
         ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
@@ -45,6 +65,26 @@ final class Http {
             try (OutputStream os = ex.getResponseBody()) {
                 os.write(bytes);
             }
+        }
+    }
+
+    /** Most of an unread request body read to its end before a reply, so the connection is kept (as the JDK's drain did). */
+    static final int DRAIN_BYTES = 64 * 1024;
+
+    /**
+     * Reads what is left of the request body, up to {@link #DRAIN_BYTES}, so the JDK server keeps the connection
+     * after this response. The simulator sets the JDK's own drain to nothing ({@link SimServer}), so that a
+     * response written without this (a stream on a server that closes after streams) closes its connection.
+     */
+    static void finishReading(HttpExchange ex) {
+        try {
+            InputStream in = ex.getRequestBody();
+            long left = DRAIN_BYTES;
+            byte[] buf = new byte[4096];
+            int n;
+            while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) >= 0) left -= n;
+        } catch (IOException e) {
+            // nothing to keep: the connection is going anyway
         }
     }
 

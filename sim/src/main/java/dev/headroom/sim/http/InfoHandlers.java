@@ -1,15 +1,11 @@
 package dev.headroom.sim.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import dev.headroom.sim.PseudoTokenizer;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
-/** The small endpoints: models, health, tokenize, debug traces, and 404 for the rest. */
+/** The small endpoints: models, health, debug traces, and 404 for the rest. */
 final class InfoHandlers {
     private InfoHandlers() {}
 
@@ -60,48 +56,6 @@ final class InfoHandlers {
             requirePath(ex, "/health");
             requireMethod(ex, "GET");
             Http.send(ex, 200, "text/plain", "");
-        });
-    }
-
-    /** vLLM's {@code /tokenize}: {@code {"prompt": ...}} or {@code {"messages": [...]}} to {count, max_model_len, tokens}. */
-    static HttpHandler tokenize(ServerContext ctx) {
-        return guarded(ex -> {
-            requirePath(ex, "/tokenize");
-            requireMethod(ex, "POST");
-            JsonNode root;
-            try {
-                root = Json.MAPPER.readTree(Http.readBody(ex, ctx.maxBodyBytes));
-            } catch (com.fasterxml.jackson.core.JacksonException e) {
-                throw ApiError.badRequest("request body is not valid JSON: " + e.getOriginalMessage(), null);
-            }
-            if (root == null || !root.isObject()) throw ApiError.badRequest("request body must be a JSON object", null);
-            JsonNode addSpecial = root.get("add_special_tokens");
-            List<Integer> ids = new ArrayList<>();
-            int count;
-            if (root.has("messages")) {
-                JsonNode messages = root.get("messages");
-                if (!messages.isArray() || messages.isEmpty()) {
-                    throw ApiError.badRequest("'messages' must be a non-empty array", "messages");
-                }
-                List<String> contents = new ArrayList<>();
-                for (int i = 0; i < messages.size(); i++) {
-                    String c = RequestParser.contentText(messages.get(i).get("content"), "messages[" + i + "]");
-                    contents.add(c);
-                    for (int id : PseudoTokenizer.encode(c)) ids.add(id);
-                }
-                count = PseudoTokenizer.chatPromptTokens(contents);
-            } else if (root.has("prompt") && root.get("prompt").isTextual()) {
-                String prompt = root.get("prompt").asText();
-                boolean special = addSpecial == null || addSpecial.asBoolean(true);
-                for (int id : PseudoTokenizer.encode(prompt)) ids.add(id);
-                count = (special ? PseudoTokenizer.BOS : 0) + ids.size();
-            } else {
-                throw ApiError.badRequest("give either 'prompt' (a string) or 'messages'", "prompt");
-            }
-            // The template tokens have ids too; pad with a fixed id so tokens.length == count.
-            while (ids.size() < count) ids.addFirst(1);
-            Http.sendJson(ex, 200, "{\"count\":" + count + ",\"max_model_len\":" + ctx.engine.model().maxContext()
-                    + ",\"tokens\":" + Json.MAPPER.writeValueAsString(ids) + "}");
         });
     }
 

@@ -39,6 +39,10 @@ final class MetricsHandler implements HttpHandler {
         counter(b, "vllm:generation_tokens_total", "Number of generation tokens processed.", label, s.generationTokens());
         counter(b, "vllm:num_preemptions_total", "Cumulative number of preemptions from the engine.", label,
                 s.preemptions());
+        counter(b, "vllm:prefix_cache_queries_total", "Prefix cache queries, in terms of number of queried tokens.",
+                label, s.prefixCacheQueries());
+        counter(b, "vllm:prefix_cache_hits_total", "Prefix cache hits, in terms of number of cached tokens.", label,
+                s.prefixCacheHits());
         b.append("# HELP vllm:request_success_total Count of successfully processed requests.\n")
                 .append("# TYPE vllm:request_success_total counter\n")
                 .append("vllm:request_success_total{model_name=\"").append(ctx.servedModel)

@@ -3,6 +3,7 @@ package dev.headroom.sim.http;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.sim.PseudoTokenizer;
+import dev.headroom.sim.engine.BlockHashes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +11,12 @@ import java.util.List;
 /** Turns a request body into a {@link GenerationRequest}, or an {@link ApiError} naming what is wrong. */
 final class RequestParser {
     private final String servedModel;
+    private final int blockSize;
 
-    RequestParser(String servedModel) {
+    /** @param blockSize the KV block size the prompt's prefix-cache hash chain is cut into */
+    RequestParser(String servedModel, int blockSize) {
         this.servedModel = servedModel;
+        this.blockSize = blockSize;
     }
 
     GenerationRequest parse(byte[] body, boolean chat) throws ApiError {
@@ -32,7 +36,8 @@ final class RequestParser {
             throw new ApiError(404, "invalid_request_error", "The model '" + model.asText()
                     + "' does not exist. This server serves '" + servedModel + "'.", "model", "model_not_found");
         }
-        int prompt = chat ? chatPrompt(root.get("messages")) : completionPrompt(root.get("prompt"));
+        int[] ids = chat ? chatPrompt(root.get("messages")) : completionPrompt(root.get("prompt"));
+        int prompt = ids.length;
 
         JsonNode n = root.get("n");
         if (n != null && !n.isNull() && (!n.canConvertToInt() || n.asInt() != 1)) {
@@ -54,14 +59,17 @@ final class RequestParser {
         if (maxTokens != null && min > maxTokens) {
             throw ApiError.badRequest("min_tokens (" + min + ") must be <= max_tokens (" + maxTokens + ")", "min_tokens");
         }
-        return new GenerationRequest(chat, servedModel, prompt, maxTokens, min, ignoreEos, stream, includeUsage);
+        return new GenerationRequest(chat, servedModel, prompt, maxTokens, min, ignoreEos, stream, includeUsage,
+                BlockHashes.of(ids, blockSize));
     }
 
-    private static int chatPrompt(JsonNode messages) throws ApiError {
+    /** The chat prompt's token ids, template included. */
+    private static int[] chatPrompt(JsonNode messages) throws ApiError {
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw ApiError.badRequest("'messages' is required and must be a non-empty array", "messages");
         }
         List<String> contents = new ArrayList<>();
+        List<String> roles = new ArrayList<>();
         for (int i = 0; i < messages.size(); i++) {
             JsonNode m = messages.get(i);
             String where = "messages[" + i + "]";
@@ -69,9 +77,10 @@ final class RequestParser {
             JsonNode role = m.get("role");
             if (role == null || !role.isTextual()) throw ApiError.badRequest(where + ".role is required", where + ".role");
             JsonNode content = m.get("content");
+            roles.add(role.asText());
             contents.add(contentText(content, where));
         }
-        return PseudoTokenizer.chatPromptTokens(contents);
+        return PseudoTokenizer.encodeChat(roles, contents);
     }
 
     /** Message content: a string, or an array of {type: text, text} parts; null is allowed (assistant turns). */
@@ -93,13 +102,18 @@ final class RequestParser {
         throw ApiError.badRequest(where + ".content must be a string or an array of parts", where + ".content");
     }
 
-    private static int completionPrompt(JsonNode prompt) throws ApiError {
+    /** The completion prompt's token ids: a string's, or the ids as given. */
+    private static int[] completionPrompt(JsonNode prompt) throws ApiError {
         if (prompt == null || prompt.isNull()) throw ApiError.badRequest("'prompt' is required", "prompt");
-        if (prompt.isTextual()) return PseudoTokenizer.completionPromptTokens(prompt.asText());
+        if (prompt.isTextual()) return PseudoTokenizer.encodeCompletion(prompt.asText());
         if (prompt.isArray() && prompt.size() == 1 && prompt.get(0).isTextual()) {
-            return PseudoTokenizer.completionPromptTokens(prompt.get(0).asText());
+            return PseudoTokenizer.encodeCompletion(prompt.get(0).asText());
         }
-        if (prompt.isArray() && !prompt.isEmpty() && allInts(prompt)) return prompt.size(); // token ids as given
+        if (prompt.isArray() && !prompt.isEmpty() && allInts(prompt)) {
+            int[] ids = new int[prompt.size()];
+            for (int i = 0; i < ids.length; i++) ids[i] = prompt.get(i).asInt();
+            return ids;
+        }
         throw ApiError.badRequest("'prompt' must be a string, a one-string array, or an array of token ids "
                 + "(batched prompts are not supported)", "prompt");
     }

@@ -19,6 +19,7 @@ final class ServerContext {
     final TimeBase time = new TimeBase();
     final int maxBodyBytes;
     final String servedModel;
+    final ServerBehaviour behaviour;
     final AtomicLong requestNumbers = new AtomicLong();
     final LongAdder finishedLength = new LongAdder();
     final LongAdder finishedStop = new LongAdder();
@@ -29,10 +30,11 @@ final class ServerContext {
     private final Histogram emitLagTotal = new Histogram(3);
 
     ServerContext(EngineConfig engine, RealTimeDriver driver, FaultPlan faults, TraceStore traces, int maxBodyBytes,
-                  String servedModel) {
+                  String servedModel, ServerBehaviour behaviour) {
         this.engine = engine;
         this.driver = driver;
-        this.parser = new RequestParser(servedModel);
+        this.behaviour = behaviour;
+        this.parser = new RequestParser(servedModel, engine.blockSize());
         this.faults = faults;
         this.traces = traces;
         this.maxBodyBytes = maxBodyBytes;

@@ -1,5 +1,6 @@
 package dev.headroom.sim.http;
 
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.headroom.sim.FaultPlan;
 import dev.headroom.sim.engine.EngineConfig;
@@ -11,6 +12,8 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -25,6 +28,10 @@ public final class SimServer implements AutoCloseable {
         // The JDK closes keep-alive connections beyond 200 idle ones; a closed-loop client with hundreds of
         // users finishing in the same engine step would see its connections dropped between requests.
         System.setProperty("sun.net.httpserver.maxIdleConnections", "100000");
+        // The JDK closes a connection after a response whose request it could not read to the end, reading up to
+        // this many bytes first. At 0, what is left unread decides: Http.finishReading keeps a connection, and a
+        // server that closes after streams leaves its stream requests unread (Http.readBody).
+        System.setProperty("sun.net.httpserver.drainAmount", "0");
     }
 
     /**
@@ -35,29 +42,36 @@ public final class SimServer implements AutoCloseable {
      * @param maxBodyBytes  largest request body accepted; larger gets 413
      * @param traceOut      JSONL file receiving every request's server-side trace, or null
      * @param traceKeep     how many recent traces {@code /debug/requests/{id}} can serve
+     * @param behaviour     where the server behaves like one real server rather than another
      */
     public record Config(String host, int port, EngineConfig engine, FaultPlan faults, int maxBodyBytes,
-                         Path traceOut, int traceKeep) {
+                         Path traceOut, int traceKeep, ServerBehaviour behaviour) {
         public Config {
             if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be in 0..65535, got " + port);
             if (maxBodyBytes < 1024) throw new IllegalArgumentException("max body must be >= 1024 bytes, got " + maxBodyBytes);
             if (traceKeep < 0) throw new IllegalArgumentException("trace-keep must be >= 0, got " + traceKeep);
+            if (behaviour == null) throw new IllegalArgumentException("a server behaviour is required");
         }
 
         public static Config loopback(EngineConfig engine) {
-            return new Config("127.0.0.1", 0, engine, FaultPlan.none(), 4 * 1024 * 1024, null, 10_000);
+            return new Config("127.0.0.1", 0, engine, FaultPlan.none(), 4 * 1024 * 1024, null, 10_000,
+                    ServerBehaviour.vllm());
         }
 
         public Config withPort(int p) {
-            return new Config(host, p, engine, faults, maxBodyBytes, traceOut, traceKeep);
+            return new Config(host, p, engine, faults, maxBodyBytes, traceOut, traceKeep, behaviour);
         }
 
         public Config withFaults(FaultPlan f) {
-            return new Config(host, port, engine, f, maxBodyBytes, traceOut, traceKeep);
+            return new Config(host, port, engine, f, maxBodyBytes, traceOut, traceKeep, behaviour);
         }
 
         public Config withTraceOut(Path p) {
-            return new Config(host, port, engine, faults, maxBodyBytes, p, traceKeep);
+            return new Config(host, port, engine, faults, maxBodyBytes, p, traceKeep, behaviour);
+        }
+
+        public Config withBehaviour(ServerBehaviour b) {
+            return new Config(host, port, engine, faults, maxBodyBytes, traceOut, traceKeep, b);
         }
     }
 
@@ -72,18 +86,23 @@ public final class SimServer implements AutoCloseable {
         this.driver = new RealTimeDriver(config.engine());
         TraceStore traces = new TraceStore(config.traceKeep(), config.traceOut());
         this.ctx = new ServerContext(config.engine(), driver, config.faults(), traces, config.maxBodyBytes(),
-                config.engine().model().servedName());
+                config.engine().model().servedName(), config.behaviour());
         this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 4096);
         this.executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
-        server.createContext("/v1/chat/completions", new GenerationHandler(true, ctx));
-        server.createContext("/v1/completions", new GenerationHandler(false, ctx));
-        server.createContext("/v1/models", InfoHandlers.models(ctx));
-        server.createContext("/health", InfoHandlers.health());
-        server.createContext("/metrics", new MetricsHandler(ctx));
-        server.createContext("/tokenize", InfoHandlers.tokenize(ctx));
-        server.createContext("/debug/requests/", InfoHandlers.debug(ctx));
-        server.createContext("/", InfoHandlers.notFound());
+        ConnectionFilter connections = new ConnectionFilter(config.behaviour());
+        Map<String, HttpHandler> routes = new LinkedHashMap<>();
+        routes.put("/v1/chat/completions", new GenerationHandler(true, ctx));
+        routes.put("/v1/completions", new GenerationHandler(false, ctx));
+        routes.put("/v1/models", InfoHandlers.models(ctx));
+        routes.put("/health", InfoHandlers.health());
+        routes.put("/metrics", new MetricsHandler(ctx));
+        routes.put("/tokenize", Tokenizing.tokenize(ctx));
+        routes.put("/apply-template", Tokenizing.applyTemplate(ctx));
+        routes.put("/chat_tokenize", Tokenizing.chatTokenize(ctx));
+        routes.put("/debug/requests/", InfoHandlers.debug(ctx));
+        routes.put("/", InfoHandlers.notFound());
+        routes.forEach((path, handler) -> server.createContext(path, handler).getFilters().add(connections));
         server.start();
         InetSocketAddress bound = server.getAddress();
         String host = bound.getAddress().getHostAddress();

@@ -32,12 +32,17 @@ final class WireFormat {
 
     /** An event carrying one token; the last one also carries its finish reason (as vLLM does). */
     byte[] tokenEvent(String text, String finishReason) {
+        return tokenEvent(text, finishReason, null);
+    }
+
+    /** As {@link #tokenEvent(String, String)}, with {@code usage} (JSON, or null) inside it, as TGI sends the last one. */
+    byte[] tokenEvent(String text, String finishReason, String usage) {
         String fr = finishReason == null ? "null" : "\"" + finishReason + "\"";
         String choice = chat
                 ? "[{\"index\":0,\"delta\":{\"content\":" + Json.quote(text) + "},\"logprobs\":null,\"finish_reason\":" + fr
                 : "[{\"index\":0,\"text\":" + Json.quote(text) + ",\"logprobs\":null,\"finish_reason\":" + fr;
         String stop = finishReason == null ? "" : ",\"stop_reason\":null";
-        return bytes(head + choice + stop + "}]}\n\n");
+        return bytes(head + choice + stop + "}]" + (usage == null ? "" : ",\"usage\":" + usage) + "}\n\n");
     }
 
     /** The finish event of an empty completion. */
@@ -45,8 +50,8 @@ final class WireFormat {
         return tokenEvent("", "stop");
     }
 
-    byte[] usageEvent(int prompt, int completion) {
-        return bytes(head + "[],\"usage\":" + usage(prompt, completion) + "}\n\n");
+    byte[] usageEvent(String usage) {
+        return bytes(head + "[],\"usage\":" + usage + "}\n\n");
     }
 
     /** A deliberately broken event, for the malformed-chunk fault. */
@@ -59,7 +64,7 @@ final class WireFormat {
     }
 
     /** A whole non-streaming response body. */
-    String body(String text, String finishReason, int prompt, int completion) {
+    String body(String text, String finishReason, String usage) {
         String choice = chat
                 ? "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" + Json.quote(text)
                         + "},\"logprobs\":null,\"finish_reason\":\"" + finishReason + "\",\"stop_reason\":null}"
@@ -67,12 +72,13 @@ final class WireFormat {
                         + "\",\"stop_reason\":null}";
         return "{\"id\":" + Json.quote(id) + ",\"object\":\"" + (chat ? "chat.completion" : "text_completion")
                 + "\",\"created\":" + created + ",\"model\":" + Json.quote(model) + ",\"choices\":[" + choice
-                + "],\"usage\":" + usage(prompt, completion) + "}";
+                + "],\"usage\":" + usage + "}";
     }
 
-    private static String usage(int prompt, int completion) {
+    /** The usage object, with the prompt tokens served from the prefix cache as OpenAI reports them. */
+    static String usage(int prompt, int completion, int cached) {
         return "{\"prompt_tokens\":" + prompt + ",\"total_tokens\":" + (prompt + completion)
-                + ",\"completion_tokens\":" + completion + "}";
+                + ",\"completion_tokens\":" + completion + ",\"prompt_tokens_details\":{\"cached_tokens\":" + cached + "}}";
     }
 
     private static final byte[] DONE = bytes("data: [DONE]\n\n");

@@ -1,0 +1,88 @@
+package dev.headroom.sim.http;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * How the simulator behaves where real OpenAI-compatible servers differ, so the probe's tests meet each one:
+ * the {@code /tokenize} shape it speaks, where it puts the usage of a stream, and how it treats kept-alive
+ * connections (llama.cpp closes after a streamed response while its headers say keep-alive; uvicorn, under vLLM and
+ * SGLang, closes connections idle for 5 s).
+ *
+ * @param closeAfterStream close the connection after each streamed response, without saying so in a header
+ * @param idleTimeout      a kept-alive connection idle for longer is closed (null: kept until the client closes it).
+ *                         Emulated where the JDK server cannot: the next request on it gets the connection closed
+ *                         without a response, as a client racing a server's close sees it
+ */
+public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfterStream, Duration idleTimeout) {
+
+    /** The {@code /tokenize} dialect. */
+    public enum Tokenize {
+        /** {@code {"prompt"}} or {@code {"messages"}} (chat template applied) → {@code {count, max_model_len, tokens}}. */
+        VLLM,
+        /** {@code {"prompt"}} → {@code {tokens, count, max_model_len}}; no chat form. */
+        SGLANG,
+        /** {@code {"content", "add_special"}} → {@code {"tokens"}}, and {@code /apply-template}. */
+        LLAMA_CPP,
+        /** {@code {"inputs"}} → an array of {@code {id, text, start, stop}}, and {@code /chat_tokenize}. */
+        TGI,
+        /** No tokenize endpoint (as Ollama or a hosted API). */
+        NONE;
+
+        public static Tokenize parse(String s) {
+            return switch (s.trim().toLowerCase(Locale.ROOT)) {
+                case "vllm" -> VLLM;
+                case "sglang" -> SGLANG;
+                case "llama.cpp", "llamacpp", "llama-cpp" -> LLAMA_CPP;
+                case "tgi" -> TGI;
+                case "none" -> NONE;
+                default -> throw new IllegalArgumentException("bad --tokenize '" + s
+                        + "': valid values are vllm, sglang, llama.cpp, tgi, none");
+            };
+        }
+    }
+
+    /** Where a stream's usage goes when the client asks for it. */
+    public enum Usage {
+        /** A chunk of its own with empty {@code choices}, after the last token (vLLM, llama.cpp, Ollama). */
+        OWN_CHUNK,
+        /** Inside the last token's chunk, beside its {@code finish_reason} (TGI). */
+        LAST_CHUNK;
+
+        public static Usage parse(String s) {
+            return switch (s.trim().toLowerCase(Locale.ROOT)) {
+                case "own-chunk" -> OWN_CHUNK;
+                case "last-chunk" -> LAST_CHUNK;
+                default -> throw new IllegalArgumentException("bad --usage '" + s + "': valid values are own-chunk, last-chunk");
+            };
+        }
+    }
+
+    public ServerBehaviour {
+        if (tokenize == null || usage == null) throw new IllegalArgumentException("a tokenize shape and a usage placement are required");
+        if (idleTimeout != null && (idleTimeout.isNegative() || idleTimeout.isZero())) {
+            throw new IllegalArgumentException("--idle-timeout must be > 0, got " + idleTimeout);
+        }
+    }
+
+    /** vLLM's: its /tokenize, usage in a chunk of its own, connections kept open. */
+    public static ServerBehaviour vllm() {
+        return new ServerBehaviour(Tokenize.VLLM, Usage.OWN_CHUNK, false, null);
+    }
+
+    public ServerBehaviour withTokenize(Tokenize t) {
+        return new ServerBehaviour(t, usage, closeAfterStream, idleTimeout);
+    }
+
+    public ServerBehaviour withUsage(Usage u) {
+        return new ServerBehaviour(tokenize, u, closeAfterStream, idleTimeout);
+    }
+
+    public ServerBehaviour withCloseAfterStream(boolean close) {
+        return new ServerBehaviour(tokenize, usage, close, idleTimeout);
+    }
+
+    public ServerBehaviour withIdleTimeout(Duration d) {
+        return new ServerBehaviour(tokenize, usage, closeAfterStream, d);
+    }
+}
