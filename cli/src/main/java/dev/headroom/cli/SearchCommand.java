@@ -153,20 +153,21 @@ public final class SearchCommand implements Callable<Integer> {
         try (SimServer server = engine == null || virtual ? null : SimServer.start(SimServer.Config.loopback(engine))) {
             Measurer measurer;
             String url, model;
+            String salt = virtual ? null : workload.promptSalt();
             if (virtual) {
                 measurer = new VirtualEngine(engine);
                 url = "virtual://simulator";
                 model = engine.model().servedName();
             } else {
                 var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
-                measurer = new Probe(t, workload.promptSalt());
+                measurer = new Probe(t, salt);
                 url = t.baseUrl().toString();
                 model = t.model() == null ? "(first listed)" : t.model();
             }
             RunInfo info = new RunInfo(Version.get(), startedAt, url, model, target.api,
                     engine == null ? null : SimTargetOptions.describe(engine),
                     openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min)), 0, 0,
-                    WorkloadOptions.describe(work), virtual ? "simulator tokenizer" : "see each probe", seed);
+                    WorkloadOptions.describe(work), virtual ? "simulator tokenizer" : "see each probe", seed, salt, null);
             if (previous != null) ResumeCheck.sameSearch(previous, info, search, virtual);
             SearchProbes probes = new SearchProbes(search, measurer, info, dir, previous);
             if (!virtual) probes.withMetrics(target.metricsUrlFor(URI.create(url)), target.metricsInterval);

@@ -105,6 +105,9 @@ public final class SimCommand implements Callable<Integer> {
                 config.model().displayName(), config.hardware().displayName(), config.tensorParallel(),
                 config.kvBlocks(), config.blockSize(), config.maxNumSeqs());
         if (!rates.isEmpty()) out.println("injecting faults: " + rates);
+        out.println("prefix caching " + (config.prefixCaching() ? "on" : "off") + " · /tokenize " + tokenize
+                + " · usage " + usage + (closeAfterStream ? " · closes the connection after each stream" : "")
+                + (idleTimeout != null ? " · closes connections idle for " + idleTimeout.toMillis() + " ms" : ""));
         out.println("model: " + server.servedModel());
         out.println("serving at " + server.baseUri() + "/v1  (Ctrl-C to stop)");
         out.flush();

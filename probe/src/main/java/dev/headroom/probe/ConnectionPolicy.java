@@ -60,7 +60,7 @@ final class ConnectionPolicy {
 
     /** The preflight found the server keeps connections open after a streamed response. */
     void learnedKeptOpen() {
-        learned = "kept open after a streamed response";
+        learned = "kept the connection open after a streamed response";
     }
 
     /** The server closed a connection at the end of a response: from now on each request gets its own. */

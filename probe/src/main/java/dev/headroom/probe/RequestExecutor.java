@@ -20,6 +20,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,6 +33,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class RequestExecutor {
     private static final MediaType JSON = MediaType.get("application/json");
+    /**
+     * A closed connection fails the request within a round trip; a reused connection that breaks later without a
+     * response is the server's failure (it went away while working), measured as {@code reset}.
+     */
+    static final Duration STALE_WITHIN = Duration.ofSeconds(1);
 
     private final ConnectionPolicy connections;
     private final Target target;
@@ -98,7 +104,8 @@ final class RequestExecutor {
         } catch (IOException e) {
             kind = classify(e, state, timeouts);
             message = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-            if (timeouts.fired == null && !cutOff && trace.staleConnection()) {
+            if (timeouts.fired == null && !cutOff && trace.staleConnection()
+                    && clock.now() - sent < STALE_WITHIN.toNanos()) {
                 // Sent on a kept-alive connection the server had already closed: the client's race, not a server
                 // error. Not resent (a POST may have side effects); the policy reuses less from now on.
                 connections.onStale(trace.idleNanos);

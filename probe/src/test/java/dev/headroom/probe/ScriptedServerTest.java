@@ -125,6 +125,32 @@ class ScriptedServerTest {
     }
 
     @Test
+    void aReusedConnectionThatBreaksLongAfterTheSendIsTheServersResetNotTheClientsRace() throws IOException {
+        AtomicInteger n = new AtomicInteger();
+        List<RequestRecord> rs;
+        try (MockWebServer dying = new MockWebServer()) {
+            dying.setDispatcher(new Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+                    if (!request.getUrl().encodedPath().endsWith("/completions")) {
+                        return new MockResponse.Builder().code(404).build();
+                    }
+                    if (n.getAndIncrement() == 0) return stream(sse(chunk("a", "stop"), "[DONE]"));
+                    Thread.sleep(1500); // working on it, then gone without a word
+                    return new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build();
+                }
+            });
+            dying.start();
+            rs = run(dying, KeepAlive.ON, 1, 2, Duration.ZERO).records();
+        }
+        assertTrue(rs.get(0).succeeded(), rs.get(0).toString());
+        RequestRecord broken = rs.get(1);
+        assertEquals(RequestRecord.Connection.REUSED, broken.connection());
+        assertEquals(RequestRecord.Outcome.FAILED, broken.outcome(), broken.toString());
+        assertEquals(ErrorKind.RESET, broken.failure().kind());
+    }
+
+    @Test
     void thePreflightLearnsThatTheServerClosesAfterEachResponseAndNoRequestFails() throws IOException {
         AtomicInteger generations = new AtomicInteger();
         try (MockWebServer closing = closingAfterEveryResponse(generations)) {

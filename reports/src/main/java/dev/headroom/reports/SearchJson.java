@@ -82,6 +82,8 @@ public final class SearchJson {
         if (s.run().simulator() == null) target.putNull("simulator"); else target.put("simulator", s.run().simulator());
         ObjectNode workload = root.putObject("workload");
         workload.put("description", s.run().workload());
+        // The command's salt; each probe's prompts are made from it and the probe's number (its summary.json).
+        if (s.run().promptSalt() != null) workload.put("prompt_salt", s.run().promptSalt());
         root.put("seed", s.run().seed());
         ObjectNode range = root.putObject("range");
         JsonNumbers.put(range, "min", s.min(), 6);
