@@ -57,7 +57,7 @@ final class DatasetSource implements RequestSource {
         String text = "#" + salt + ": reply with one word.";
         if (api == Api.CHAT) body.putArray("messages").addObject().put("role", "user").put("content", text);
         else body.put("prompt", text);
-        RequestBodies.outputAndStreaming(body, api, 1, true);
+        RequestBodies.outputAndStreaming(body, api, 1, workload.ignoreEos());
         try {
             return new PreparedRequest(-1, MAPPER.writeValueAsBytes(body), 0, 1, -1);
         } catch (IOException ex) {

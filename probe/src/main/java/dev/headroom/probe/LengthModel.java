@@ -1,7 +1,5 @@
 package dev.headroom.probe;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,7 +13,8 @@ final class LengthModel {
 
     private volatile Fit fit;
     private String calibration;
-    private final List<double[]> observed = new ArrayList<>();
+    private long n;
+    private double sx, sy, sxx, sxy;
 
     LengthModel(double base, double perWord, String calibration) {
         this.fit = new Fit(base, perWord);
@@ -36,14 +35,11 @@ final class LengthModel {
 
     /** The server counted {@code tokens} for a prompt of {@code words} filler words. */
     synchronized void observe(int words, int tokens) {
-        observed.add(new double[] {words, tokens});
-        double n = observed.size(), sx = 0, sy = 0, sxx = 0, sxy = 0;
-        for (double[] p : observed) {
-            sx += p[0];
-            sy += p[1];
-            sxx += p[0] * p[0];
-            sxy += p[0] * p[1];
-        }
+        n++;
+        sx += words;
+        sy += tokens;
+        sxx += (double) words * words;
+        sxy += (double) words * tokens;
         double varX = sxx - sx * sx / n;
         Fit f = fit;
         if (varX > 1e-9 * Math.max(1, sxx)) {
@@ -56,15 +52,10 @@ final class LengthModel {
         fit = new Fit(sy / n - f.perWord * sx / n, f.perWord);
     }
 
-    synchronized int observations() {
-        return observed.size();
-    }
-
     /** How lengths are hit, for results. */
     synchronized String describe() {
         Fit f = fit;
-        String corrected = observed.isEmpty() ? ""
-                : ", corrected from usage.prompt_tokens of " + observed.size() + " response" + (observed.size() == 1 ? "" : "s");
+        String corrected = n == 0 ? "" : ", corrected from usage.prompt_tokens of " + n + " response" + (n == 1 ? "" : "s");
         return calibration + corrected + String.format(Locale.ROOT, " (%.1f + %.3f tokens/word)", f.base, f.perWord);
     }
 }

@@ -113,7 +113,7 @@ final class PromptFactory implements RequestSource {
         } else {
             body.put("prompt", text);
         }
-        RequestBodies.outputAndStreaming(body, api, osl, workload.ignoreEos() || index < 0);
+        RequestBodies.outputAndStreaming(body, api, osl, workload.ignoreEos());
         try {
             return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), isl, osl, words);
         } catch (IOException e) {
