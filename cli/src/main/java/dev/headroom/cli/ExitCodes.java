@@ -7,7 +7,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 
 /**
- * The one mapping from failures to exit codes (documented in the README):
+ * The one mapping from failures to exit codes (documented in docs/cli.md):
  * 0 ok · 1 internal error · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target refused
  * the run's first requests all the same way (its message is printed) · 130 interrupted.
  */

@@ -14,7 +14,7 @@ import dev.headroom.model.RunInfo;
 import dev.headroom.model.Summary;
 
 /**
- * {@code summary.json}, schema {@value #SCHEMA}: the public contract of a probe result (docs/summary-json.md
+ * {@code summary.json}, schema {@value #SCHEMA}: the public contract of a probe result (docs/results.md
  * describes every key; a golden-file test seals the layout).
  */
 public final class SummaryJson {

@@ -17,7 +17,7 @@ import java.util.Map;
 
 /**
  * Turns measured capacity into replicas, cost and dollars per million tokens over a forecast (the arithmetic the
- * README works through):
+ * docs/planning.md works through):
  * <ul>
  *   <li>replicas in an hour = ⌈rps ÷ (capacity × utilization target)⌉ + redundancy, 0 when rps = 0, never below
  *       min_replicas; static scaling sizes each month for its busiest hour;</li>

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Plans checked against numbers computed by hand from the README's arithmetic (the README's worked example). */
+/** Plans checked against numbers computed by hand from docs/planning.md's arithmetic (its worked example). */
 class PlannerTest {
     /** 8 night hours at 20 % of peak, 4 at 50 %, 4 peak hours, 8 evening hours at 50 %. */
     static final double[] DIURNAL = new double[24];
