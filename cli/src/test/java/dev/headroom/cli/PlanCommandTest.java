@@ -48,6 +48,30 @@ class PlanCommandTest {
     }
 
     @Test
+    void aForecastWhoseSloIsAYamlListAndAPlainListOfCapacitiesGiveTheSamePlan(@TempDir Path tmp) throws IOException {
+        String forecast = Files.readString(CONFIGS.resolve("forecast.yaml"))
+                .replace("slo: \"ttft:p95<300ms, itl:p99<100ms\"", "slo: [\"ttft:p95<300ms\", \"itl:p99<100ms\"]")
+                .replace("slo: \"ttft:p95<2s, itl:p99<150ms\"", "slo:\n      - ttft:p95<2s\n      - itl:p99<150ms");
+        assertTrue(forecast.contains("slo: [") && forecast.contains("- itl:p99<150ms"), forecast);
+        Path lists = tmp.resolve("forecast.yaml");
+        Files.writeString(lists, forecast);
+        String capacities = Files.readString(CONFIGS.resolve("capacities.yaml")).replace("capacities:\n", "");
+        Path plain = tmp.resolve("capacities.yaml");
+        Files.writeString(plain, capacities);
+        assertEquals(PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).classes().stream().map(c -> c.slo()).toList(),
+                PlanInputs.forecast(lists).classes().stream().map(c -> c.slo()).toList());
+        assertEquals(CapacityInputs.parse(List.of(CONFIGS.resolve("capacities.yaml").toString())).stream()
+                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.maxRps()).toList(),
+                CapacityInputs.parse(List.of(plain.toString())).stream()
+                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.maxRps()).toList());
+        var r = CliTest.run("plan", "--forecast", lists.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity", plain.toString(), "--policy", CONFIGS.resolve("policy.yaml").toString(), "--no-report",
+                "--out", tmp.resolve("p").toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("$333,953"), r.out());
+    }
+
+    @Test
     void planWritesPlanJsonAndCsvAndPrintsTheTable(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("p");
         var r = CliTest.run(cmd("plan", "--out", out.toString(), "--hourly"));

@@ -48,9 +48,10 @@ public final class CapacityInputs {
     }
 
     static List<Capacity> fromYaml(Path file) {
-        Yaml.Node root = Yaml.read(file);
+        Yaml.Node root = Yaml.readAny(file);
         List<Capacity> out = new ArrayList<>();
-        for (Yaml.Node c : root.list("capacities")) {
+        // A plain list of capacities, or the list under `capacities:`.
+        for (Yaml.Node c : root.json.isArray() ? root.items() : root.list("capacities")) {
             String option = c.text("option"), cls = c.text("class");
             try {
                 if (c.has("max_rps")) {

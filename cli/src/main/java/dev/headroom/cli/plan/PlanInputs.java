@@ -34,7 +34,7 @@ public final class PlanInputs {
             String name = c.text("name");
             Yaml.Node t = c.get("traffic");
             try {
-                classes.add(new WorkloadClass(name, c.number("isl"), c.number("osl"), c.text("slo", ""), traffic(t, name)));
+                classes.add(new WorkloadClass(name, c.number("isl"), c.number("osl"), c.texts("slo", ""), traffic(t, name)));
             } catch (IllegalArgumentException e) {
                 if (e.getMessage().startsWith(file.toString())) throw e;
                 throw c.wrap(e);

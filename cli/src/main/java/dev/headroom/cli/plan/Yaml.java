@@ -7,6 +7,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Reads a plan input file and validates its values; every error names the file, the key and the bad value. */
 final class Yaml {
@@ -17,12 +19,21 @@ final class Yaml {
         this.file = file;
     }
 
-    /** The file's root node; errors name the file. */
+    /** The file's root node, a mapping; errors name the file. */
     static Node read(Path file) {
+        Node root = readAny(file);
+        if (!root.json.isObject()) throw new IllegalArgumentException(file + ": expected a YAML mapping at the top");
+        return root;
+    }
+
+    /** The file's root node, a mapping or a list; errors name the file. */
+    static Node readAny(Path file) {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such file");
         try {
             JsonNode root = YAML.readTree(file.toFile());
-            if (root == null || !root.isObject()) throw new IllegalArgumentException(file + ": expected a YAML mapping at the top");
+            if (root == null || !(root.isObject() || root.isArray())) {
+                throw new IllegalArgumentException(file + ": expected a YAML mapping or list at the top");
+            }
             return new Yaml(file).new Node(root, "");
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
@@ -52,11 +63,15 @@ final class Yaml {
             return new Node(json.get(key), where(key));
         }
 
-        java.util.List<Node> list(String key) {
-            Node n = get(key);
-            if (!n.json.isArray()) throw n.error("must be a list");
-            java.util.List<Node> out = new java.util.ArrayList<>();
-            for (int i = 0; i < n.json.size(); i++) out.add(new Node(n.json.get(i), n.path + "[" + i + "]"));
+        List<Node> list(String key) {
+            return get(key).items();
+        }
+
+        /** This node's items; it must be a list. */
+        List<Node> items() {
+            if (!json.isArray()) throw error("must be a list");
+            List<Node> out = new ArrayList<>();
+            for (int i = 0; i < json.size(); i++) out.add(new Node(json.get(i), path + "[" + i + "]"));
             return out;
         }
 
@@ -68,6 +83,19 @@ final class Yaml {
 
         String text(String key, String dflt) {
             return has(key) ? text(key) : dflt;
+        }
+
+        /** A value, or a list of values joined with ", " (e.g. SLOs written either way). */
+        String texts(String key, String dflt) {
+            if (!has(key)) return dflt;
+            Node n = get(key);
+            if (!n.json.isArray()) return text(key);
+            List<String> parts = new ArrayList<>();
+            for (JsonNode item : n.json) {
+                if (!item.isValueNode()) throw n.error("must be a value or a list of values, got " + n.json);
+                parts.add(item.asText());
+            }
+            return String.join(", ", parts);
         }
 
         double number(String key) {
