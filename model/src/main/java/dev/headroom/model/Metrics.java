@@ -92,7 +92,7 @@ public final class Metrics {
                 record(h.get("ttft_from_send_ms"), (r.firstTokenNanos() - r.sentNanos()) / 1000);
                 record(h.get("e2e_ms"), (r.lastTokenNanos() - origin) / 1000);
             }
-            double tpot = tpotNanos(r, origin);
+            double tpot = tpotNanos(r);
             if (!Double.isNaN(tpot)) record(h.get("tpot_ms"), Math.round(tpot / 1000));
             for (double gap : itlGapsNanos(r)) record(h.get("itl_ms"), Math.round(gap / 1000));
             if (isGood(r, openLoop, slos)) {
@@ -123,7 +123,7 @@ public final class Metrics {
     }
 
     /** (e2e − ttft) / (osl − 1) in nanoseconds, or NaN when osl < 2. */
-    public static double tpotNanos(RequestRecord r, long origin) {
+    public static double tpotNanos(RequestRecord r) {
         if (r.completionTokens() < 2 || r.firstTokenNanos() < 0) return Double.NaN;
         return (double) (r.lastTokenNanos() - r.firstTokenNanos()) / (r.completionTokens() - 1);
     }
@@ -150,7 +150,7 @@ public final class Metrics {
                 case "ttft" -> (r.firstTokenNanos() - origin) / 1e6;
                 case "ttft_from_send" -> (r.firstTokenNanos() - r.sentNanos()) / 1e6;
                 case "e2e" -> (r.lastTokenNanos() - origin) / 1e6;
-                case "tpot" -> tpotNanos(r, origin) / 1e6;
+                case "tpot" -> tpotNanos(r) / 1e6;
                 case "itl" -> statOf(itlGapsNanos(r), slo.stat()) / 1e6;
                 default -> throw new IllegalStateException(slo.metric());
             };

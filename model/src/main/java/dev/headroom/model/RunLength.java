@@ -35,16 +35,6 @@ public record RunLength(int requests, double maxSeconds, int warmupRequests, dou
         return new RunLength(n, Double.MAX_VALUE, 0, 0, 0);
     }
 
-    /** The same length with {@code n} warm-up requests first. */
-    public RunLength withWarmup(int n) {
-        return new RunLength(requests, maxSeconds, n, rampSeconds, warmupSeconds);
-    }
-
-    /** The same length with users started over {@code seconds}. */
-    public RunLength withRamp(double seconds) {
-        return new RunLength(requests, maxSeconds, warmupRequests, seconds, warmupSeconds);
-    }
-
     /** Whether request {@code index}, meant to be sent {@code intendedSeconds} into the run, is warm-up. */
     public boolean isWarmup(long index, double intendedSeconds) {
         return index < warmupRequests || intendedSeconds < warmupSeconds;

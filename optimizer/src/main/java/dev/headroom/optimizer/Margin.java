@@ -76,7 +76,7 @@ public record Margin(Slo slo, double value, double se, int samples) {
                 case "ttft_from_send" -> out.add((r.firstTokenNanos() - r.sentNanos()) / 1e6);
                 case "e2e" -> out.add((r.lastTokenNanos() - origin) / 1e6);
                 case "tpot" -> {
-                    double tpot = Metrics.tpotNanos(r, origin);
+                    double tpot = Metrics.tpotNanos(r);
                     if (!Double.isNaN(tpot)) out.add(tpot / 1e6);
                 }
                 case "itl" -> {
