@@ -5,6 +5,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Summary;
+import dev.headroom.model.TokenSource;
 import dev.headroom.sim.http.ServerBehaviour;
 import dev.headroom.sim.http.SimServer;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,23 @@ class RealServerBehaviourTest {
                         String what = shape + " " + api + " warm-up " + warmup + ": isl " + isl + " via " + r.inputLength();
                         assertEquals(237, isl, 237 * 0.01, what);
                     }
+                }
+            }
+        }
+    }
+
+    @Test
+    void usageInsideTheLastTokensChunkIsReadAsWellAsUsageInAChunkOfItsOwn() {
+        for (ServerBehaviour.Usage place : ServerBehaviour.Usage.values()) {
+            try (SimServer sim = start(ServerBehaviour.vllm().withUsage(place))) {
+                ProbeResult r = new Probe(ProbeSimTest.target(sim)).run(ProbeSimTest.fixed(100, 8),
+                        closed(2, Duration.ZERO, 6, 0), x -> { });
+                for (RequestRecord x : r.records()) {
+                    assertTrue(x.succeeded(), place + ": " + x);
+                    assertEquals(TokenSource.USAGE, x.completionSource(), place.toString());
+                    assertEquals(8, x.completionTokens());
+                    assertEquals(8, x.chunkNanos().length, "usage does not add a chunk: " + place);
+                    assertEquals(0, x.cachedTokens(), place.toString());
                 }
             }
         }
