@@ -58,9 +58,9 @@ final class ConnectionPolicy {
         return closeEach ? rb.header("Connection", "close") : rb;
     }
 
-    /** The preflight found the server keeps connections open after a streamed response. */
-    void learnedKeptOpen() {
-        learned = "kept the connection open after a streamed response";
+    /** What the preflight saw the server do with a connection after a streamed response, when it changes nothing. */
+    void learned(String what) {
+        learned = what;
     }
 
     /** The server closed a connection at the end of a response: from now on each request gets its own. */

@@ -125,7 +125,10 @@ public final class Probe implements Measurer {
         RequestBodies.authorized(resolved, rb);
         try (Response r = connections.client().newCall(rb.build()).execute()) {
             r.body().string();
-            connections.learnedKeptOpen();
+            // A new connection: the server announced its close (Connection: close), which OkHttp obeys by itself.
+            connections.learned(trace.connection() == RequestRecord.Connection.REUSED
+                    ? "kept the connection open after a streamed response"
+                    : "closed the connection after a streamed response, saying so (Connection: close)");
         } catch (IOException e) {
             if (trace.staleConnection()) {
                 connections.learnedClosesAfterEachResponse("closed the connection after a streamed response "

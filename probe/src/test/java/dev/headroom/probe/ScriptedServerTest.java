@@ -86,11 +86,17 @@ class ScriptedServerTest {
 
     /** A server that answers every generation with a short stream and closes each connection after its response. */
     private static MockWebServer closingAfterEveryResponse(AtomicInteger generations) throws IOException {
+        return closingAfterEveryResponse(generations, false);
+    }
+
+    /** As above; {@code announce}: saying so with {@code Connection: close}. */
+    private static MockWebServer closingAfterEveryResponse(AtomicInteger generations, boolean announce) throws IOException {
         MockWebServer s = new MockWebServer();
         s.setDispatcher(new Dispatcher() {
             @Override
             public MockResponse dispatch(RecordedRequest request) {
                 MockResponse.Builder b = new MockResponse.Builder().onResponseEnd(SocketEffect.ShutdownConnection.INSTANCE);
+                if (announce) b.setHeader("Connection", "close");
                 if (!request.getUrl().encodedPath().endsWith("/completions")) {
                     return b.setHeader("Content-Type", "application/json").body("{\"data\":[{\"id\":\"m\"}]}").build();
                 }
@@ -161,6 +167,16 @@ class ScriptedServerTest {
             assertTrue(r.connections().contains("Connection: close") && r.connections().contains("closed the connection"),
                     r.connections());
             assertEquals(13, generations.get(), "the preflight's one request, then one per record");
+        }
+    }
+
+    @Test
+    void aServerThatAnnouncesItsCloseNeedsNoLearningAndLosesNoRequest() throws IOException {
+        AtomicInteger generations = new AtomicInteger();
+        try (MockWebServer closing = closingAfterEveryResponse(generations, true)) {
+            ProbeResult r = run(closing, KeepAlive.AUTO, 2, 12, Duration.ZERO);
+            assertTrue(r.records().stream().allMatch(RequestRecord::succeeded), r.records().toString());
+            assertTrue(r.connections().contains("saying so (Connection: close)"), r.connections());
         }
     }
 

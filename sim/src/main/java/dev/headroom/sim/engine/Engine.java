@@ -93,7 +93,7 @@ public final class Engine {
                 }
             }
             if (!scheduled) break;
-            allocate(seq, need);
+            blocks.allocate(seq, need);
             schedule(step, work, seq, n);
             budget -= n;
         }
@@ -116,7 +116,7 @@ public final class Engine {
                 seq.firstScheduledNanos = now;
                 promptTokensTotal += seq.promptTokens;
             }
-            allocate(seq, need);
+            blocks.allocate(seq, need);
             schedule(step, work, seq, n);
             budget -= n;
         }
@@ -173,10 +173,6 @@ public final class Engine {
         seq.preemptions++;
         preemptionsTotal++;
         waiting.addFirst(seq);
-    }
-
-    private void allocate(Sequence seq, int n) {
-        blocks.allocate(seq, n);
     }
 
     private int blocksFor(int tokens) {

@@ -34,11 +34,11 @@ final class GenerationHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange ex) throws IOException {
         boolean reset = false;
-        boolean closeAfter = ctx.behaviour.closeAfterStream();
         try {
             if (!ex.getRequestURI().getPath().equals(path)) throw Http.notFound(ex.getRequestURI().getPath());
             if (!ex.getRequestMethod().equals("POST")) throw Http.methodNotAllowed(ex.getRequestMethod(), "POST");
-            byte[] body = Http.readBody(ex, ctx.maxBodyBytes, closeAfter);
+            // A server that closes after streams leaves their requests unread to the end (see Http.readBody).
+            byte[] body = Http.readBody(ex, ctx.maxBodyBytes, ctx.behaviour.closeAfterStream());
             GenerationRequest req = ctx.parser.parse(body, chat);
             new Call(ex, req).run();
         } catch (ApiError e) {
