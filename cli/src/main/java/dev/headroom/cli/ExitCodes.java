@@ -3,6 +3,7 @@ package dev.headroom.cli;
 import dev.headroom.probe.TargetRefusedException;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 
@@ -27,7 +28,7 @@ public final class ExitCodes {
             case IllegalArgumentException e -> BAD_INPUT;
             case CommandLine.ParameterException e -> BAD_INPUT;
             case UncheckedIOException e -> IO;
-            case java.io.IOException e -> IO;
+            case IOException e -> IO;
             case InterruptedException e -> INTERRUPTED;
             default -> INTERNAL;
         };

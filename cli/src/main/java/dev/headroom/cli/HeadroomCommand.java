@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Measures LLM serving endpoints and turns the measurements into fleet plans.",
-        subcommands = {ProbeCommand.class, SweepCommand.class, SearchCommand.class, PlanCommand.class, CompareCommand.class, ImportCommand.class, ReportCommand.class, InitCommand.class, SimCommand.class, picocli.CommandLine.HelpCommand.class},
+        subcommands = {ProbeCommand.class, SweepCommand.class, SearchCommand.class, PlanCommand.class, CompareCommand.class, ImportCommand.class, ReportCommand.class, InitCommand.class, SimCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 I/O error, 5 the target refused every "
                 + "request, 130 interrupted."})
 public final class HeadroomCommand implements Runnable {

@@ -5,6 +5,7 @@ import dev.headroom.model.LoadModel;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /** Open-loop arrivals and closed-loop pacing: everything about the load except its size. */
 public final class LoadOptions {
@@ -26,7 +27,7 @@ public final class LoadOptions {
 
     /** Open loop at {@code rate} requests/s with the chosen arrival process. */
     LoadModel open(double rate) {
-        ArrivalProcess a = switch (arrival.trim().toLowerCase(java.util.Locale.ROOT)) {
+        ArrivalProcess a = switch (arrival.trim().toLowerCase(Locale.ROOT)) {
             case "constant" -> new ArrivalProcess.Constant();
             case "poisson" -> new ArrivalProcess.Poisson();
             case "gamma" -> new ArrivalProcess.Gamma(burstiness);

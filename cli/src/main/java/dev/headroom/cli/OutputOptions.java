@@ -1,13 +1,17 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.LoadModel;
+import dev.headroom.reports.HtmlReport;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /** Where a command writes its run directory and what it prints. */
 public final class OutputOptions {
@@ -42,12 +46,12 @@ public final class OutputOptions {
     }
 
     /** Directory name of the {@code index}-th (0-based) load point inside a sweep or search directory. */
-    static String pointName(int index, dev.headroom.model.LoadModel load) {
-        return String.format(java.util.Locale.ROOT, "%02d-%s", index + 1, load.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
+    static String pointName(int index, LoadModel load) {
+        return String.format(Locale.ROOT, "%02d-%s", index + 1, load.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
     }
 
     String format() {
-        String f = format.trim().toLowerCase(java.util.Locale.ROOT);
+        String f = format.trim().toLowerCase(Locale.ROOT);
         if (!f.equals("table") && !f.equals("json") && !f.equals("csv")) {
             throw new IllegalArgumentException("bad --format '" + format + "': valid values are table, json, csv");
         }
@@ -58,10 +62,10 @@ public final class OutputOptions {
      * Writes report.html into a finished run directory (unless --no-report) and names it. A report that cannot be
      * made is a warning: the measurements are already on disk and stay valid.
      */
-    void finish(Path dir, java.io.PrintWriter err) {
+    void finish(Path dir, PrintWriter err) {
         if (!noReport) {
             try {
-                err.println("report: " + dev.headroom.reports.HtmlReport.write(dir, null, false).html());
+                err.println("report: " + HtmlReport.write(dir, null, false).html());
             } catch (RuntimeException e) {
                 err.println("warning: no report.html (" + e.getMessage() + "); make it later with ./headroom report " + dir);
             }

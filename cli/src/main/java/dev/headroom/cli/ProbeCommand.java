@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
 import dev.headroom.probe.RunPlan;
@@ -53,7 +54,7 @@ public final class ProbeCommand implements Callable<Integer> {
         if (work.trace() != null) {
             if (point.mode != null) throw new IllegalArgumentException("--trace sets the arrivals; drop --concurrency/--rate");
             var replay = work.trace().arrivals();
-            plan = run.planForTrace(new dev.headroom.model.LoadModel.Open(replay.meanRate(), replay), load, work.trace().size());
+            plan = run.planForTrace(new LoadModel.Open(replay.meanRate(), replay), load, work.trace().size());
         } else {
             plan = run.plan(point.toLoad(load, 8), load);
         }

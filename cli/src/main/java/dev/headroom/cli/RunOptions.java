@@ -1,5 +1,8 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Slo;
+import dev.headroom.probe.RunPlan;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
@@ -41,19 +44,19 @@ public final class RunOptions {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed for lengths, prompts and arrivals (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    List<dev.headroom.model.Slo> slos() {
-        return slos.stream().map(dev.headroom.model.Slo::parse).toList();
+    List<Slo> slos() {
+        return slos.stream().map(Slo::parse).toList();
     }
 
     /** The run plan for one load point. */
-    dev.headroom.probe.RunPlan plan(dev.headroom.model.LoadModel loadModel, LoadOptions load) {
-        return new dev.headroom.probe.RunPlan(loadModel, load.thinkTime, load.maxConcurrency, effectiveDuration(),
+    RunPlan plan(LoadModel loadModel, LoadOptions load) {
+        return new RunPlan(loadModel, load.thinkTime, load.maxConcurrency, effectiveDuration(),
                 requests, effectiveWarmup(), warmupCount(), ramp, grace, seed);
     }
 
     /** A replayed trace runs to its end unless --duration or --requests says otherwise. */
-    dev.headroom.probe.RunPlan planForTrace(dev.headroom.model.LoadModel loadModel, LoadOptions load, int traceSize) {
-        return new dev.headroom.probe.RunPlan(loadModel, load.thinkTime, load.maxConcurrency, duration,
+    RunPlan planForTrace(LoadModel loadModel, LoadOptions load, int traceSize) {
+        return new RunPlan(loadModel, load.thinkTime, load.maxConcurrency, duration,
                 requests > 0 || duration != null ? requests : traceSize, effectiveWarmup(), warmupCount(), ramp, grace, seed);
     }
 

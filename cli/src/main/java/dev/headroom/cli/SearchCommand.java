@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurer;
 import dev.headroom.model.RunInfo;
@@ -16,6 +17,7 @@ import dev.headroom.optimizer.MonotoneCurve;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
+import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SearchJson;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
@@ -37,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,7 +141,7 @@ public final class SearchCommand implements Callable<Integer> {
         ArrivalProcess arrivals = openLoop ? ((LoadModel.Open) load.open(1)).arrivals() : new ArrivalProcess.Poisson();
         RunLength perProbe = new RunLength(probeRequests, probeDuration.toMillis() / 1000.0);
         Workload w = new Workload(work.inputTokens(),
-                work.outputTokens() == null ? new dev.headroom.model.LengthDistribution.Fixed(256) : work.outputTokens(),
+                work.outputTokens() == null ? new LengthDistribution.Fixed(256) : work.outputTokens(),
                 work.ignoreEos());
         SearchSpec search = new SearchSpec(obj, sloList, min, max, tolerance, maxProbes, w, perProbe, arrivals, seed,
                 openLoop, Goodput.Unit.parse(goodputUnit));
@@ -225,10 +228,10 @@ public final class SearchCommand implements Callable<Integer> {
             writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
             if (format.equals("table")) {
                 GoodputSearch.Observation best = observations.stream()
-                        .max(java.util.Comparator.comparingDouble(GoodputSearch.Observation::goodput)).orElseThrow();
+                        .max(Comparator.comparingDouble(GoodputSearch.Observation::goodput)).orElseThrow();
                 out.println(SearchJson.goodputLine(partial.probes().getLast(), search.goodputUnit().rateUnit(),
-                        "best so far " + dev.headroom.reports.ConsoleTable.n(best.goodput()) + " at "
-                                + dev.headroom.reports.ConsoleTable.n(best.load())) + probes.mark());
+                        "best so far " + ConsoleTable.n(best.goodput()) + " at "
+                                + ConsoleTable.n(best.load())) + probes.mark());
                 out.flush();
             }
         });
@@ -245,8 +248,8 @@ public final class SearchCommand implements Callable<Integer> {
 
     private static String bracket(BoundarySearch search, List<BoundarySearch.Observation> probes) {
         double[] b = search.bracket(probes);
-        return "bracket [" + (Double.isNaN(b[0]) ? "-" : dev.headroom.reports.ConsoleTable.n(b[0])) + ", "
-                + (Double.isNaN(b[1]) ? "-" : dev.headroom.reports.ConsoleTable.n(b[1])) + ")";
+        return "bracket [" + (Double.isNaN(b[0]) ? "-" : ConsoleTable.n(b[0])) + ", "
+                + (Double.isNaN(b[1]) ? "-" : ConsoleTable.n(b[1])) + ")";
     }
 
     private SearchReport boundaryReport(RunInfo info, SearchSpec search, BoundarySearch bs,

@@ -10,12 +10,15 @@ import dev.headroom.model.Metrics;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
+import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
 import dev.headroom.optimizer.Goodput;
 import dev.headroom.optimizer.Margin;
 import dev.headroom.optimizer.ProbeShape;
 import dev.headroom.optimizer.SearchSpec;
+import dev.headroom.probe.MetricsScraper;
+import dev.headroom.reports.RequestsCsv;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.SummaryJson;
 
@@ -23,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +46,7 @@ final class SearchProbes {
     private final List<SearchReport.Probe> previous;
     private final List<SearchReport.Probe> done = new ArrayList<>();
     private String metricsUrl;
-    private java.time.Duration metricsInterval;
+    private Duration metricsInterval;
     private boolean replaying;
     private boolean lastReused;
     private boolean lastSoak;
@@ -60,7 +64,7 @@ final class SearchProbes {
     }
 
     /** Scrape the server's Prometheus metrics at {@code url} (null: do not) during every probe measured. */
-    SearchProbes withMetrics(String url, java.time.Duration interval) {
+    SearchProbes withMetrics(String url, Duration interval) {
         this.metricsUrl = url;
         this.metricsInterval = interval;
         return this;
@@ -98,9 +102,9 @@ final class SearchProbes {
         Path probeDir = dir.resolve(name);
         createDirectories(probeDir);
         Measurement m;
-        dev.headroom.model.ServerMetrics server = null;
-        try (dev.headroom.probe.MetricsScraper scraper = metricsUrl == null ? null
-                : new dev.headroom.probe.MetricsScraper(metricsUrl, metricsInterval, probeDir.resolve("server_metrics.jsonl"))) {
+        ServerMetrics server = null;
+        try (MetricsScraper scraper = metricsUrl == null ? null
+                : new MetricsScraper(metricsUrl, metricsInterval, probeDir.resolve("server_metrics.jsonl"))) {
             m = measurer.measure(new MeasurementRequest(lm, search.workload(), shape.forLoad(load), search.seed() + index,
                     shape.stopRule(load)));
             if (scraper != null) server = scraper.finish();
@@ -129,11 +133,11 @@ final class SearchProbes {
         }
     }
 
-    private void writeProbe(Path probeDir, Measurement m, LoadModel lm, List<Slo> slos, dev.headroom.model.ServerMetrics server) {
+    private void writeProbe(Path probeDir, Measurement m, LoadModel lm, List<Slo> slos, ServerMetrics server) {
         try (RequestsJsonl log = new RequestsJsonl(probeDir.resolve("requests.jsonl"))) {
             m.records().forEach(log::append);
         }
-        dev.headroom.reports.RequestsCsv.write(probeDir.resolve("requests.csv"), m.records());
+        RequestsCsv.write(probeDir.resolve("requests.csv"), m.records());
         Summary summary = Metrics.summarize(m.records(), lm instanceof LoadModel.Open, slos);
         Measurement.Notes notes = m.notes();
         String inputLength = notes == null ? info.inputLength() : notes.inputLength();

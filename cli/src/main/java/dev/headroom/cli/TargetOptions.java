@@ -2,6 +2,7 @@ package dev.headroom.cli;
 
 import dev.headroom.probe.Api;
 import dev.headroom.probe.KeepAlive;
+import dev.headroom.probe.MetricsScraper;
 import dev.headroom.probe.Target;
 import picocli.CommandLine.Option;
 
@@ -77,7 +78,7 @@ public final class TargetOptions {
             return metricsUrl;
         }
         String guess = base.getScheme() + "://" + base.getAuthority() + "/metrics";
-        return dev.headroom.probe.MetricsScraper.answers(guess) ? guess : null;
+        return MetricsScraper.answers(guess) ? guess : null;
     }
 
     @Option(names = "--connect-timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,

@@ -1,9 +1,15 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.LengthDistribution;
+import dev.headroom.probe.ClientTokenizer;
+import dev.headroom.probe.Dataset;
 import dev.headroom.probe.Probe;
+import dev.headroom.probe.Trace;
 import dev.headroom.probe.WorkloadSpec;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
 
 /** The synthetic workload: input and output length distributions and output-length control. */
 public final class WorkloadOptions {
@@ -52,12 +58,12 @@ public final class WorkloadOptions {
     @Option(names = "--dataset", paramLabel = "FILE",
             description = "Prompts from a file: JSONL with prompt or messages (+ max_tokens), or ShareGPT JSON. "
                     + "--osl, when given explicitly, overrides the file's output lengths.")
-    java.nio.file.Path dataset;
+    Path dataset;
 
     @Option(names = "--trace", paramLabel = "FILE",
             description = "Replay a JSONL trace of {timestamp (ms), input_length, output_length} (Mooncake style): "
                     + "arrival times and lengths come from the file.")
-    java.nio.file.Path trace;
+    Path trace;
 
     @Option(names = "--tokenizer", paramLabel = "cl100k|o200k|FILE",
             description = "Client tokenizer for hitting --isl when the server has no /tokenize: a named tiktoken encoding "
@@ -65,8 +71,8 @@ public final class WorkloadOptions {
                     + "tiktoken rank file (*.tiktoken).")
     String tokenizer;
 
-    @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
-    picocli.CommandLine.Model.CommandSpec mixee;
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
 
     WorkloadSpec toSpec() {
         LengthDistribution in = distribution("--isl", isl, islStddev, islDist, true);
@@ -78,9 +84,9 @@ public final class WorkloadOptions {
         // A dataset brings its own output lengths unless --osl is given explicitly.
         if (dataset != null && !oslGiven) out = null;
         boolean ignore = !noIgnoreEos && (out != null || dataset != null || trace != null);
-        return new WorkloadSpec(in, out, ignore, sharedPrefix, dataset == null ? null : dev.headroom.probe.Dataset.load(dataset),
-                trace == null ? null : dev.headroom.probe.Trace.load(trace),
-                tokenizer == null ? null : dev.headroom.probe.ClientTokenizer.load(tokenizer));
+        return new WorkloadSpec(in, out, ignore, sharedPrefix, dataset == null ? null : Dataset.load(dataset),
+                trace == null ? null : Trace.load(trace),
+                tokenizer == null ? null : ClientTokenizer.load(tokenizer));
     }
 
     private static LengthDistribution distribution(String flag, int mean, double sd, String dist, boolean input) {

@@ -4,6 +4,9 @@ import org.apache.commons.math3.distribution.ExponentialDistribution;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
 
+import java.util.Arrays;
+import java.util.Locale;
+
 /** How open-loop requests are spaced in time at a given mean rate. */
 public sealed interface ArrivalProcess {
 
@@ -84,11 +87,11 @@ public sealed interface ArrivalProcess {
         }
 
         @Override public boolean equals(Object o) {
-            return o instanceof Replay r && java.util.Arrays.equals(offsetsSeconds, r.offsetsSeconds);
+            return o instanceof Replay r && Arrays.equals(offsetsSeconds, r.offsetsSeconds);
         }
 
         @Override public int hashCode() {
-            return java.util.Arrays.hashCode(offsetsSeconds);
+            return Arrays.hashCode(offsetsSeconds);
         }
 
         @Override public String toString() {
@@ -98,7 +101,7 @@ public sealed interface ArrivalProcess {
 
     /** Parses {@code constant}, {@code poisson} or {@code gamma:SHAPE}. */
     static ArrivalProcess parse(String text) {
-        String s = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String s = text.trim().toLowerCase(Locale.ROOT);
         if (s.equals("constant")) return new Constant();
         if (s.equals("poisson")) return new Poisson();
         if (s.startsWith("gamma:")) {

@@ -1,5 +1,6 @@
 package dev.headroom.model;
 
+import java.util.Locale;
 import java.util.random.RandomGenerator;
 
 /** A distribution of token counts (prompt or output length); every sample is at least 1. */
@@ -64,7 +65,7 @@ public sealed interface LengthDistribution {
      * or a bare number (fixed).
      */
     static LengthDistribution parse(String text) {
-        String s = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String s = text.trim().toLowerCase(Locale.ROOT);
         try {
             if (s.matches("\\d+")) return new Fixed(Integer.parseInt(s));
             int colon = s.indexOf(':');

@@ -1,12 +1,17 @@
 package dev.headroom.optimizer;
 
+import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
+import dev.headroom.model.Slo;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeMap;
 
 
@@ -48,7 +53,7 @@ public final class ProbeShape {
     /** Closed loop: mean e2e (seconds) measured at each load. */
     private final TreeMap<Double, Double> cycles = new TreeMap<>();
     /** The loads measured so far; in a max-rate search, a rate measured again is a soak ({@link #isSoak}). */
-    private final java.util.Set<Double> measured = new java.util.HashSet<>();
+    private final Set<Double> measured = new HashSet<>();
 
     public ProbeShape(SearchSpec spec) {
         this.spec = spec;
@@ -124,11 +129,11 @@ public final class ProbeShape {
 
     /** Learns from each measurement: the lone request's e2e from the first, and the cycle at each closed-loop load. */
     public void learn(Measurement m) {
-        if (m.request().load() instanceof dev.headroom.model.LoadModel.Open o) remember(o.ratePerSecond());
+        if (m.request().load() instanceof LoadModel.Open o) remember(o.ratePerSecond());
         double[] e2e = e2eSeconds(m);
         if (e2e.length == 0) return;
         if (rampSeconds <= 0) rampSeconds = e2e[e2e.length / 2];
-        if (m.request().load() instanceof dev.headroom.model.LoadModel.Closed c) {
+        if (m.request().load() instanceof LoadModel.Closed c) {
             learnCycle(c.concurrency(), Arrays.stream(e2e).average().orElseThrow());
         }
     }
@@ -163,7 +168,7 @@ public final class ProbeShape {
      * at 1.96 is a test repeated dozens of times, and stopped probes whose whole data then gave an ambiguous margin
      * (in the evaluation benchmark's misses traced, such a probe was an end of the bracket). None for max-goodput.
      */
-    public dev.headroom.model.MeasurementRequest.StopRule stopRule(double load) {
+    public MeasurementRequest.StopRule stopRule(double load) {
         // Goodput is estimated from the whole probe; a pass/fail verdict does not settle it.
         if (spec.objective() == SearchSpec.Objective.MAX_GOODPUT) return null;
         boolean open = !spec.integerLoad();
@@ -184,7 +189,7 @@ public final class ProbeShape {
             if (records.size() < nextLook[0]) return false;
             boolean allPass = true;
             for (int s = 0; s < need.length; s++) {
-                dev.headroom.model.Slo slo = spec.slos().get(s);
+                Slo slo = spec.slos().get(s);
                 Margin m = Margin.of(slo, records, open);
                 if (m.samples() < need[s]) return false;
                 boolean sure = Math.abs(m.value()) > STOP_Z * m.se();
@@ -202,7 +207,7 @@ public final class ProbeShape {
      * a p95) a probe could stop on a clipped, understated interval: one read +0.15 ± 0.12 over its 78 requests where
      * the steady state is −0.24.
      */
-    static int samplesForVerdict(dev.headroom.model.Slo slo) {
+    static int samplesForVerdict(Slo slo) {
         if (slo.isRate()) return 30;
         double q = Margin.quantileOf(slo.stat().equals("mean") ? "p50" : slo.stat());
         // max never lies inside the sample: as many requests as a p99.9 would need by 2 ÷ (1 − q).
@@ -216,7 +221,7 @@ public final class ProbeShape {
      */
     double queueSeconds() {
         double seconds = 0;
-        for (dev.headroom.model.Slo slo : spec.slos()) {
+        for (Slo slo : spec.slos()) {
             if (QUEUED_METRICS.contains(slo.metric())) seconds = Math.max(seconds, slo.threshold() / 1000 / spec.tolerance());
         }
         return seconds;

@@ -3,15 +3,16 @@ package dev.headroom.probe;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.OperatingSystemMXBean;
 
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
+import javax.management.ListenerNotFoundException;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 
 /**
  * Watches the client's own health during a run: process CPU (sampled every 250 ms) and GC pauses (JMX
@@ -86,7 +87,7 @@ final class ClientMonitor implements AutoCloseable {
         for (Registration r : registrations) {
             try {
                 r.emitter().removeNotificationListener(r.listener());
-            } catch (javax.management.ListenerNotFoundException e) {
+            } catch (ListenerNotFoundException e) {
                 // already gone
             }
         }

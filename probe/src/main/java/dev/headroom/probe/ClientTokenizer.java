@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -202,11 +203,11 @@ public final class ClientTokenizer {
         }
 
         @Override public boolean equals(Object o) {
-            return o instanceof Bytes other && java.util.Arrays.equals(value, other.value);
+            return o instanceof Bytes other && Arrays.equals(value, other.value);
         }
 
         @Override public int hashCode() {
-            return java.util.Arrays.hashCode(value);
+            return Arrays.hashCode(value);
         }
     }
 }

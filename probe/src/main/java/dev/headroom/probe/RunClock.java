@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 
 /** Nanoseconds since the start of a run, on the monotonic clock; sleeps precisely to an absolute time. */
@@ -9,7 +10,7 @@ final class RunClock {
     private final long originEpochMicros = epochMicrosNow();
 
     private static long epochMicrosNow() {
-        java.time.Instant now = java.time.Instant.now();
+        Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
     }
 

@@ -2,6 +2,7 @@ package dev.headroom.reports;
 
 import dev.headroom.model.ClientHealth;
 import dev.headroom.model.Distribution;
+import dev.headroom.model.Knee;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.Summary;
@@ -79,7 +80,7 @@ public final class ConsoleTable {
         b.append(f("%3s %-24s %6s %6s %9s %8s %9s %9s %8s %8s %9s %9s %7s %7s %5s%n", "#", "load", "done", "fail",
                 "out tok/s", "req/s", "ttft p50", "ttft p99", "itl p50", "itl p99", "e2e p50", "e2e p99", "Δtok/s",
                 "Δe2e", "slo"));
-        int knee = dev.headroom.model.Knee.find(points.stream().map(ProbeReport::summary).toList());
+        int knee = Knee.find(points.stream().map(ProbeReport::summary).toList());
         for (int i = 0; i < points.size(); i++) {
             Summary s = points.get(i).summary();
             String dTok = "", dLat = "";

@@ -6,6 +6,7 @@ import org.HdrHistogram.HistogramLogWriter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,7 +20,7 @@ public final class HistogramLog {
     private HistogramLog() {}
 
     public static void write(Path file, Map<String, Histogram> histograms, long startEpochMillis, double windowSeconds) {
-        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, java.nio.charset.StandardCharsets.UTF_8)) {
+        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
             HistogramLogWriter w = new HistogramLogWriter(out);
             w.outputComment("headroom probe histograms: times in microseconds, lengths in tokens");
             w.outputStartTime(startEpochMillis);

@@ -5,7 +5,9 @@ import dev.headroom.reports.chart.Png;
 import dev.headroom.reports.html.Reports;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** The offline HTML report of a run directory (probe, sweep, search, plan or compare), made from stored results only. */
 public final class HtmlReport {
@@ -18,15 +20,15 @@ public final class HtmlReport {
     public static Written write(Path dir, Path out, boolean png) {
         Reports.Built built = Reports.build(dir);
         Path html = out != null ? out : dir.resolve("report.html");
-        dev.headroom.reports.html.Reports.writeText(html, built.html());
-        List<Path> pngs = new java.util.ArrayList<>();
+        Reports.writeText(html, built.html());
+        List<Path> pngs = new ArrayList<>();
         if (png) {
             Path charts = (out != null ? out.toAbsolutePath().getParent() : dir).resolve("charts");
-            dev.headroom.reports.html.Reports.mkdirs(charts);
+            Reports.mkdirs(charts);
             for (int i = 0; i < built.charts().size(); i++) {
                 Chart c = built.charts().get(i);
-                Path f = charts.resolve(String.format(java.util.Locale.ROOT, "%02d-%s.png", i + 1,
-                        c.title().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", "")));
+                Path f = charts.resolve(String.format(Locale.ROOT, "%02d-%s.png", i + 1,
+                        c.title().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", "")));
                 Png.write(c, f);
                 pngs.add(f);
             }

@@ -2,6 +2,9 @@ package dev.headroom.reports;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
 /** Puts numbers into JSON the same way everywhere: rounded to a fixed number of decimals, NaN as null. */
 final class JsonNumbers {
     private JsonNumbers() {}
@@ -10,7 +13,7 @@ final class JsonNumbers {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             o.putNull(key);
         } else {
-            var d = new java.math.BigDecimal(v).setScale(decimals, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros();
+            var d = new BigDecimal(v).setScale(decimals, RoundingMode.HALF_EVEN).stripTrailingZeros();
             // Plain notation: 80, not 8E+1.
             o.put(key, d.scale() < 0 ? d.setScale(0) : d);
         }

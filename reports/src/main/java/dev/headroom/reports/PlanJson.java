@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.headroom.model.Summary;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Comparison;
@@ -13,6 +14,10 @@ import dev.headroom.model.plan.PlanRow;
 import dev.headroom.model.plan.Range;
 import dev.headroom.model.plan.Verification;
 import dev.headroom.model.plan.WorkloadClass;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /** {@code plan.json} (schema {@value #SCHEMA}) and {@code compare.json} (schema {@value #COMPARE_SCHEMA}). */
 public final class PlanJson {
@@ -23,11 +28,11 @@ public final class PlanJson {
     private PlanJson() {}
 
     public static String write(Plan plan, String toolVersion, String createdAt) {
-        return write(plan, java.util.List.of(), toolVersion, createdAt);
+        return write(plan, List.of(), toolVersion, createdAt);
     }
 
     /** A plan with its simulator checks ({@code verify}: empty when none were run). */
-    public static String write(Plan plan, java.util.List<Verification> checks, String toolVersion, String createdAt) {
+    public static String write(Plan plan, List<Verification> checks, String toolVersion, String createdAt) {
         ObjectNode root = tree(plan, toolVersion, createdAt);
         ArrayNode verify = root.putArray("verify");
         for (Verification v : checks) {
@@ -43,12 +48,12 @@ public final class PlanJson {
         return text(root);
     }
 
-    private static void fleet(ObjectNode o, int replicas, dev.headroom.model.Summary s) {
+    private static void fleet(ObjectNode o, int replicas, Summary s) {
         o.put("replicas", replicas);
         JsonNumbers.put(o, "slo_attainment", s.sloAttainment(), 4);
         o.put("slo_pass", s.sloPass());
         ArrayNode slo = o.putArray("slo");
-        for (dev.headroom.model.Summary.SloResult r : s.slo()) {
+        for (Summary.SloResult r : s.slo()) {
             ObjectNode x = slo.addObject();
             x.put("slo", r.slo().text());
             JsonNumbers.put(x, "observed", r.observed(), 4);
@@ -58,10 +63,10 @@ public final class PlanJson {
     }
 
     /** One line per check for the console. */
-    public static String verifyLines(java.util.List<Verification> checks) {
+    public static String verifyLines(List<Verification> checks) {
         StringBuilder b = new StringBuilder();
         for (Verification v : checks) {
-            b.append(String.format(java.util.Locale.ROOT, "verify %s@%s, month %d, %s req/s for %s s simulated: planned %d replicas %s; "
+            b.append(String.format(Locale.ROOT, "verify %s@%s, month %d, %s req/s for %s s simulated: planned %d replicas %s; "
                             + "without headroom and redundancy %d replicas %s%n", v.workloadClass(), v.option(), v.month() + 1,
                     ConsoleTable.n(v.rps()), ConsoleTable.n(v.seconds()), v.replicas(), verdict(v.planned()), v.leanReplicas(),
                     verdict(v.lean())));
@@ -69,12 +74,12 @@ public final class PlanJson {
         return b.toString();
     }
 
-    private static String verdict(dev.headroom.model.Summary s) {
+    private static String verdict(Summary s) {
         StringBuilder b = new StringBuilder(s.sloPass() ? "PASS (" : "FAIL (");
-        for (dev.headroom.model.Summary.SloResult r : s.slo()) {
+        for (Summary.SloResult r : s.slo()) {
             b.append(r.slo().text()).append(" observed ").append(ConsoleTable.n(r.observed())).append(r.pass() ? " ok" : " missed").append(", ");
         }
-        return b.append(String.format(java.util.Locale.ROOT, "attainment %.1f %%)", s.sloAttainment() * 100)).toString();
+        return b.append(String.format(Locale.ROOT, "attainment %.1f %%)", s.sloAttainment() * 100)).toString();
     }
 
     public static String write(Comparison c, String toolVersion, String createdAt) {
@@ -153,7 +158,7 @@ public final class PlanJson {
             o.put("name", co.name());
             o.put("gpus_per_replica", co.gpusPerReplica());
             ObjectNode prices = o.putObject("price_per_gpu_hour");
-            co.pricePerGpuHour().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+            co.pricePerGpuHour().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .forEach(e -> JsonNumbers.put(prices, e.getKey().wireName(), e.getValue(), 4));
         }
         ArrayNode caps = root.putArray("capacities");

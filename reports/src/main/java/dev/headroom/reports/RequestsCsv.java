@@ -1,6 +1,7 @@
 package dev.headroom.reports;
 
 import dev.headroom.model.RequestRecord;
+import dev.headroom.reports.html.Reports;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ public final class RequestsCsv {
 
     /** Writes the file; the error names it. */
     public static void write(Path file, List<RequestRecord> records) {
-        dev.headroom.reports.html.Reports.writeText(file, write(records));
+        Reports.writeText(file, write(records));
     }
 
     private static double seconds(long nanos) {

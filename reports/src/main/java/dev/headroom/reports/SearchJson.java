@@ -1,14 +1,24 @@
 package dev.headroom.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** {@code search.json}, schema {@value #SCHEMA}. */
 public final class SearchJson {
@@ -21,29 +31,29 @@ public final class SearchJson {
      * Reads back what {@link #write} wrote, as far as a resumed search needs it: the settings, every probe and the
      * probe shape (fits and the result are recomputed). The error names the file and what is wrong with it.
      */
-    public static SearchReport read(java.nio.file.Path file) {
-        com.fasterxml.jackson.databind.JsonNode root;
+    public static SearchReport read(Path file) {
+        JsonNode root;
         try {
             root = MAPPER.readTree(file.toFile());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
         }
         if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
             throw new IllegalArgumentException(file + " is not a search result (schema " + SCHEMA + ")");
         }
         var t = root.path("target");
-        dev.headroom.model.RunInfo run = new dev.headroom.model.RunInfo(root.path("tool").path("version").asText(),
+        RunInfo run = new RunInfo(root.path("tool").path("version").asText(),
                 root.path("started_at").asText(), t.path("url").asText(), t.path("model").asText(), t.path("api").asText(),
                 t.path("simulator").isNull() ? null : t.path("simulator").asText(null),
                 root.path("range").path("axis").asText().equals("rate")
-                        ? new dev.headroom.model.LoadModel.Open(1, new dev.headroom.model.ArrivalProcess.Poisson())
-                        : new dev.headroom.model.LoadModel.Closed(1),
+                        ? new LoadModel.Open(1, new ArrivalProcess.Poisson())
+                        : new LoadModel.Closed(1),
                 0, 0, root.path("workload").path("description").asText(), null, root.path("seed").asLong());
-        java.util.List<Slo> slos = new java.util.ArrayList<>();
+        List<Slo> slos = new ArrayList<>();
         root.path("slo").forEach(n -> slos.add(Slo.parse(n.asText())));
-        java.util.List<SearchReport.Probe> probes = new java.util.ArrayList<>();
+        List<SearchReport.Probe> probes = new ArrayList<>();
         for (var p : root.path("probes")) {
-            java.util.Map<String, double[]> margins = new java.util.LinkedHashMap<>();
+            Map<String, double[]> margins = new LinkedHashMap<>();
             p.path("margins").properties().forEach(e -> margins.put(e.getKey(), new double[] {
                     num(e.getValue().path("value")), num(e.getValue().path("se")), e.getValue().path("n").asLong()}));
             probes.add(new SearchReport.Probe(p.path("index").asInt(), num(p.path("load")), margins,
@@ -58,10 +68,10 @@ public final class SearchJson {
                 num(range.path("min")), num(range.path("max")), num(range.path("tolerance")), num(result.path("value")),
                 num(result.path("ci_low")), num(result.path("ci_high")), result.path("binding_slo").asText(null),
                 result.path("boundary_type").asText(null), result.path("stop_reason").asText(), probes,
-                java.util.Map.of(), null, num(root.path("probe_shape").path("ramp_s")));
+                Map.of(), null, num(root.path("probe_shape").path("ramp_s")));
     }
 
-    private static double num(com.fasterxml.jackson.databind.JsonNode n) {
+    private static double num(JsonNode n) {
         return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 
@@ -89,7 +99,7 @@ public final class SearchJson {
         JsonNumbers.put(range, "min", s.min(), 6);
         JsonNumbers.put(range, "max", s.max(), 6);
         JsonNumbers.put(range, "tolerance", s.tolerance(), 6);
-        range.put("axis", s.run().load() instanceof dev.headroom.model.LoadModel.Open ? "rate" : "concurrency");
+        range.put("axis", s.run().load() instanceof LoadModel.Open ? "rate" : "concurrency");
         ObjectNode result = root.putObject("result");
         JsonNumbers.put(result, "value", s.value(), 6);
         JsonNumbers.put(result, "ci_low", s.ciLow(), 6);
@@ -164,9 +174,9 @@ public final class SearchJson {
 
     /** {@code search.csv}: one row per probe — index, load, verdict, goodput and every SLO's margin with its se. */
     public static String csv(SearchReport s) {
-        java.util.List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
+        List<Map<String, Object>> rows = new ArrayList<>();
         for (SearchReport.Probe p : s.probes()) {
-            java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+            Map<String, Object> row = new LinkedHashMap<>();
             row.put("index", p.index());
             row.put("load", p.load());
             row.put("verdict", p.pass() ? "pass" : "fail");
@@ -203,7 +213,7 @@ public final class SearchJson {
         if (s.goodput() != null) {
             SearchReport.GoodputResult g = s.goodput();
             String unit = g.unit().equals("tokens") ? "good output tokens/s" : "good requests/s";
-            String load = s.run().load() instanceof dev.headroom.model.LoadModel.Open
+            String load = s.run().load() instanceof LoadModel.Open
                     ? "rate " + ConsoleTable.n(s.value()) + " requests/s" : "concurrency " + ConsoleTable.n(s.value());
             return String.format(Locale.ROOT, "max-goodput under %s: %s ± %s %s at %s (within one sd of the best: %s .. %s; "
                             + "best probe %s at %s; stop: %s, %d probes%s)%n",

@@ -11,6 +11,7 @@ import dev.headroom.model.Distribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.Summary;
 
 /**
@@ -156,7 +157,7 @@ public final class SummaryJson {
     }
 
     /** server{url, interval_s, scrapes, failed_scrapes, metric_names, running{mean,max}, …, preemptions, …}. */
-    private static ObjectNode server(dev.headroom.model.ServerMetrics m) {
+    private static ObjectNode server(ServerMetrics m) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("url", m.url());
         JsonNumbers.put(o, "interval_s", m.intervalSeconds(), 3);

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -73,7 +74,7 @@ public final class PlanInputs {
         TreeMap<YearMonth, List<Traffic.Hour>> months = new TreeMap<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
-            if (line.isEmpty() || (i == 0 && line.toLowerCase(java.util.Locale.ROOT).startsWith("timestamp"))) continue;
+            if (line.isEmpty() || (i == 0 && line.toLowerCase(Locale.ROOT).startsWith("timestamp"))) continue;
             String[] f = line.split(",");
             if (f.length != 3) throw new IllegalArgumentException(csv + " line " + (i + 1) + ": expected timestamp,class,rps, got '" + line + "'");
             if (!f[1].strip().equals(className)) continue;

@@ -1,5 +1,6 @@
 package dev.headroom.model.plan;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** How much of a class arrives, hour by hour, month by month. */
@@ -39,7 +40,7 @@ public sealed interface Traffic {
         public List<Hour> month(int month, double hoursPerMonth) {
             double growth = Math.pow(1 + growthPerMonth, month);
             double weight = hoursPerMonth / 168;
-            java.util.ArrayList<Hour> hours = new java.util.ArrayList<>(168);
+            ArrayList<Hour> hours = new ArrayList<>(168);
             for (int d = 0; d < 7; d++) {
                 for (int h = 0; h < 24; h++) hours.add(new Hour(d, h, peakRps * diurnal[h] * weekly[d] * growth, weight));
             }

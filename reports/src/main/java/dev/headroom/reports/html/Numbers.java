@@ -2,6 +2,7 @@ package dev.headroom.reports.html;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.Arrays;
 import java.util.Locale;
 
 /** Formatting and reading numbers for the report. */
@@ -47,7 +48,7 @@ final class Numbers {
         }
         x[k] = sorted[n - 1];
         y[k++] = 1;
-        return new double[][] {java.util.Arrays.copyOf(x, k), java.util.Arrays.copyOf(y, k)};
+        return new double[][] {Arrays.copyOf(x, k), Arrays.copyOf(y, k)};
     }
 
     /** Nearest-rank percentile of sorted values. */

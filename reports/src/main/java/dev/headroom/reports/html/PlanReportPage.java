@@ -5,6 +5,7 @@ import dev.headroom.reports.chart.Chart;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import static dev.headroom.reports.html.Numbers.f;
 import static dev.headroom.reports.html.Numbers.money;
@@ -112,7 +113,7 @@ final class PlanReportPage {
                 "$/Mtok at capacity", "$/Mtok planned"), rows);
         JsonNode mix = c.path("mix");
         if (mix.isObject()) {
-            page.p(Page.esc(String.format(java.util.Locale.ROOT, "Cheapest mix over the horizon: %s vs %s for %s alone; saving %s.",
+            page.p(Page.esc(String.format(Locale.ROOT, "Cheapest mix over the horizon: %s vs %s for %s alone; saving %s.",
                     money(num(mix.path("cost"))), money(num(mix.path("best_single_cost"))), mix.path("best_single_option").asText(),
                     money(num(mix.path("saving"))))));
         }

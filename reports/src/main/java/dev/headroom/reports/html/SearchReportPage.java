@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import static dev.headroom.reports.html.Numbers.f;
 import static dev.headroom.reports.html.Numbers.num;
@@ -104,7 +105,7 @@ final class SearchReportPage {
         for (JsonNode p : probes) {
             StringBuilder m = new StringBuilder();
             p.path("margins").properties().forEach(e -> m.append(Page.esc(e.getKey())).append(" ")
-                    .append(String.format(java.util.Locale.ROOT, "%+.1f %%", 100 * num(e.getValue().path("value")))).append("; "));
+                    .append(String.format(Locale.ROOT, "%+.1f %%", 100 * num(e.getValue().path("value")))).append("; "));
             rows.add(List.of(p.path("index").asText(), f(p.path("load")), p.path("verdict").asText(), m.toString(),
                     f(p.at("/goodput/value")), p.path("requests").asText(), f(p.path("duration_s")), Page.esc(p.path("dir").asText())));
         }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -42,7 +43,7 @@ final class GenaiPerfImport {
             }
             String name = c.get(0);
             if (!values) {
-                String ours = switch (name.replaceAll(" \\(.*\\)$", "").toLowerCase(java.util.Locale.ROOT)) {
+                String ours = switch (name.replaceAll(" \\(.*\\)$", "").toLowerCase(Locale.ROOT)) {
                     case "time to first token" -> "ttft_ms";
                     case "request latency" -> "e2e_ms";
                     case "inter token latency" -> "tpot_ms";

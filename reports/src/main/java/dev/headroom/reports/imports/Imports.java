@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Reads other tools' result files into {@link Imported} benchmarks; {@code --from auto} recognises the format. */
 public final class Imports {
@@ -22,7 +23,7 @@ public final class Imports {
             throw new IllegalArgumentException("bad --from '" + from + "': valid values are auto, " + String.join(", ", TOOLS));
         }
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such file");
-        String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         String detected;
         List<Imported> out;
         if (name.endsWith(".csv")) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.sim.PseudoTokenizer;
 import dev.headroom.sim.engine.BlockHashes;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +26,7 @@ final class RequestParser {
             root = Json.MAPPER.readTree(body);
         } catch (JacksonException e) {
             throw ApiError.badRequest("request body is not valid JSON: " + e.getOriginalMessage(), null);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw ApiError.badRequest("cannot read request body", null);
         }
         if (root == null || !root.isObject()) throw ApiError.badRequest("request body must be a JSON object", null);

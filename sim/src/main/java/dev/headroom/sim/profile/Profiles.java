@@ -1,6 +1,8 @@
 package dev.headroom.sim.profile;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -15,7 +17,9 @@ import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -67,7 +71,7 @@ public final class Profiles {
             }
             return parse(asPath, type);
         }
-        String key = nameOrPath.toLowerCase(java.util.Locale.ROOT);
+        String key = nameOrPath.toLowerCase(Locale.ROOT);
         try (InputStream in = Profiles.class.getResourceAsStream("/configs/" + kind + "/" + key + ".yaml")) {
             if (in == null) {
                 throw new IllegalArgumentException("unknown " + (kind.equals("models") ? "model" : "hardware")
@@ -82,21 +86,21 @@ public final class Profiles {
 
     private static <T> T read(InputStream in, Class<T> type, String what) throws IOException {
         try {
-            com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(in);
+            JsonNode tree = YAML.readTree(in);
             if (tree == null || !tree.isObject()) {
                 throw new IllegalArgumentException("profile " + what + ": expected a YAML mapping of keys to values");
             }
             checkKeys(tree, type, what);
             return YAML.treeToValue(tree, type);
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("profile " + what + ": " + e.getOriginalMessage());
         }
     }
 
     /** Names an unknown key (a typo) or a missing one before Jackson reports something less helpful. */
-    private static void checkKeys(com.fasterxml.jackson.databind.JsonNode tree, Class<?> type, String what) {
+    private static void checkKeys(JsonNode tree, Class<?> type, String what) {
         var snake = new PropertyNamingStrategies.SnakeCaseStrategy();
-        var known = new java.util.LinkedHashMap<String, Class<?>>();
+        var known = new LinkedHashMap<String, Class<?>>();
         for (var c : type.getRecordComponents()) known.put(snake.translate(c.getName()), c.getType());
         for (var it = tree.fieldNames(); it.hasNext(); ) {
             String key = it.next();
