@@ -32,11 +32,8 @@ import java.util.function.Consumer;
 public final class BoundarySearch {
     private static final double CLIFF_JUMP = 1.0;
     /**
-     * Standard errors from zero at which the fitted margin confirms a bracket end. Measured over 800 searches (the
-     * evaluation benchmark's 200 servers and 200 others, each at two probe seeds; within 5 % / searches in ≤ 8 probes):
-     * 0.5: 95.0 % / 69 %; 0.75: 95.3 % / 66 %; 1: 95.4 % / 62 % before the creep guard of nextInside, and with it
-     * 1: 95.1 % / 62 %; 1.5: 94.8 % / 55 %; 2: 95.0 % / 50 %. The binomial se of 95 % over 800 is 0.8 %, so these are
-     * alike in accuracy; 1 se is the plainer rule, and stricter costs probes.
+     * Standard errors from zero at which the fitted margin confirms a bracket end: values from 0.5 to 2 are alike in
+     * accuracy, stricter ones cost probes (the figures: docs/search.md, "Why the constants are what they are").
      */
     static final double CONFIRM_Z = 1;
     private static final double CLIFF_RATIO = 1.3;

@@ -20,26 +20,20 @@ import java.util.TreeMap;
  * Closed loop: users are started evenly over one request cycle at that load (the mean e2e, interpolated in log-log
  * from the loads measured so far; before the first probe, no ramp), which is how far apart they are once running;
  * everything sent before the ramp has ended plus one more cycle is warm-up (and at least one request per user), so
- * the measured requests start from a mixed state. (Started over a lone request's e2e instead, 200 users of a busy
- * server all prefill within a fraction of their real cycle, and a 200-request probe read a TTFT p95 of twice the SLO
- * where the steady state is 37 % under it.) A closed-loop probe
- * measures at least three waves (3 × users requests); an open-loop one at least eight request lifetimes of arrivals
+ * the measured requests start from a mixed state. A closed-loop probe measures at least three waves (3 × users requests); an open-loop one at least eight request lifetimes of arrivals
  * (and the largest TTFT or e2e threshold ÷ the tolerance, see {@link #queueSeconds})
  * after one of warm-up, so a queue that builds slowly past the boundary has time to show.
  */
 public final class ProbeShape {
     /**
      * Request lifetimes (median e2e at the lowest load) an open-loop probe measures at least: past capacity a
-     * continuous-batching server's running batch absorbs the excess until it is full, and only then does a queue build.
-     * Without soaks ({@link #SOAK_FACTOR}; max-rate evaluation, first 100 servers) 4, 8, 16 and 32 gave 73, 78, 88 and
-     * 90 % within 5 % of the truth. With soaks (failing after one probe length), 4 and 8 gave 93.5 and 95.5 % on 200
-     * servers at 4.9 and 5.9 M requests; on the first 100, 16 gave 94 % at 4.5 M, 8 gave 98 % at 3.0 M.
+     * continuous-batching server's running batch absorbs the excess until it is full, and only then does a queue build
+     * (the values tried, and what they gave: docs/search.md, "Why the constants are what they are").
      */
     static final double OPEN_LOOP_LIFETIMES = 8;
     /**
      * How many times its length an open-loop probe runs when its rate is measured again: the search re-measures the
-     * ends of its final bracket this way (a soak), since near capacity a queue's excursions are rare and long — a probe
-     * of sixteen lifetimes passed 48.2 req/s where a 6,000-request run reads TTFT p95 at 2.7 × its threshold.
+     * ends of its final bracket this way (a soak), since near capacity a queue's excursions are rare and long.
      */
     public static final int SOAK_FACTOR = 4;
     /** How many times its length an ambiguous boundary probe may run. */
@@ -63,8 +57,7 @@ public final class ProbeShape {
     public RunLength forLoad(double load) {
         int users = (int) Math.round(load);
         if (!spec.integerLoad()) {
-            // Open loop: a queue that builds slowly near capacity shows only over several request lifetimes. A probe of
-            // 200 requests at 40 req/s lasts one e2e of a 256-token answer, and reads 11 % above the sustained capacity.
+            // Open loop: a queue that builds slowly near capacity shows only over several request lifetimes.
             RunLength base = spec.perProbe();
             int warmup = (int) Math.ceil(load * Math.max(2, rampSeconds));
             // A soak's time cap grows with its length, or a capped probe would be no longer than the first.
@@ -165,8 +158,7 @@ public final class ProbeShape {
      * loop: also one per user). Judged on the finished requests sent before the first one still running: the ones that
      * happen to finish first are the fast ones, and a verdict on them would be biased. It looks only when that prefix
      * has grown by half since its last look, with a Pocock-style constant boundary: looking after every tenth request
-     * at 1.96 is a test repeated dozens of times, and stopped probes whose whole data then gave an ambiguous margin
-     * (in the evaluation benchmark's misses traced, such a probe was an end of the bracket). None for max-goodput.
+     * at 1.96 is a test repeated dozens of times (docs/search.md). None for max-goodput.
      */
     public MeasurementRequest.StopRule stopRule(double load) {
         // Goodput is estimated from the whole probe; a pass/fail verdict does not settle it.
@@ -176,13 +168,11 @@ public final class ProbeShape {
         int[] nextLook = {atLeast};
         int[] need = spec.slos().stream().mapToInt(ProbeShape::samplesForVerdict).toArray();
         // Open loop: a pass only once the probe's whole length is judged — a queue building just past capacity reaches
-        // only the requests sent last, and a verdict on the earlier ones passes a rate the server cannot sustain (on one
-        // evaluation server, 6 % past its capacity of 53.2 req/s, a probe passed on 239 requests at a TTFT p95 margin of
-        // −0.74 where a 6,000-request run reads +4.3). A sure fail may stop at once.
+        // only the requests sent last, and a verdict on the earlier ones passes a rate the server cannot sustain. A sure
+        // fail may stop at once.
         int passAfter = open ? passAfter(load) : 0;
         // A soak may fail early only once half its length is judged: a short window can fall wholly in one of the bursts
-        // it is there to average over (a probe failed on 0.8 s of a 1.4-s burst at a rate whose long run is 80 % under
-        // its threshold). Failing after one probe length instead gave 95.5 % within 5 % on the evaluation, not 97.0 %.
+        // it is there to average over.
         int failAfter = open && isSoak(load) ? passAfter / 2 : 0;
         return finished -> {
             List<RequestRecord> records = completedPrefix(finished);
