@@ -13,7 +13,6 @@ import dev.headroom.optimizer.BoundarySearch;
 import dev.headroom.optimizer.Goodput;
 import dev.headroom.optimizer.GoodputSearch;
 import dev.headroom.optimizer.Margin;
-import dev.headroom.optimizer.MonotoneCurve;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
@@ -40,7 +39,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -255,18 +253,7 @@ public final class SearchCommand implements Callable<Integer> {
     private SearchReport boundaryReport(RunInfo info, SearchSpec search, BoundarySearch bs,
                                         List<BoundarySearch.Observation> observations, SearchProbes probes,
                                         BoundarySearch.Result result) {
-        Map<String, List<double[]>> curves = new LinkedHashMap<>();
-        List<MonotoneCurve> fits = bs.curves(observations);
-        double lo = observations.stream().mapToDouble(BoundarySearch.Observation::load).min().orElse(1);
-        double hi = observations.stream().mapToDouble(BoundarySearch.Observation::load).max().orElse(1);
-        for (int s = 0; s < fits.size(); s++) {
-            List<double[]> pts = new ArrayList<>();
-            for (int k = 0; k <= 40; k++) {
-                double x = Math.log(lo) + (Math.log(hi) - Math.log(lo)) * k / 40.0;
-                pts.add(new double[] {Math.exp(x), fits.get(s).value(x)});
-            }
-            curves.put(search.slos().get(s).text(), pts);
-        }
+        Map<String, List<double[]>> curves = bs.sampledCurves(observations);
         if (result == null) {
             return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
                     search.tolerance(), Double.NaN, Double.NaN, Double.NaN, observations.getLast().binding().slo().text(),
@@ -284,25 +271,18 @@ public final class SearchCommand implements Callable<Integer> {
                     Map.of(), null, probes.rampSeconds());
         }
         List<double[]> posterior = new ArrayList<>();
-        double lo = result.load(), hi = result.load();
         double[] h = new double[] {Double.NaN, Double.NaN, Double.NaN};
         if (result.posterior() != null) {
             GoodputSearch.Posterior p = result.posterior();
             h = p.hyperparameters();
-            for (int i = 0; i < p.loads().length; i++) {
-                posterior.add(new double[] {p.loads()[i], p.mean()[i], p.sd()[i]});
-                // Loads whose posterior mean is within one sd of the best: statistically as good as the argmax.
-                if (p.mean()[i] >= result.mean() - result.sd()) {
-                    lo = Math.min(lo, p.loads()[i]);
-                    hi = Math.max(hi, p.loads()[i]);
-                }
-            }
+            for (int i = 0; i < p.loads().length; i++) posterior.add(new double[] {p.loads()[i], p.mean()[i], p.sd()[i]});
         }
+        double[] plateau = result.plateau();
         SearchReport.GoodputResult g = new SearchReport.GoodputResult(search.goodputUnit().wireName(), result.mean(),
                 result.sd(), result.bestObserved().load(), result.bestObserved().goodput(), result.expectedImprovement(),
                 posterior, h);
         return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
-                search.tolerance(), result.load(), lo, hi, null, "peak", result.stopReason(), probes.done(), Map.of(), g,
+                search.tolerance(), result.load(), plateau[0], plateau[1], null, "peak", result.stopReason(), probes.done(), Map.of(), g,
                 probes.rampSeconds());
     }
 

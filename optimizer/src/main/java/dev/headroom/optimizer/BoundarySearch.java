@@ -8,7 +8,9 @@ import dev.headroom.model.Measurer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -246,6 +248,29 @@ public final class BoundarySearch {
     /** Each SLO's isotonic fit of margin against log(load), in SLO order (empty with fewer than one probe). */
     public List<MonotoneCurve> curves(List<Observation> probes) {
         return curves(fitted(probes));
+    }
+
+    /** Loads at which {@link #sampledCurves} samples each fit. */
+    static final int CURVE_POINTS = 41;
+
+    /**
+     * Each SLO's isotonic fit sampled at {@value #CURVE_POINTS} loads spaced evenly in log between the lowest and
+     * highest load measured, as {load, margin} pairs keyed by the SLO's text, in SLO order: the curves results draw.
+     */
+    public Map<String, List<double[]>> sampledCurves(List<Observation> probes) {
+        Map<String, List<double[]>> out = new LinkedHashMap<>();
+        List<MonotoneCurve> fits = curves(probes);
+        double lo = probes.stream().mapToDouble(Observation::load).min().orElse(1);
+        double hi = probes.stream().mapToDouble(Observation::load).max().orElse(1);
+        for (int s = 0; s < fits.size(); s++) {
+            List<double[]> pts = new ArrayList<>();
+            for (int k = 0; k < CURVE_POINTS; k++) {
+                double x = Math.log(lo) + (Math.log(hi) - Math.log(lo)) * k / (CURVE_POINTS - 1.0);
+                pts.add(new double[] {Math.exp(x), fits.get(s).value(x)});
+            }
+            out.put(spec.slos().get(s).text(), pts);
+        }
+        return out;
     }
 
     /** Root of the binding isotonic fit within the bracket. */

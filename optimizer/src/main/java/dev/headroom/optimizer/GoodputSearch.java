@@ -42,7 +42,25 @@ public final class GoodputSearch {
      * @param stopReason    converged (EI below 1 % of the best) or max_probes
      */
     public record Result(double load, double mean, double sd, Observation bestObserved, double expectedImprovement,
-                         String stopReason, List<Observation> probes, Posterior posterior) {}
+                         String stopReason, List<Observation> probes, Posterior posterior) {
+
+        /**
+         * {lowest, highest} load whose posterior mean is within one sd of the best: statistically as good as the
+         * argmax (just the argmax without a posterior).
+         */
+        public double[] plateau() {
+            double lo = load, hi = load;
+            if (posterior != null) {
+                for (int i = 0; i < posterior.loads().length; i++) {
+                    if (posterior.mean()[i] >= mean - sd) {
+                        lo = Math.min(lo, posterior.loads()[i]);
+                        hi = Math.max(hi, posterior.loads()[i]);
+                    }
+                }
+            }
+            return new double[] {lo, hi};
+        }
+    }
 
     private final SearchSpec spec;
 

@@ -34,6 +34,20 @@ class BoundarySearchTest {
     }
 
     @Test
+    void theFittedCurvesAreSampledEvenlyInLogLoadBetweenTheLowestAndHighestProbe() {
+        var bs = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.001));
+        var r = bs.run(fake(load -> load / 99.5 - 1, 0, 1));
+        List<double[]> pts = bs.sampledCurves(r.probes()).get(SLO.text());
+        assertEquals(BoundarySearch.CURVE_POINTS, pts.size());
+        double lo = r.probes().stream().mapToDouble(BoundarySearch.Observation::load).min().orElseThrow();
+        double hi = r.probes().stream().mapToDouble(BoundarySearch.Observation::load).max().orElseThrow();
+        assertEquals(lo, pts.getFirst()[0], 1e-9 * hi);
+        assertEquals(hi, pts.getLast()[0], 1e-9 * hi);
+        assertEquals(Math.sqrt(pts.get(0)[0] * pts.get(2)[0]), pts.get(1)[0], 1e-9 * hi);
+        for (int i = 1; i < pts.size(); i++) assertTrue(pts.get(i)[1] >= pts.get(i - 1)[1], "isotonic: non-decreasing");
+    }
+
+    @Test
     void smoothMonotoneBoundaryIsFoundToAdjacentIntegers() {
         // A tolerance finer than one step of concurrency: only adjacency stops it.
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.001))

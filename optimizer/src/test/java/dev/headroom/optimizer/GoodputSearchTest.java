@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -118,5 +119,16 @@ class GoodputSearchTest {
         var r = new GoodputSearch(spec(1, 1024, 5, false)).run(fake(peakedAt(300), 0.2, 3));
         assertEquals(5, r.probes().size());
         assertEquals("max_probes", r.stopReason());
+    }
+
+    @Test
+    void thePlateauHoldsTheLoadsWhosePosteriorMeanIsWithinOneSdOfTheBest() {
+        var posterior = new GoodputSearch.Posterior(new double[] {1, 2, 4, 8, 16}, new double[] {1, 4.6, 5, 4.7, 2},
+                new double[] {0.5, 0.5, 0.5, 0.5, 0.5}, new double[] {1, 1, 0.1});
+        var best = new GoodputSearch.Observation(4, 5, 0.5, 100, 10);
+        var r = new GoodputSearch.Result(4, 5, 0.5, best, 0, "converged", List.of(best), posterior);
+        assertArrayEquals(new double[] {2, 8}, r.plateau(), 1e-12);
+        var bare = new GoodputSearch.Result(4, 5, 0.5, best, 0, "converged", List.of(best), null);
+        assertArrayEquals(new double[] {4, 4}, bare.plateau(), 1e-12);
     }
 }
