@@ -1,7 +1,9 @@
 package dev.headroom.cli;
 
+import dev.headroom.cli.plan.SimulatedFleet;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.Verification;
+import dev.headroom.optimizer.plan.PlanVerification;
 import dev.headroom.optimizer.plan.Planner;
 import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
@@ -57,7 +59,7 @@ public final class PlanCommand implements Callable<Integer> {
         Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
         if (verify && !(verifySeconds >= 10)) throw new IllegalArgumentException("--verify-seconds must be >= 10, got " + verifySeconds);
         // Verify before making the run directory: a catalog that cannot be simulated leaves nothing half-written.
-        List<Verification> checks = verify ? PlanVerifier.verify(plan, verifySeconds, seed) : List.of();
+        List<Verification> checks = verify ? PlanVerification.verify(plan, verifySeconds, seed, new SimulatedFleet()) : List.of();
         Path dir = output.runDirectory("plan");
         String json = PlanJson.write(plan, checks, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         ProbeRunner.write(dir.resolve("plan.json"), json);

@@ -1,4 +1,4 @@
-package dev.headroom.cli;
+package dev.headroom.optimizer.plan;
 
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
@@ -6,14 +6,12 @@ import dev.headroom.model.Slo;
 import dev.headroom.model.Workload;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.model.plan.FleetSimulator;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.PlanRow;
 import dev.headroom.model.plan.Traffic;
 import dev.headroom.model.plan.Verification;
 import dev.headroom.model.plan.WorkloadClass;
-import dev.headroom.sim.VirtualFleet;
-import dev.headroom.sim.engine.EngineConfig;
-import dev.headroom.sim.profile.Profiles;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,22 +19,17 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * {@code --verify}: replays each class's busiest hour (in the month that needs the most replicas) as Poisson arrivals
- * in the simulator's virtual time against the planned replicas behind a least-loaded balancer, and against the same
- * fleet without headroom and redundancy. Meaningful when the capacities were measured on the simulator.
+ * A plan checked by replay ({@code --verify}): each class's busiest hour, in the month that needs the most replicas,
+ * as Poisson arrivals against the planned replicas, and against the lean fleet — the fewest replicas the capacity
+ * says carry that hour, without the policy's headroom and redundancy. Meaningful when the capacities were measured
+ * on the same simulator.
  */
-final class PlanVerifier {
-    private PlanVerifier() {}
+public final class PlanVerification {
+    private PlanVerification() {}
 
-    static List<Verification> verify(Plan plan, double seconds, long seed) {
+    public static List<Verification> verify(Plan plan, double seconds, long seed, FleetSimulator fleet) {
         List<Verification> out = new ArrayList<>();
         for (CatalogOption o : plan.options()) {
-            if (o.hardware() == null) {
-                throw new IllegalArgumentException("--verify: option " + o.name() + " names no simulator hardware profile; add "
-                        + "'hardware: <profile>' (one of " + Profiles.hardwareNames() + ") to it in the catalog");
-            }
-            EngineConfig engine = EngineConfig.defaults(Profiles.hardware(o.hardware()),
-                    Profiles.model(o.model() == null ? "llama-3.1-8b" : o.model())).withTensorParallel(o.gpusPerReplica());
             for (WorkloadClass wc : plan.forecast().classes()) {
                 List<Slo> slos = slos(wc);
                 PlanRow peak = plan.rows().stream().filter(r -> r.option().equals(o.name()) && r.workloadClass().equals(wc.name()))
@@ -51,8 +44,8 @@ final class PlanVerifier {
                 int lean = Math.max(1, (int) Math.ceil(rps / cap.maxRps() - 1e-9));
                 Workload w = Workload.fixed((int) Math.round(wc.isl()), (int) Math.round(wc.osl()));
                 double warmup = Math.min(60, seconds / 5);
-                List<RequestRecord> a = new VirtualFleet(engine, planned).run(rps, w, seconds, warmup, seed);
-                List<RequestRecord> b = new VirtualFleet(engine, lean).run(rps, w, seconds, warmup, seed);
+                List<RequestRecord> a = fleet.run(o, planned, rps, w, seconds, warmup, seed);
+                List<RequestRecord> b = fleet.run(o, lean, rps, w, seconds, warmup, seed);
                 out.add(new Verification(wc.name(), o.name(), peak.month(), rps, planned, Metrics.summarize(a, true, slos), lean,
                         Metrics.summarize(b, true, slos), seconds));
             }
