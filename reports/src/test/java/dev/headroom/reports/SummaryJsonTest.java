@@ -60,4 +60,14 @@ class SummaryJsonTest {
         assertTrue(t.contains("SLO error_rate<5%") && t.contains("FAIL"), t);
         assertTrue(t.contains("http_5xx=1"), t);
     }
+
+    @Test
+    void consoleTablesShowTheCacheTheConnectionsAndTheMeasurementsWarnings() {
+        String t = ConsoleTable.probe(Fixtures.report());
+        assertTrue(t.contains("prefix cache: 528 of 1536 prompt tokens cached (34.4%) · 1 of 3 requests hit"), t);
+        assertTrue(t.contains("connections: 1 opened, 2 reused · auto: kept-alive connections reused while idle < 4.0 s"), t);
+        assertTrue(t.contains("warning: 1 of 3 requests were served from the server's prefix cache"), t);
+        String sweep = ConsoleTable.sweep(List.of(Fixtures.report(), Fixtures.report()));
+        assertTrue(sweep.contains("warning: point 2: 1 of 3 requests were served from the server's prefix cache"), sweep);
+    }
 }
