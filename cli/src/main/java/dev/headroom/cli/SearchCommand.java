@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurer;
@@ -8,6 +9,7 @@ import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
+import dev.headroom.model.StopReason;
 import dev.headroom.model.Workload;
 import dev.headroom.optimizer.BoundarySearch;
 import dev.headroom.optimizer.Goodput;
@@ -257,7 +259,7 @@ public final class SearchCommand implements Callable<Integer> {
         if (result == null) {
             return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
                     search.tolerance(), Double.NaN, Double.NaN, Double.NaN, observations.getLast().binding().slo().text(),
-                    "unknown", "running", probes.done(), curves, null, probes.rampSeconds());
+                    BoundaryType.UNKNOWN, StopReason.RUNNING, probes.done(), curves, null, probes.rampSeconds());
         }
         return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
                 search.tolerance(), result.value(), result.ciLow(), result.ciHigh(), result.bindingSlo(),
@@ -267,7 +269,7 @@ public final class SearchCommand implements Callable<Integer> {
     private SearchReport goodputReport(RunInfo info, SearchSpec search, SearchProbes probes, GoodputSearch.Result result) {
         if (result == null) {
             return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
-                    search.tolerance(), Double.NaN, Double.NaN, Double.NaN, null, "peak", "running", probes.done(),
+                    search.tolerance(), Double.NaN, Double.NaN, Double.NaN, null, BoundaryType.PEAK, StopReason.RUNNING, probes.done(),
                     Map.of(), null, probes.rampSeconds());
         }
         List<double[]> posterior = new ArrayList<>();
@@ -282,7 +284,7 @@ public final class SearchCommand implements Callable<Integer> {
                 result.sd(), result.bestObserved().load(), result.bestObserved().goodput(), result.expectedImprovement(),
                 posterior, h);
         return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
-                search.tolerance(), result.load(), plateau[0], plateau[1], null, "peak", result.stopReason(), probes.done(), Map.of(), g,
+                search.tolerance(), result.load(), plateau[0], plateau[1], null, BoundaryType.PEAK, result.stopReason(), probes.done(), Map.of(), g,
                 probes.rampSeconds());
     }
 

@@ -19,7 +19,7 @@ import java.util.Map;
  */
 public record SearchReport(RunInfo run, String objective, List<Slo> slos, boolean simulated, double min, double max,
                            double tolerance, double value, double ciLow, double ciHigh, String bindingSlo,
-                           String boundaryType, String stopReason, List<Probe> probes,
+                           BoundaryType boundaryType, StopReason stopReason, List<Probe> probes,
                            Map<String, List<double[]>> curves, GoodputResult goodput, double rampSeconds) {
 
     /**

@@ -1,9 +1,11 @@
 package dev.headroom.optimizer;
 
+import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
+import dev.headroom.model.StopReason;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -72,8 +74,8 @@ public final class BoundarySearch {
      * @param boundaryType smooth or cliff
      * @param stopReason   tolerance, adjacent, max_probes, below_min, above_max
      */
-    public record Result(double value, double ciLow, double ciHigh, String bindingSlo, String boundaryType,
-                         String stopReason, List<Observation> probes) {}
+    public record Result(double value, double ciLow, double ciHigh, String bindingSlo, BoundaryType boundaryType,
+                         StopReason stopReason, List<Observation> probes) {}
 
     private final SearchSpec spec;
 
@@ -112,16 +114,16 @@ public final class BoundarySearch {
             afterEachProbe.accept(List.copyOf(probes));
             // An ambiguous verdict has already had more requests (ProbeShape). Measurements at one load (a confirming probe
             // repeated, or a resumed search) are pooled.
-            if (probes.size() == 1 && !raw.passing()) return result(probes, "below_min", false);
+            if (probes.size() == 1 && !raw.passing()) return result(probes, StopReason.BELOW_MIN, false);
             Fitted fit = fitted(probes);
             int f = fit.lowestFailing();
             if (f < 0) {
-                if (raw.load() >= spec.max()) return result(probes, "above_max", false);
-                if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", false);
+                if (raw.load() >= spec.max()) return result(probes, StopReason.ABOVE_MAX, false);
+                if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, false);
                 next = Math.min(spec.max(), extrapolate(pooled(probes)));
                 continue;
             }
-            if (f == 0) return result(probes, "below_min", false);
+            if (f == 0) return result(probes, StopReason.BELOW_MIN, false);
             double lo = fit.loads()[f - 1], hi = fit.loads()[f];
             boolean adjacent = spec.integerLoad() && hi - lo <= 1;
             if (adjacent || (hi - lo) / lo < spec.tolerance()) {
@@ -130,12 +132,12 @@ public final class BoundarySearch {
                 double confirm = confirming(fit, estimate(fit, lo, hi, cliff));
                 if (Double.isNaN(confirm)) {
                     double soak = soaking(probes, lo, hi);
-                    if (Double.isNaN(soak)) return result(probes, adjacent ? "adjacent" : "tolerance", cliff);
-                    if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", cliff);
+                    if (Double.isNaN(soak)) return result(probes, adjacent ? StopReason.ADJACENT : StopReason.TOLERANCE, cliff);
+                    if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
                     next = soak;
                     continue;
                 }
-                if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", cliff);
+                if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
                 // A sure fail is wanted no further than the bracket's own failing end: narrow the bracket instead, which
                 // moves the estimate up and the tolerance edge with it.
                 if (adjacent || !(confirm > lo && confirm <= hi)) {
@@ -143,7 +145,7 @@ public final class BoundarySearch {
                     continue;
                 }
             }
-            if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes", cliff);
+            if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
             cliff |= hi / lo <= CLIFF_RATIO && fit.binding(f) - fit.binding(f - 1) > CLIFF_JUMP;
             next = cliff ? Math.sqrt(lo * hi) : nextInside(fit, f, lo, hi);
             if (spec.integerLoad()) next = Math.max(lo + 1, Math.min(hi - 1, Math.round(next)));
@@ -415,14 +417,14 @@ public final class BoundarySearch {
         return probes.isEmpty() ? new double[] {Double.NaN, Double.NaN} : fitted(probes).bracket();
     }
 
-    private Result result(List<Observation> probes, String reason, boolean cliff) {
+    private Result result(List<Observation> probes, StopReason reason, boolean cliff) {
         Fitted fit = fitted(probes);
         int f = fit.lowestFailing();
         double[] b = fit.bracket();
         double lo = b[0], hi = b[1];
         double value = !Double.isNaN(lo) && !Double.isNaN(hi) ? estimate(fit, lo, hi, cliff) : lo;
         int binding = fit.bindingSlo(f >= 0 ? f : fit.loads().length - 1);
-        return new Result(value, lo, hi, spec.slos().get(binding).text(), cliff ? "cliff" : "smooth", reason,
+        return new Result(value, lo, hi, spec.slos().get(binding).text(), cliff ? BoundaryType.CLIFF : BoundaryType.SMOOTH, reason,
                 List.copyOf(probes));
     }
 }

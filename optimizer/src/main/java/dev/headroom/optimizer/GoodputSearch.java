@@ -1,5 +1,6 @@
 package dev.headroom.optimizer;
 
+import dev.headroom.model.StopReason;
 import org.apache.commons.math3.distribution.NormalDistribution;
 
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public final class GoodputSearch {
      * @param stopReason    converged (EI below 1 % of the best) or max_probes
      */
     public record Result(double load, double mean, double sd, Observation bestObserved, double expectedImprovement,
-                         String stopReason, List<Observation> probes, Posterior posterior) {
+                         StopReason stopReason, List<Observation> probes, Posterior posterior) {
 
         /**
          * {lowest, highest} load whose posterior mean is within one sd of the best: statistically as good as the
@@ -78,7 +79,7 @@ public final class GoodputSearch {
         for (double load : initialLoads()) {
             probes.add(observer.observe(load, probes.size()));
             afterEachProbe.accept(List.copyOf(probes));
-            if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes");
+            if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES);
         }
         while (true) {
             double cap = cap(probes);
@@ -95,8 +96,8 @@ public final class GoodputSearch {
                 next = nextByExpectedImprovement(gp, best, probes, reach(probes, cap));
                 if (next[1] < EI_STOP * Math.max(best, 1e-12)) next[1] = 0;
             }
-            if (next[1] <= 0) return result(probes, "converged");
-            if (probes.size() >= spec.maxProbes()) return result(probes, "max_probes");
+            if (next[1] <= 0) return result(probes, StopReason.CONVERGED);
+            if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES);
             probes.add(observer.observe(next[0], probes.size()));
             afterEachProbe.accept(List.copyOf(probes));
         }
@@ -204,7 +205,7 @@ public final class GoodputSearch {
         return out;
     }
 
-    private Result result(List<Observation> probes, String reason) {
+    private Result result(List<Observation> probes, StopReason reason) {
         Observation bestObserved = best(probes);
         double cap = cap(probes);
         List<Observation> smooth = belowCap(probes, cap);

@@ -1,8 +1,10 @@
 package dev.headroom.optimizer;
 
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BoundaryType;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
+import dev.headroom.model.StopReason;
 import dev.headroom.model.Workload;
 import org.junit.jupiter.api.Test;
 
@@ -55,8 +57,8 @@ class BoundarySearchTest {
         assertEquals(99, r.value());
         assertEquals(99, r.ciLow());
         assertEquals(100, r.ciHigh());
-        assertEquals("adjacent", r.stopReason());
-        assertEquals("smooth", r.boundaryType());
+        assertEquals(StopReason.ADJACENT, r.stopReason());
+        assertEquals(BoundaryType.SMOOTH, r.boundaryType());
         assertTrue(r.probes().size() <= 10, "probes: " + r.probes().size());
     }
 
@@ -64,7 +66,7 @@ class BoundarySearchTest {
     void theToleranceStopsIntegerSearchesBeforeAdjacency() {
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.05))
                 .run(fake(load -> load / 100 - 1, 0, 1));
-        assertTrue(r.stopReason().equals("tolerance") || r.stopReason().equals("adjacent"), r.stopReason());
+        assertTrue(r.stopReason() == StopReason.TOLERANCE || r.stopReason() == StopReason.ADJACENT, r.stopReason().wireName());
         assertTrue((r.ciHigh() - r.ciLow()) / r.ciLow() < 0.05 || r.ciHigh() - r.ciLow() <= 1);
         assertTrue(r.ciLow() <= 99 && r.ciHigh() >= 100, r.ciLow() + " .. " + r.ciHigh());
     }
@@ -86,7 +88,7 @@ class BoundarySearchTest {
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.05))
                 .run(exact(load -> Math.log(load / 99.5), 0.02));
         assertEquals(99, r.value());
-        assertEquals("adjacent", r.stopReason());
+        assertEquals(StopReason.ADJACENT, r.stopReason());
         List<Double> loads = r.probes().stream().map(BoundarySearch.Observation::load).toList();
         // 96 (z 1.8) already confirms the pass side; the fail side is confirmed at 99 × 1.05 → 103 (z 1.7), the one probe
         // measured beyond the bracket.
@@ -95,7 +97,7 @@ class BoundarySearchTest {
         // With precise probes the bracket's own ends are sure: it stops at the tolerance, nothing measured beyond it.
         var precise = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.05))
                 .run(exact(load -> Math.log(load / 99.5), 0.001));
-        assertEquals("tolerance", precise.stopReason());
+        assertEquals(StopReason.TOLERANCE, precise.stopReason());
         assertTrue(precise.value() >= 95 && precise.value() <= 99, "value " + precise.value());
         assertTrue(precise.probes().stream().noneMatch(p -> p.load() == 103 || p.load() == 95), precise.probes().toString());
     }
@@ -138,7 +140,7 @@ class BoundarySearchTest {
         List<Double> loads = r.probes().stream().map(BoundarySearch.Observation::load).toList();
         assertEquals(List.of(1.0, 8.0, 64.0, 512.0, 181.0, 190.0, 172.0), loads);
         assertEquals(181, r.value());
-        assertEquals("tolerance", r.stopReason());
+        assertEquals(StopReason.TOLERANCE, r.stopReason());
     }
 
     /** Noise-free margins that claim a standard error of {@code se}. */
@@ -152,17 +154,17 @@ class BoundarySearchTest {
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 30, 0.001))
                 .run(fake(load -> load < 300 ? -0.5 : 2.0, 0, 1));
         assertEquals(299, r.value());
-        assertEquals("cliff", r.boundaryType());
-        assertEquals("adjacent", r.stopReason());
+        assertEquals(BoundaryType.CLIFF, r.boundaryType());
+        assertEquals(StopReason.ADJACENT, r.stopReason());
     }
 
     @Test
     void boundaryOutsideTheRangeIsReportedAsSuch() {
         var above = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 64, 20)).run(fake(load -> -0.5, 0, 1));
-        assertEquals("above_max", above.stopReason());
+        assertEquals(StopReason.ABOVE_MAX, above.stopReason());
         assertEquals(64, above.value());
         var below = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 4, 64, 20)).run(fake(load -> 0.5, 0, 1));
-        assertEquals("below_min", below.stopReason());
+        assertEquals(StopReason.BELOW_MIN, below.stopReason());
         assertTrue(Double.isNaN(below.value()));
         assertEquals(1, below.probes().size());
     }
@@ -170,7 +172,7 @@ class BoundarySearchTest {
     @Test
     void maxRateConvergesToTheToleranceWithTheFitsRoot() {
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 20)).run(fake(rate -> rate / 7.5 - 1, 0, 1));
-        assertEquals("tolerance", r.stopReason());
+        assertEquals(StopReason.TOLERANCE, r.stopReason());
         assertEquals(7.5, r.value(), 7.5 * 0.05);
         assertTrue(r.ciLow() < 7.5 && r.ciHigh() >= 7.5, r.ciLow() + " .. " + r.ciHigh());
     }
@@ -186,7 +188,7 @@ class BoundarySearchTest {
                     List.of(new Margin(SLO, rate / (soak ? 7.5 : 8.5) - 1, 0.001, 100)), 100, 10);
         };
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 30)).run(shortThenSoak);
-        assertEquals("tolerance", r.stopReason());
+        assertEquals(StopReason.TOLERANCE, r.stopReason());
         assertEquals(7.5, r.value(), 7.5 * 0.05);
         assertTrue(r.ciLow() <= 7.5 && r.ciHigh() >= 7.5, r.ciLow() + " .. " + r.ciHigh());
         assertTrue(visits.get(r.ciLow()) == 2 && visits.get(r.ciHigh()) == 2, "both ends soaked: " + visits);
@@ -199,7 +201,7 @@ class BoundarySearchTest {
     @Test
     void theProbeLimitStopsTheSearch() {
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 100_000, 3)).run(fake(load -> load / 50_000 - 1, 0, 1));
-        assertEquals("max_probes", r.stopReason());
+        assertEquals(StopReason.MAX_PROBES, r.stopReason());
         assertEquals(3, r.probes().size());
     }
 }

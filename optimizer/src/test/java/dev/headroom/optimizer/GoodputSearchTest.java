@@ -1,8 +1,10 @@
 package dev.headroom.optimizer;
 
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BoundaryType;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
+import dev.headroom.model.StopReason;
 import dev.headroom.model.Workload;
 import org.junit.jupiter.api.Test;
 
@@ -82,7 +84,7 @@ class GoodputSearchTest {
         double truth = peakedAt(180).applyAsDouble(180);
         assertTrue(peakedAt(180).applyAsDouble(r.load()) >= 0.98 * truth, "argmax " + r.load());
         assertTrue(r.probes().size() <= 10, r.probes().size() + " probes");
-        assertEquals("converged", r.stopReason());
+        assertEquals(StopReason.CONVERGED, r.stopReason());
         assertEquals(truth, r.mean(), 0.05 * truth);
         assertTrue(r.posterior().loads().length > 10);
     }
@@ -118,7 +120,7 @@ class GoodputSearchTest {
     void stopsAtTheProbeLimit() {
         var r = new GoodputSearch(spec(1, 1024, 5, false)).run(fake(peakedAt(300), 0.2, 3));
         assertEquals(5, r.probes().size());
-        assertEquals("max_probes", r.stopReason());
+        assertEquals(StopReason.MAX_PROBES, r.stopReason());
     }
 
     @Test
@@ -126,9 +128,9 @@ class GoodputSearchTest {
         var posterior = new GoodputSearch.Posterior(new double[] {1, 2, 4, 8, 16}, new double[] {1, 4.6, 5, 4.7, 2},
                 new double[] {0.5, 0.5, 0.5, 0.5, 0.5}, new double[] {1, 1, 0.1});
         var best = new GoodputSearch.Observation(4, 5, 0.5, 100, 10);
-        var r = new GoodputSearch.Result(4, 5, 0.5, best, 0, "converged", List.of(best), posterior);
+        var r = new GoodputSearch.Result(4, 5, 0.5, best, 0, StopReason.CONVERGED, List.of(best), posterior);
         assertArrayEquals(new double[] {2, 8}, r.plateau(), 1e-12);
-        var bare = new GoodputSearch.Result(4, 5, 0.5, best, 0, "converged", List.of(best), null);
+        var bare = new GoodputSearch.Result(4, 5, 0.5, best, 0, StopReason.CONVERGED, List.of(best), null);
         assertArrayEquals(new double[] {4, 4}, bare.plateau(), 1e-12);
     }
 }

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
+import dev.headroom.model.StopReason;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -67,7 +69,7 @@ public final class SearchJson {
         return new SearchReport(run, root.path("objective").asText(), slos, result.path("simulated").asBoolean(),
                 num(range.path("min")), num(range.path("max")), num(range.path("tolerance")), num(result.path("value")),
                 num(result.path("ci_low")), num(result.path("ci_high")), result.path("binding_slo").asText(null),
-                result.path("boundary_type").asText(null), result.path("stop_reason").asText(), probes,
+                BoundaryType.parse(result.path("boundary_type").asText(null)), StopReason.parse(result.path("stop_reason").asText()), probes,
                 Map.of(), null, num(root.path("probe_shape").path("ramp_s")));
     }
 
@@ -105,8 +107,8 @@ public final class SearchJson {
         JsonNumbers.put(result, "ci_low", s.ciLow(), 6);
         JsonNumbers.put(result, "ci_high", s.ciHigh(), 6);
         result.put("binding_slo", s.bindingSlo());
-        result.put("boundary_type", s.boundaryType());
-        result.put("stop_reason", s.stopReason());
+        if (s.boundaryType() == null) result.putNull("boundary_type"); else result.put("boundary_type", s.boundaryType().wireName());
+        result.put("stop_reason", s.stopReason().wireName());
         result.put("simulated", s.simulated());
         if (s.goodput() != null) {
             SearchReport.GoodputResult gr = s.goodput();
@@ -219,18 +221,19 @@ public final class SearchJson {
                             + "best probe %s at %s; stop: %s, %d probes%s)%n",
                     String.join(" and ", s.slos().stream().map(Slo::text).toList()), ConsoleTable.n(g.mean()),
                     ConsoleTable.n(g.sd()), unit, load, ConsoleTable.n(s.ciLow()), ConsoleTable.n(s.ciHigh()),
-                    ConsoleTable.n(g.bestObserved()), ConsoleTable.n(g.bestObservedLoad()), s.stopReason(), s.probes().size(),
+                    ConsoleTable.n(g.bestObserved()), ConsoleTable.n(g.bestObservedLoad()), s.stopReason().wireName(), s.probes().size(),
                     s.simulated() ? ", simulated" : "");
         }
         String unit = s.objective().equals("max-rate") ? " requests/s" : " concurrent requests";
         if (Double.isNaN(s.value())) {
             return String.format(Locale.ROOT, "%s: below the range: fails %s already at %s%s (stop: %s)%n", s.objective(),
-                    s.bindingSlo(), ConsoleTable.n(s.min()), unit, s.stopReason());
+                    s.bindingSlo(), ConsoleTable.n(s.min()), unit, s.stopReason().wireName());
         }
         return String.format(Locale.ROOT, "%s under %s: %s%s (interval %s .. %s, binding %s, %s boundary, stop: %s, %d probes%s)%n",
                 s.objective(), String.join(" and ", s.slos().stream().map(Slo::text).toList()), ConsoleTable.n(s.value()),
                 unit, ConsoleTable.n(s.ciLow()), Double.isNaN(s.ciHigh()) ? "above " + ConsoleTable.n(s.max()) : ConsoleTable.n(s.ciHigh()),
-                s.bindingSlo(), s.boundaryType(), s.stopReason(), s.probes().size(), s.simulated() ? ", simulated" : "");
+                s.bindingSlo(), s.boundaryType().wireName(), s.stopReason().wireName(), s.probes().size(),
+                s.simulated() ? ", simulated" : "");
     }
 
 }

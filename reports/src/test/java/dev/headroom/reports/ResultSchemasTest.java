@@ -1,10 +1,12 @@
 package dev.headroom.reports;
 
+import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
+import dev.headroom.model.StopReason;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Comparison;
@@ -53,7 +55,8 @@ class ResultSchemasTest {
                 List.of(new double[] {1, 0.5, 0.1}, new double[] {64, 20.5, 1.25}), new double[] {1, 0.75, 1e-4}) : null;
         return new SearchReport(run, goodput ? "max-goodput" : "max-concurrency", List.of(Slo.parse("ttft:p95<300ms")), true, 1, 1024,
                 0.05, goodput ? 64 : 40, goodput ? 32 : 40, goodput ? 64 : 41, goodput ? null : "ttft:p95<300ms",
-                goodput ? "peak" : "smooth", goodput ? "converged" : "adjacent", probes, curves, g, 2.5);
+                goodput ? BoundaryType.PEAK : BoundaryType.SMOOTH, goodput ? StopReason.CONVERGED : StopReason.ADJACENT, probes,
+                curves, g, 2.5);
     }
 
     @Test

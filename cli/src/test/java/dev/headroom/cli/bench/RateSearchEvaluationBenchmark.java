@@ -66,7 +66,7 @@ class RateSearchEvaluationBenchmark {
             requests += spent[0];
             probes.add(r.probes().size());
             System.out.printf(Locale.ROOT, "case %3d %-10s %-18s truth %8.2f req/s  headroom %8.2f (%2d probes, %s)%s%n",
-                    s, c.engine().hardware().name(), c.slo().text(), truth, r.value(), r.probes().size(), r.stopReason(),
+                    s, c.engine().hardware().name(), c.slo().text(), truth, r.value(), r.probes().size(), r.stopReason().wireName(),
                     ok ? "" : "  MISS");
         }
         probes.sort(null);
