@@ -36,7 +36,7 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String format = output.format();
+        OutputFormat format = output.format();
         PlanInputOptions.Inputs in = inputs.read();
         Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
         Comparison c = new Comparer(in.policy()).compare(plan);
@@ -47,9 +47,9 @@ public final class CompareCommand implements Callable<Integer> {
         ProbeRunner.write(dir.resolve("plan.csv"), csv);
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
-            case "json" -> json;
-            case "csv" -> csv;
-            default -> PlanTable.compare(c);
+            case JSON -> json;
+            case CSV -> csv;
+            case TABLE -> PlanTable.compare(c);
         });
         out.flush();
         output.finish(dir, spec.commandLine().getErr());

@@ -50,7 +50,7 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String format = output.format();
+        OutputFormat format = output.format();
         List<Slo> sloList = slos == null ? List.of() : slos.stream().map(Slo::parse).toList();
         List<Imported> all = new ArrayList<>();
         for (Path f : files) all.addAll(Imports.read(from.trim().toLowerCase(Locale.ROOT), f));
@@ -80,7 +80,7 @@ public final class ImportCommand implements Callable<Integer> {
             ProbeRunner.write(dir.resolve("sweep.json"), json);
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (format.equals("json")) {
+        if (format == OutputFormat.JSON) {
             out.print(json);
         } else {
             for (int i = 0; i < all.size(); i++) {

@@ -50,12 +50,8 @@ public final class OutputOptions {
         return String.format(Locale.ROOT, "%02d-%s", index + 1, load.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
     }
 
-    String format() {
-        String f = format.trim().toLowerCase(Locale.ROOT);
-        if (!f.equals("table") && !f.equals("json") && !f.equals("csv")) {
-            throw new IllegalArgumentException("bad --format '" + format + "': valid values are table, json, csv");
-        }
-        return f;
+    OutputFormat format() {
+        return OutputFormat.parse(format);
     }
 
     /**

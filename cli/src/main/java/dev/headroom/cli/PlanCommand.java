@@ -54,7 +54,7 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String format = output.format();
+        OutputFormat format = output.format();
         PlanInputOptions.Inputs in = inputs.read();
         Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
         if (verify && !(verifySeconds >= 10)) throw new IllegalArgumentException("--verify-seconds must be >= 10, got " + verifySeconds);
@@ -68,9 +68,9 @@ public final class PlanCommand implements Callable<Integer> {
         if (hourly) ProbeRunner.write(dir.resolve("plan-hours.csv"), PlanCsv.hours(plan));
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
-            case "json" -> json;
-            case "csv" -> csv;
-            default -> PlanTable.plan(plan) + PlanJson.verifyLines(checks);
+            case JSON -> json;
+            case CSV -> csv;
+            case TABLE -> PlanTable.plan(plan) + PlanJson.verifyLines(checks);
         });
         out.flush();
         output.finish(dir, spec.commandLine().getErr());

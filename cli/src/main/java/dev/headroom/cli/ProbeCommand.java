@@ -47,7 +47,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String format = output.format();
+        OutputFormat format = output.format();
         List<Slo> slos = run.slos();
         WorkloadSpec work = workload.toSpec();
         RunPlan plan;
@@ -68,13 +68,16 @@ public final class ProbeCommand implements Callable<Integer> {
             ProbeReport report = new ProbeRunner(t, engine, target.apiKeyOrigin(), workload.promptSalt(), err)
                     .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval).run(dir, work, plan, slos, "probe");
             switch (format) {
-                case "json" -> out.print(SummaryJson.write(report));
-                case "csv" -> out.print(SummaryCsv.write(List.of(SummaryCsv.row(report))));
-                default -> out.print(ConsoleTable.probe(report));
+                case JSON -> out.print(SummaryJson.write(report));
+                case CSV -> out.print(SummaryCsv.write(List.of(SummaryCsv.row(report))));
+                case TABLE -> out.print(ConsoleTable.probe(report));
             }
             out.flush();
             // The table already shows the warnings; with json/csv on stdout they go to stderr.
-            if (!format.equals("table")) for (String w : report.client().warnings()) err.println("warning: " + w);
+            if (format != OutputFormat.TABLE) {
+                for (String w : report.warnings()) err.println("warning: " + w);
+                for (String w : report.client().warnings()) err.println("warning: " + w);
+            }
             output.finish(dir, err);
             err.flush();
             return ExitCodes.OK;

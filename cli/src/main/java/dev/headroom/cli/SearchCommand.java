@@ -122,7 +122,7 @@ public final class SearchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String format = output.format();
+        OutputFormat format = output.format();
         List<Slo> sloList = slos.stream().map(Slo::parse).toList();
         WorkloadSpec work = workload.toSpec();
         if (work.dataset() != null || work.trace() != null) {
@@ -183,9 +183,9 @@ public final class SearchCommand implements Callable<Integer> {
             writeAtomically(dir.resolve("search.json"), SearchJson.write(done));
             ProbeRunner.write(dir.resolve("search.csv"), SearchJson.csv(done));
             switch (format) {
-                case "json" -> out.print(SearchJson.write(done));
-                case "csv" -> out.print(SearchJson.csv(done));
-                default -> out.print(SearchJson.answer(done));
+                case JSON -> out.print(SearchJson.write(done));
+                case CSV -> out.print(SearchJson.csv(done));
+                case TABLE -> out.print(SearchJson.answer(done));
             }
             out.flush();
             if (probes.reused() > 0) err.println("resumed: " + probes.reused() + " finished probe(s) reused, "
@@ -196,7 +196,7 @@ public final class SearchCommand implements Callable<Integer> {
         }
     }
 
-    private SearchReport runBoundary(SearchSpec search, SearchProbes probes, RunInfo info, String format, PrintWriter out) {
+    private SearchReport runBoundary(SearchSpec search, SearchProbes probes, RunInfo info, OutputFormat format, PrintWriter out) {
         BoundarySearch bs = new BoundarySearch(search);
         BoundarySearch.Observer observer = (loadValue, index) -> {
             SearchReport.Probe p = probes.at(loadValue, index);
@@ -209,7 +209,7 @@ public final class SearchCommand implements Callable<Integer> {
         BoundarySearch.Result result = bs.run(observer, observations -> {
             SearchReport partial = boundaryReport(info, search, bs, observations, probes, null);
             writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
-            if (format.equals("table")) {
+            if (format == OutputFormat.TABLE) {
                 out.println(SearchJson.probeLine(partial.probes().getLast(), bracket(bs, observations)) + probes.mark());
                 out.flush();
             }
@@ -217,7 +217,7 @@ public final class SearchCommand implements Callable<Integer> {
         return boundaryReport(info, search, bs, result.probes(), probes, result);
     }
 
-    private SearchReport runGoodput(SearchSpec search, SearchProbes probes, RunInfo info, String format, PrintWriter out) {
+    private SearchReport runGoodput(SearchSpec search, SearchProbes probes, RunInfo info, OutputFormat format, PrintWriter out) {
         GoodputSearch gs = new GoodputSearch(search);
         GoodputSearch.Observer observer = (loadValue, index) -> {
             SearchReport.Probe p = probes.at(loadValue, index);
@@ -226,7 +226,7 @@ public final class SearchCommand implements Callable<Integer> {
         GoodputSearch.Result result = gs.run(observer, observations -> {
             SearchReport partial = goodputReport(info, search, probes, null);
             writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
-            if (format.equals("table")) {
+            if (format == OutputFormat.TABLE) {
                 GoodputSearch.Observation best = observations.stream()
                         .max(Comparator.comparingDouble(GoodputSearch.Observation::goodput)).orElseThrow();
                 out.println(SearchJson.goodputLine(partial.probes().getLast(), search.goodputUnit().rateUnit(),

@@ -59,7 +59,7 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String format = output.format();
+        OutputFormat format = output.format();
         List<Slo> slos = run.slos();
         WorkloadSpec work = workload.toSpec();
         List<LoadModel> loads = new ArrayList<>();
@@ -91,9 +91,9 @@ public final class SweepCommand implements Callable<Integer> {
             }
         }
         switch (format) {
-            case "json" -> out.print(SweepJson.write(reports, dirs));
-            case "csv" -> out.print(SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
-            default -> out.print(ConsoleTable.sweep(reports));
+            case JSON -> out.print(SweepJson.write(reports, dirs));
+            case CSV -> out.print(SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
+            case TABLE -> out.print(ConsoleTable.sweep(reports));
         }
         out.flush();
         output.finish(dir, err);
