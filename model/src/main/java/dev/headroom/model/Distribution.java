@@ -6,22 +6,6 @@ import org.HdrHistogram.Histogram;
 public record Distribution(long count, double mean, double min, double p50, double p90, double p95, double p99,
                            double p999, double max) {
 
-    /** The statistic named as in SLOs: mean, min, max, p50, p90, p95, p99, p99.9 (or p999). */
-    public double stat(String name) {
-        return switch (name) {
-            case "mean" -> mean;
-            case "min" -> min;
-            case "max" -> max;
-            case "p50" -> p50;
-            case "p90" -> p90;
-            case "p95" -> p95;
-            case "p99" -> p99;
-            case "p99.9", "p999" -> p999;
-            default -> throw new IllegalArgumentException("unknown statistic '" + name
-                    + "': valid are mean, min, max, p50, p90, p95, p99, p99.9");
-        };
-    }
-
     /** Summarises a histogram, multiplying every value by {@code scale} (e.g. 1e-3 for µs to ms). */
     public static Distribution of(Histogram h, double scale) {
         if (h.getTotalCount() == 0) return empty();

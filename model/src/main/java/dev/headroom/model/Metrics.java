@@ -3,7 +3,6 @@ package dev.headroom.model;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +108,7 @@ public final class Metrics {
         List<Summary.SloResult> results = new ArrayList<>();
         boolean pass = true;
         for (Slo slo : slos) {
-            double observed = slo.isRate() ? errorRate : d.get(slo.metric() + "_ms").stat(slo.stat());
+            double observed = slo.isRate() ? errorRate : slo.stat().of(d.get(slo.metric().distributionKey()));
             boolean ok = !Double.isNaN(observed) && slo.met(observed);
             results.add(new Summary.SloResult(slo, observed, ok));
             pass &= ok;
@@ -143,38 +142,14 @@ public final class Metrics {
      */
     public static boolean isGood(RequestRecord r, boolean openLoop, List<Slo> slos) {
         if (!r.succeeded()) return false;
-        long origin = origin(r, openLoop);
         for (Slo slo : slos) {
             if (slo.isRate()) continue;
-            double ms = switch (slo.metric()) {
-                case "ttft" -> (r.firstTokenNanos() - origin) / 1e6;
-                case "ttft_from_send" -> (r.firstTokenNanos() - r.sentNanos()) / 1e6;
-                case "e2e" -> (r.lastTokenNanos() - origin) / 1e6;
-                case "tpot" -> tpotNanos(r) / 1e6;
-                case "itl" -> statOf(itlGapsNanos(r), slo.stat()) / 1e6;
-                default -> throw new IllegalStateException(slo.metric());
-            };
+            double ms = slo.metric() == SloMetric.ITL ? slo.stat().of(itlGapsNanos(r)) / 1e6
+                    : slo.metric().valueMs(r, openLoop);
             // A request with no such value (one token: no tpot, no gaps) is not held to that objective.
             if (!Double.isNaN(ms) && !slo.met(ms)) return false;
         }
         return true;
-    }
-
-    /** A statistic of a small sample, percentiles by nearest rank (as HdrHistogram reports them). */
-    static double statOf(double[] values, String stat) {
-        if (values.length == 0) return Double.NaN;
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return switch (stat) {
-            case "mean" -> Arrays.stream(v).average().orElse(Double.NaN);
-            case "min" -> v[0];
-            case "max" -> v[v.length - 1];
-            default -> {
-                double p = stat.equals("p99.9") ? 99.9 : Double.parseDouble(stat.substring(1));
-                int rank = (int) Math.ceil(p / 100 * v.length);
-                yield v[Math.max(0, Math.min(v.length - 1, rank - 1))];
-            }
-        };
     }
 
     private static void record(Histogram h, long value) {

@@ -1,6 +1,5 @@
 package dev.headroom.model;
 
-import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,22 +12,19 @@ import java.util.regex.Pattern;
  * form, used for goodput, applies the same threshold to each request: its own ttft, tpot or e2e; for itl, the
  * STAT of that request's own inter-token gaps.
  *
- * @param metric    ttft, ttft_from_send, itl, tpot, e2e, or error_rate
- * @param stat      mean, min, max, p50, p90, p95, p99 or p99.9; null for a rate
+ * @param metric    what it constrains: a latency or the error rate
+ * @param stat      the latency's statistic; null for a rate
  * @param inclusive true for {@code <=}, false for {@code <}
  * @param threshold milliseconds for latencies, a fraction (0..1) for rates
  */
-public record Slo(String metric, String stat, boolean inclusive, double threshold) {
-    public static final List<String> LATENCY_METRICS = List.of("ttft", "ttft_from_send", "itl", "tpot", "e2e");
-    public static final List<String> RATE_METRICS = List.of("error_rate");
-    public static final List<String> STATS = List.of("mean", "min", "max", "p50", "p90", "p95", "p99", "p99.9");
+public record Slo(SloMetric metric, SloStat stat, boolean inclusive, double threshold) {
     private static final Pattern LATENCY = Pattern.compile("([a-z_0-9]+):(mean|min|max|p50|p90|p95|p99|p99\\.9|p999)\\s*(<=|<)\\s*([0-9.]+)\\s*(us|ms|s)?");
     private static final Pattern RATE = Pattern.compile("([a-z_]+)\\s*(<=|<)\\s*([0-9.]+)\\s*(%)?");
 
     public Slo {
-        if (!LATENCY_METRICS.contains(metric) && !RATE_METRICS.contains(metric)) {
-            throw new IllegalArgumentException("unknown SLO metric '" + metric + "': valid are "
-                    + String.join(", ", LATENCY_METRICS) + ", " + String.join(", ", RATE_METRICS));
+        if (metric == null) throw new IllegalArgumentException("an SLO needs a metric");
+        if ((stat == null) != metric.isRate()) {
+            throw new IllegalArgumentException("SLO on " + metric.wireName() + ": a latency takes a statistic, a rate none");
         }
         if (!(threshold >= 0) || Double.isInfinite(threshold)) {
             throw new IllegalArgumentException("SLO threshold must be a non-negative number, got " + threshold);
@@ -36,7 +32,7 @@ public record Slo(String metric, String stat, boolean inclusive, double threshol
     }
 
     public boolean isRate() {
-        return stat == null;
+        return metric.isRate();
     }
 
     /** True when {@code observed} meets the objective. */
@@ -57,14 +53,15 @@ public record Slo(String metric, String stat, boolean inclusive, double threshol
                     case "s" -> v * 1000;
                     default -> v;
                 };
-                String stat = m.group(2).equals("p999") ? "p99.9" : m.group(2);
-                if (!LATENCY_METRICS.contains(m.group(1))) throw bad(text);
-                return new Slo(m.group(1), stat, m.group(3).equals("<="), ms);
+                SloMetric metric = SloMetric.find(m.group(1));
+                if (metric == null || metric.isRate()) throw bad(text);
+                return new Slo(metric, SloStat.find(m.group(2)), m.group(3).equals("<="), ms);
             }
             m = RATE.matcher(s);
-            if (m.matches() && RATE_METRICS.contains(m.group(1))) {
+            SloMetric rate = m.matches() ? SloMetric.find(m.group(1)) : null;
+            if (rate != null && rate.isRate()) {
                 double v = Double.parseDouble(m.group(3));
-                return new Slo(m.group(1), null, m.group(2).equals("<="), m.group(4) != null ? v / 100 : v);
+                return new Slo(rate, null, m.group(2).equals("<="), m.group(4) != null ? v / 100 : v);
             }
         } catch (NumberFormatException e) {
             throw bad(text);
@@ -74,15 +71,15 @@ public record Slo(String metric, String stat, boolean inclusive, double threshol
 
     private static IllegalArgumentException bad(String text) {
         return new IllegalArgumentException("bad SLO '" + text + "': write METRIC:STAT<THRESHOLD with METRIC one of "
-                + String.join(", ", LATENCY_METRICS) + " and STAT one of " + String.join(", ", STATS)
+                + SloMetric.latencyNames() + " and STAT one of " + SloStat.names()
                 + " (e.g. ttft:p95<500ms, itl:p99<=50ms, e2e:p99<10s), or error_rate<1%");
     }
 
     /** The canonical text, e.g. {@code ttft:p95<500ms}. */
     public String text() {
         String op = inclusive ? "<=" : "<";
-        if (isRate()) return metric + op + trim(threshold * 100) + "%";
-        return metric + ":" + stat + op + trim(threshold) + "ms";
+        if (isRate()) return metric.wireName() + op + trim(threshold * 100) + "%";
+        return metric.wireName() + ":" + stat.text() + op + trim(threshold) + "ms";
     }
 
     private static String trim(double v) {

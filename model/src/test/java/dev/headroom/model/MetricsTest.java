@@ -119,10 +119,10 @@ class MetricsTest {
 
     @Test
     void sloTextParsesUnitsAndRejectsNonsense() {
-        assertEquals(new Slo("ttft", "p95", false, 500), Slo.parse("ttft:p95<500ms"));
-        assertEquals(new Slo("e2e", "p99", true, 10_000), Slo.parse("e2e:p99<=10s"));
-        assertEquals(new Slo("itl", "p99.9", false, 0.5), Slo.parse("itl:p999<500us"));
-        assertEquals(new Slo("error_rate", null, false, 0.01), Slo.parse("error_rate<1%"));
+        assertEquals(new Slo(SloMetric.TTFT, SloStat.P95, false, 500), Slo.parse("ttft:p95<500ms"));
+        assertEquals(new Slo(SloMetric.E2E, SloStat.P99, true, 10_000), Slo.parse("e2e:p99<=10s"));
+        assertEquals(new Slo(SloMetric.ITL, SloStat.P999, false, 0.5), Slo.parse("itl:p999<500us"));
+        assertEquals(new Slo(SloMetric.ERROR_RATE, null, false, 0.01), Slo.parse("error_rate<1%"));
         assertEquals("ttft:p95<500ms", Slo.parse("TTFT:p95 < 500").text());
         for (String bad : new String[] {"ttft<5ms", "latency:p95<1s", "ttft:p42<1s", "error_rate<lots", ""}) {
             var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Slo.parse(bad));

@@ -3,6 +3,8 @@ package dev.headroom.optimizer;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Slo;
+import dev.headroom.model.SloMetric;
+import dev.headroom.model.SloStat;
 import org.apache.commons.math3.distribution.BinomialDistribution;
 
 import java.util.ArrayList;
@@ -40,12 +42,12 @@ public record Margin(Slo slo, double value, double se, int samples) {
         if (inOrder.length == 0) return new Margin(slo, 1, 1, 0); // nothing completed: as failing as it gets
         double[] v = inOrder.clone();
         Arrays.sort(v);
-        if (slo.stat().equals("mean")) {
+        if (slo.stat() == SloStat.MEAN) {
             double mean = Arrays.stream(v).average().orElse(Double.NaN);
             double sd = Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, v.length - 1));
             return new Margin(slo, (mean - t) / t, sd / Math.sqrt(EffectiveSize.of(inOrder)) / t, v.length);
         }
-        double q = quantileOf(slo.stat());
+        double q = slo.stat().quantile();
         int n = v.length;
         double observed = v[rank(n, q) - 1];
         // Order-statistic interval: ranks between the binomial 2.5 % and 97.5 % points of Bin(m, q), m the effective
@@ -66,35 +68,18 @@ public record Margin(Slo slo, double value, double se, int samples) {
     }
 
     /** Per-request values (ms) of a latency metric; itl pools every gap. */
-    static double[] values(String metric, List<RequestRecord> records, boolean openLoop) {
+    static double[] values(SloMetric metric, List<RequestRecord> records, boolean openLoop) {
         List<Double> out = new ArrayList<>();
         for (RequestRecord r : records) {
             if (!r.succeeded() || r.firstTokenNanos() < 0) continue;
-            long origin = Metrics.origin(r, openLoop);
-            switch (metric) {
-                case "ttft" -> out.add((r.firstTokenNanos() - origin) / 1e6);
-                case "ttft_from_send" -> out.add((r.firstTokenNanos() - r.sentNanos()) / 1e6);
-                case "e2e" -> out.add((r.lastTokenNanos() - origin) / 1e6);
-                case "tpot" -> {
-                    double tpot = Metrics.tpotNanos(r);
-                    if (!Double.isNaN(tpot)) out.add(tpot / 1e6);
-                }
-                case "itl" -> {
-                    for (double g : Metrics.itlGapsNanos(r)) out.add(g / 1e6);
-                }
-                default -> throw new IllegalArgumentException("no per-request values for " + metric);
+            if (metric == SloMetric.ITL) {
+                for (double g : Metrics.itlGapsNanos(r)) out.add(g / 1e6);
+            } else {
+                double v = metric.valueMs(r, openLoop);
+                if (!Double.isNaN(v)) out.add(v);
             }
         }
         return out.stream().mapToDouble(Double::doubleValue).toArray();
-    }
-
-    static double quantileOf(String stat) {
-        return switch (stat) {
-            case "min" -> 0;
-            case "max" -> 1;
-            case "p99.9" -> 0.999;
-            default -> Double.parseDouble(stat.substring(1)) / 100;
-        };
     }
 
     /**

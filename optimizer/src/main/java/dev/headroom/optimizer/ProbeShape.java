@@ -6,6 +6,7 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
+import dev.headroom.model.SloStat;
 
 import java.util.Arrays;
 import java.util.Comparator;
@@ -199,7 +200,7 @@ public final class ProbeShape {
      */
     static int samplesForVerdict(Slo slo) {
         if (slo.isRate()) return 30;
-        double q = Margin.quantileOf(slo.stat().equals("mean") ? "p50" : slo.stat());
+        double q = (slo.stat() == SloStat.MEAN ? SloStat.P50 : slo.stat()).quantile();
         // max never lies inside the sample: as many requests as a p99.9 would need by 2 ÷ (1 − q).
         return Math.max(30, q >= 1 ? 2000 : Margin.samplesToResolve(q));
     }
@@ -212,13 +213,10 @@ public final class ProbeShape {
     double queueSeconds() {
         double seconds = 0;
         for (Slo slo : spec.slos()) {
-            if (QUEUED_METRICS.contains(slo.metric())) seconds = Math.max(seconds, slo.threshold() / 1000 / spec.tolerance());
+            if (slo.metric().queued()) seconds = Math.max(seconds, slo.threshold() / 1000 / spec.tolerance());
         }
         return seconds;
     }
-
-    /** Metrics that include the time a request waits in the server's queue. */
-    private static final List<String> QUEUED_METRICS = List.of("ttft", "ttft_from_send", "e2e");
 
     /** The finished requests whose index is below that of every request not yet finished (warm-up excluded). */
     static List<RequestRecord> completedPrefix(List<RequestRecord> finished) {

@@ -73,8 +73,8 @@ public final class SummaryJson {
         ArrayNode slo = root.putArray("slo");
         for (Summary.SloResult r : s.slo()) {
             ObjectNode o = slo.addObject();
-            o.put("metric", r.slo().metric());
-            if (r.slo().stat() == null) o.putNull("stat"); else o.put("stat", r.slo().stat());
+            o.put("metric", r.slo().metric().wireName());
+            if (r.slo().stat() == null) o.putNull("stat"); else o.put("stat", r.slo().stat().text());
             o.put("op", r.slo().inclusive() ? "<=" : "<");
             JsonNumbers.put(o, "threshold", r.slo().threshold(), 4);
             o.put("unit", r.slo().isRate() ? "fraction" : "ms");

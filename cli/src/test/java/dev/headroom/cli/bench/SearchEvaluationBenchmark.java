@@ -7,6 +7,8 @@ import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
+import dev.headroom.model.SloMetric;
+import dev.headroom.model.SloStat;
 import dev.headroom.model.Workload;
 import dev.headroom.optimizer.BoundarySearch;
 import dev.headroom.optimizer.Margin;
@@ -237,7 +239,7 @@ class SearchEvaluationBenchmark {
         Workload w = new Workload(new LengthDistribution.Normal(isl, isl * 0.2), new LengthDistribution.Normal(osl, osl * cv), true);
         // A TTFT target between 2x and 40x a lone request's prefill: boundaries spread over the range.
         double prefillMs = 2 * 8.03e9 * isl / (Profiles.hardware(hw).bf16Tflops() * 1e12 * 0.5) * 1e3 + 2;
-        Slo slo = new Slo("ttft", "p95", false, Math.round(prefillMs * (2 + r.nextDouble() * 38)));
+        Slo slo = new Slo(SloMetric.TTFT, SloStat.P95, false, Math.round(prefillMs * (2 + r.nextDouble() * 38)));
         return new Case(e, w, slo);
     }
 

@@ -81,7 +81,7 @@ final class SearchReportPage {
             String unit = slo.isRate() ? "%" : "ms";
             double[] y = new double[n];
             for (int i = 0; i < n; i++) y[i] = threshold * (1 + num(probes.get(i).at("/margins/" + pointer(text) + "/value")));
-            Chart c = new Chart(text + " against load", axis, (slo.isRate() ? "error rate" : slo.metric() + " " + slo.stat()) + " (" + unit + ")").logX();
+            Chart c = new Chart(text + " against load", axis, (slo.isRate() ? "error rate" : slo.metric().wireName() + " " + slo.stat().text()) + " (" + unit + ")").logX();
             // Latencies past the boundary run to seconds: a log axis keeps the threshold region readable.
             if (!slo.isRate()) c.logY();
             JsonNode iso = s.at("/curves/isotonic/" + pointer(text));

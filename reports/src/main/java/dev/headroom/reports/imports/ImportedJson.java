@@ -66,8 +66,8 @@ public final class ImportedJson {
             double observed = observed(r, slo);
             boolean ok = slo.met(observed);
             ObjectNode o = sloArray.addObject();
-            o.put("metric", slo.isRate() ? "error_rate" : slo.metric());
-            o.put("stat", slo.stat());
+            o.put("metric", slo.metric().wireName());
+            if (slo.stat() == null) o.putNull("stat"); else o.put("stat", slo.stat().text());
             o.put("op", slo.inclusive() ? "<=" : "<");
             o.put("threshold", slo.threshold());
             o.put("observed", observed);
@@ -95,11 +95,11 @@ public final class ImportedJson {
             if (e == null) throw new IllegalArgumentException("--slo " + slo.text() + ": " + r.file + " has no error count to check it on");
             return e;
         }
-        Map<String, Double> d = r.distributions.get(slo.metric() + "_ms");
-        String stat = slo.stat().replace(".", "");
+        Map<String, Double> d = r.distributions.get(slo.metric().distributionKey());
+        String stat = slo.stat().text().replace(".", "");
         if (d == null || !d.containsKey(stat)) {
-            throw new IllegalArgumentException("--slo " + slo.text() + ": " + r.file + " (" + r.tool + ") has no " + slo.metric()
-                    + " " + slo.stat() + (d == null ? "" : "; it has " + d.keySet()) + " — Headroom does not invent it");
+            throw new IllegalArgumentException("--slo " + slo.text() + ": " + r.file + " (" + r.tool + ") has no " + slo.metric().wireName()
+                    + " " + slo.stat().text() + (d == null ? "" : "; it has " + d.keySet()) + " — Headroom does not invent it");
         }
         return d.get(stat);
     }

@@ -1,0 +1,63 @@
+package dev.headroom.model;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** What an SLO constrains; the wire name ({@code ttft_from_send}) is how SLOs are written and results name it. */
+public enum SloMetric {
+    TTFT("ttft", true), TTFT_FROM_SEND("ttft_from_send", true), ITL("itl", false), TPOT("tpot", false),
+    E2E("e2e", true), ERROR_RATE("error_rate", false);
+
+    private final String wire;
+    private final boolean queued;
+
+    SloMetric(String wire, boolean queued) {
+        this.wire = wire;
+        this.queued = queued;
+    }
+
+    public String wireName() {
+        return wire;
+    }
+
+    public boolean isRate() {
+        return this == ERROR_RATE;
+    }
+
+    /** Whether it includes the time a request waits in the server's queue. */
+    public boolean queued() {
+        return queued;
+    }
+
+    /** The distribution a {@link Summary} keeps of it ({@code ttft_ms}); a rate has none. */
+    public String distributionKey() {
+        if (isRate()) throw new IllegalStateException(wire + " is a rate: it has no distribution");
+        return wire + "_ms";
+    }
+
+    /**
+     * One completed request's value in ms as {@link Metrics} defines it, NaN when it has none (no token, or one token:
+     * no tpot). Not for {@code itl}, of which a request has one value per gap ({@link Metrics#itlGapsNanos}).
+     */
+    public double valueMs(RequestRecord r, boolean openLoop) {
+        long origin = Metrics.origin(r, openLoop);
+        return switch (this) {
+            case TTFT -> r.firstTokenNanos() < 0 ? Double.NaN : (r.firstTokenNanos() - origin) / 1e6;
+            case TTFT_FROM_SEND -> r.firstTokenNanos() < 0 ? Double.NaN : (r.firstTokenNanos() - r.sentNanos()) / 1e6;
+            case E2E -> r.lastTokenNanos() < 0 ? Double.NaN : (r.lastTokenNanos() - origin) / 1e6;
+            case TPOT -> Metrics.tpotNanos(r) / 1e6;
+            case ITL, ERROR_RATE -> throw new IllegalStateException(wire + " has no single value per request");
+        };
+    }
+
+    /** The latency metrics' names, for messages. */
+    public static String latencyNames() {
+        return Arrays.stream(values()).filter(m -> !m.isRate()).map(SloMetric::wireName).collect(Collectors.joining(", "));
+    }
+
+    /** The metric of a wire name, or null when there is none. */
+    public static SloMetric find(String wire) {
+        for (SloMetric m : values()) if (m.wire.equals(wire)) return m;
+        return null;
+    }
+}
