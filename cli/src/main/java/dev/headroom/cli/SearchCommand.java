@@ -201,8 +201,8 @@ public final class SearchCommand implements Callable<Integer> {
         BoundarySearch.Observer observer = (loadValue, index) -> {
             SearchReport.Probe p = probes.at(loadValue, index);
             List<Margin> margins = search.slos().stream().map(s -> {
-                double[] m = p.margins().get(s.text());
-                return new Margin(s, m[0], m[1], (int) m[2]);
+                SearchReport.SloMargin m = p.margins().get(s.text());
+                return new Margin(s, m.value(), m.se(), (int) m.samples());
             }).toList();
             return new BoundarySearch.Observation(loadValue, margins, p.requests(), p.seconds());
         };

@@ -112,11 +112,11 @@ final class SearchProbes {
         shape.learn(m);
         writeProbe(probeDir, m, lm, search.slos(), server);
         boolean open = !search.integerLoad();
-        Map<String, double[]> margins = new LinkedHashMap<>();
+        Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();
         boolean pass = true;
         for (Slo s : search.slos()) {
             Margin mg = Margin.of(s, m.records(), open);
-            margins.put(s.text(), new double[] {mg.value(), mg.se(), mg.samples()});
+            margins.put(s.text(), new SearchReport.SloMargin(mg.value(), mg.se(), mg.samples()));
             pass &= mg.passing();
         }
         Goodput g = Goodput.of(m.records(), open, search.slos(), search.goodputUnit());

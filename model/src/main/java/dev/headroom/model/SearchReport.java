@@ -25,13 +25,22 @@ public record SearchReport(RunInfo run, String objective, List<Slo> slos, boolea
     /**
      * One probe of the search, in the order it ran.
      *
-     * @param margins per SLO text: {value, se, samples}
+     * @param margins per SLO text, its margin
      * @param goodput {value, se} in the search's goodput unit
      * @param e2eMeanSeconds closed loop: the mean e2e of its measured requests, from which later probes' ramps are
      *                       interpolated (NaN in open loop or when none succeeded)
      */
-    public record Probe(int index, double load, Map<String, double[]> margins, boolean pass, double[] goodput,
+    public record Probe(int index, double load, Map<String, SloMargin> margins, boolean pass, double[] goodput,
                         long requests, double seconds, String dir, double e2eMeanSeconds) {}
+
+    /**
+     * How far one probe's measurement of an SLO lies from its threshold, as {@code search.json} keeps it.
+     *
+     * @param value   (observed − threshold) ÷ threshold; negative passes
+     * @param se      its standard error
+     * @param samples the values it was computed from
+     */
+    public record SloMargin(double value, double se, long samples) {}
 
     /**
      * The max-goodput answer.

@@ -55,9 +55,9 @@ public final class SearchJson {
         root.path("slo").forEach(n -> slos.add(Slo.parse(n.asText())));
         List<SearchReport.Probe> probes = new ArrayList<>();
         for (var p : root.path("probes")) {
-            Map<String, double[]> margins = new LinkedHashMap<>();
-            p.path("margins").properties().forEach(e -> margins.put(e.getKey(), new double[] {
-                    num(e.getValue().path("value")), num(e.getValue().path("se")), e.getValue().path("n").asLong()}));
+            Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();
+            p.path("margins").properties().forEach(e -> margins.put(e.getKey(), new SearchReport.SloMargin(
+                    num(e.getValue().path("value")), num(e.getValue().path("se")), e.getValue().path("n").asLong())));
             probes.add(new SearchReport.Probe(p.path("index").asInt(), num(p.path("load")), margins,
                     p.path("verdict").asText().equals("pass"),
                     new double[] {num(p.path("goodput").path("value")), num(p.path("goodput").path("se"))},
@@ -130,9 +130,9 @@ public final class SearchJson {
             ObjectNode margins = o.putObject("margins");
             p.margins().forEach((k, v) -> {
                 ObjectNode m = margins.putObject(k);
-                JsonNumbers.exact(m, "value", v[0]);
-                JsonNumbers.exact(m, "se", v[1]);
-                m.put("n", (long) v[2]);
+                JsonNumbers.exact(m, "value", v.value());
+                JsonNumbers.exact(m, "se", v.se());
+                m.put("n", v.samples());
             });
             o.put("verdict", p.pass() ? "pass" : "fail");
             ObjectNode g = o.putObject("goodput");
@@ -187,9 +187,9 @@ public final class SearchJson {
             row.put("goodput", p.goodput()[0]);
             row.put("goodput_se", p.goodput()[1]);
             for (Slo slo : s.slos()) {
-                double[] m = p.margins().get(slo.text());
-                row.put("margin " + slo.text(), m == null ? null : m[0]);
-                row.put("margin_se " + slo.text(), m == null ? null : m[1]);
+                SearchReport.SloMargin m = p.margins().get(slo.text());
+                row.put("margin " + slo.text(), m == null ? null : m.value());
+                row.put("margin_se " + slo.text(), m == null ? null : m.se());
             }
             row.put("dir", p.dir());
             rows.add(row);
@@ -200,7 +200,7 @@ public final class SearchJson {
     /** The console lines: one per probe, then the answer. */
     public static String probeLine(SearchReport.Probe p, String bracket) {
         StringBuilder margins = new StringBuilder();
-        p.margins().forEach((k, v) -> margins.append(String.format(Locale.ROOT, "  %s %+.1f%%", k, v[0] * 100)));
+        p.margins().forEach((k, v) -> margins.append(String.format(Locale.ROOT, "  %s %+.1f%%", k, v.value() * 100)));
         return String.format(Locale.ROOT, "probe %2d  load %-10s %s %s  %s", p.index(), ConsoleTable.n(p.load()),
                 p.pass() ? "pass" : "FAIL", margins, bracket);
     }

@@ -41,9 +41,9 @@ class ResultSchemasTest {
     }
 
     static SearchReport search(boolean goodput) {
-        Map<String, double[]> m1 = new LinkedHashMap<>(), m2 = new LinkedHashMap<>();
-        m1.put("ttft:p95<300ms", new double[] {-0.5, 0.05, 200});
-        m2.put("ttft:p95<300ms", new double[] {0.25, 0.08, 120});
+        Map<String, SearchReport.SloMargin> m1 = new LinkedHashMap<>(), m2 = new LinkedHashMap<>();
+        m1.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.5, 0.05, 200));
+        m2.put("ttft:p95<300ms", new SearchReport.SloMargin(0.25, 0.08, 120));
         List<SearchReport.Probe> probes = List.of(
                 new SearchReport.Probe(1, 1, m1, true, new double[] {0.5, 0.04}, 203, 12.5, "01-concurrency=1", 0.75),
                 new SearchReport.Probe(2, 64, m2, false, new double[] {20.25, 1.5}, 320, 30.25, "02-concurrency=64", 2.5));
@@ -70,8 +70,8 @@ class ResultSchemasTest {
         SearchReport back = SearchJson.read(writeTemp(SearchJson.write(search(true))));
         SearchReport.Probe p = back.probes().get(1);
         assertEquals(64, p.load());
-        assertEquals(0.25, p.margins().get("ttft:p95<300ms")[0]);
-        assertEquals(120, p.margins().get("ttft:p95<300ms")[2]);
+        assertEquals(0.25, p.margins().get("ttft:p95<300ms").value());
+        assertEquals(120, p.margins().get("ttft:p95<300ms").samples());
         assertEquals(20.25, p.goodput()[0]);
         assertEquals(2.5, back.rampSeconds());
         assertEquals("max-goodput", back.objective());
