@@ -1,5 +1,8 @@
 package dev.headroom.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.ClientHealth;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
@@ -9,6 +12,7 @@ import dev.headroom.model.Measurer;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.Slo;
@@ -18,6 +22,7 @@ import dev.headroom.optimizer.Margin;
 import dev.headroom.optimizer.ProbeShape;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.MetricsScraper;
+import dev.headroom.reports.HistogramLog;
 import dev.headroom.reports.RequestsCsv;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.SummaryJson;
@@ -27,6 +32,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +44,7 @@ import java.util.Map;
  * {@code search.json}, as long as the search asks for the same load at the same position.
  */
 final class SearchProbes {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private final SearchSpec search;
     private final Measurer measurer;
     private final RunInfo info;
@@ -124,7 +131,7 @@ final class SearchProbes {
                 m.records().size(), m.elapsedNanos() / 1e9, name, search.integerLoad() ? ProbeShape.meanE2e(m) : Double.NaN);
     }
 
-    /** Each probe's own run directory: summary.json, requests.jsonl and requests.csv, as a probe would write. */
+    /** Each probe's own run directory, holding what a probe's holds (summary.json last). */
     private static void createDirectories(Path probeDir) {
         try {
             Files.createDirectories(probeDir);
@@ -148,8 +155,55 @@ final class SearchProbes {
                 : ClientHealth.assess(summary.distribution("send_lag_ms").p99(), Double.NaN, Double.NaN, 0);
         ProbeReport report = new ProbeReport(probeInfo, summary, health, server,
                 MeasurementWarnings.of(summary, inputLength, false));
+        long startMillis = notes != null ? notes.startEpochMicros() / 1000 : Instant.parse(info.startedAt()).toEpochMilli();
+        HistogramLog.write(probeDir.resolve("histograms.hlog"), summary.histograms(), startMillis, summary.windowSeconds());
+        writeConfig(probeDir, m, lm, slos, notes);
         // summary.json last: its presence marks the probe as finished for --resume.
         ProbeRunner.write(probeDir.resolve("summary.json"), SummaryJson.write(report));
+    }
+
+    /** The probe's config.yaml: what was measured, as a probe's records it (no secrets: the target's URL and model). */
+    private void writeConfig(Path probeDir, Measurement m, LoadModel lm, List<Slo> slos, Measurement.Notes notes) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("tool", Map.of("name", "headroom", "version", info.toolVersion()));
+        c.put("command", "search");
+        c.put("started_at", info.startedAt());
+        c.put("seed", m.seed());
+        if (notes != null) c.put("prompt_salt", notes.promptSalt());
+        Map<String, Object> target = new LinkedHashMap<>();
+        target.put("url", info.url());
+        target.put("model", info.model());
+        target.put("api", info.api());
+        c.put("target", target);
+        if (info.simulator() != null) c.put("simulator", info.simulator());
+        Map<String, Object> load = new LinkedHashMap<>();
+        switch (lm) {
+            case LoadModel.Closed cl -> {
+                load.put("mode", "closed");
+                load.put("concurrency", cl.concurrency());
+            }
+            case LoadModel.Open o -> {
+                load.put("mode", "open");
+                load.put("rate", o.ratePerSecond());
+                load.put("arrival", o.label());
+            }
+        }
+        c.put("load", load);
+        c.put("workload", info.workload());
+        RunLength length = m.request().length();
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("requests", length.requests());
+        run.put("max_s", length.maxSeconds() >= Long.MAX_VALUE / 1e9 ? null : length.maxSeconds());
+        run.put("warmup_requests", length.warmupRequests());
+        run.put("warmup_s", length.warmupSeconds());
+        run.put("ramp_s", length.rampSeconds());
+        c.put("run", run);
+        c.put("slo", slos.stream().map(Slo::text).toList());
+        try {
+            ProbeRunner.write(probeDir.resolve("config.yaml"), YAML.writeValueAsString(c));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     List<SearchReport.Probe> done() {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,7 +30,13 @@ class SearchCommandTest {
         assertTrue(lo >= 1 && hi > lo, lo + " .. " + hi);
         assertTrue(s.get("probes").size() <= 20);
         for (JsonNode p : s.get("probes")) {
-            assertTrue(Files.exists(out.resolve(p.get("dir").asText()).resolve("summary.json")), p.toString());
+            // Every probe directory holds what a probe's does.
+            for (String f : List.of("summary.json", "requests.jsonl", "requests.csv", "config.yaml", "histograms.hlog")) {
+                assertTrue(Files.size(out.resolve(p.get("dir").asText()).resolve(f)) > 0, f + " in " + p.get("dir"));
+            }
+            String config = Files.readString(out.resolve(p.get("dir").asText()).resolve("config.yaml"));
+            assertTrue(config.contains("command: \"search\"") && config.contains("concurrency: " + p.get("load").asInt())
+                    && config.contains("ttft:p95<300ms"), config);
             boolean pass = p.get("verdict").asText().equals("pass");
             double margin = p.at("/margins/ttft:p95<300ms/value").asDouble();
             assertEquals(pass, margin < 0, p.toString());

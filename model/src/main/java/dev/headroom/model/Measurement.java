@@ -29,6 +29,7 @@ public record Measurement(MeasurementRequest request, List<RequestRecord> record
      * @param inputLength how prompt lengths were hit
      * @param promptSalt  what made its prompts its own
      * @param connections how connections were used, and what was learned of the server's
+     * @param startEpochMicros Unix-epoch microseconds of the measurement's time 0 (its records' times count from it)
      */
-    public record Notes(String inputLength, String promptSalt, String connections) {}
+    public record Notes(String inputLength, String promptSalt, String connections, long startEpochMicros) {}
 }

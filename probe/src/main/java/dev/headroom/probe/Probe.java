@@ -146,7 +146,7 @@ public final class Probe implements Measurer {
                 Duration.ofNanos(Math.round(request.length().rampSeconds() * 1e9)), Duration.ofSeconds(30), request.seed());
         ProbeResult r = run(WorkloadSpec.of(request.workload()), plan, rec -> { }, request.stopEarly());
         return new Measurement(request, r.records(), (long) (r.elapsedSeconds() * 1e9), false, request.seed(),
-                new Measurement.Notes(r.inputLength(), r.promptSalt(), r.connections()));
+                new Measurement.Notes(r.inputLength(), r.promptSalt(), r.connections(), r.startEpochMicros()));
     }
 
     /** The first model the server lists; a clear error when it lists none or cannot be reached. */
