@@ -148,21 +148,7 @@ final class ProbeRunner {
                     "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(), "noise", simulator.noise(),
                     "prefix_caching", simulator.prefixCaching()));
         }
-        Map<String, Object> l = new LinkedHashMap<>();
-        switch (plan.load()) {
-            case LoadModel.Closed cl -> {
-                l.put("mode", "closed");
-                l.put("concurrency", cl.concurrency());
-                l.put("think_time_s", plan.thinkTime().toMillis() / 1000.0);
-            }
-            case LoadModel.Open o -> {
-                l.put("mode", "open");
-                l.put("rate", o.ratePerSecond());
-                l.put("arrival", o.label());
-                l.put("max_concurrency", plan.maxConcurrency());
-            }
-        }
-        c.put("load", l);
+        c.put("load", loadSection(plan.load(), plan.thinkTime().toMillis() / 1000.0, plan.maxConcurrency()));
         c.put("workload", WorkloadOptions.describe(w));
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("duration_s", plan.duration() == null ? null : plan.duration().toMillis() / 1000.0);
@@ -178,6 +164,25 @@ final class ProbeRunner {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** config.yaml's {@code load}: closed (users, think time) or open (rate, arrivals, cap). */
+    static Map<String, Object> loadSection(LoadModel load, double thinkTimeSeconds, int maxConcurrency) {
+        Map<String, Object> l = new LinkedHashMap<>();
+        switch (load) {
+            case LoadModel.Closed cl -> {
+                l.put("mode", "closed");
+                l.put("concurrency", cl.concurrency());
+                l.put("think_time_s", thinkTimeSeconds);
+            }
+            case LoadModel.Open o -> {
+                l.put("mode", "open");
+                l.put("rate", o.ratePerSecond());
+                l.put("arrival", o.label());
+                l.put("max_concurrency", maxConcurrency);
+            }
+        }
+        return l;
     }
 
     static void write(Path file, String text) {

@@ -176,19 +176,7 @@ final class SearchProbes {
         target.put("api", info.api());
         c.put("target", target);
         if (info.simulator() != null) c.put("simulator", info.simulator());
-        Map<String, Object> load = new LinkedHashMap<>();
-        switch (lm) {
-            case LoadModel.Closed cl -> {
-                load.put("mode", "closed");
-                load.put("concurrency", cl.concurrency());
-            }
-            case LoadModel.Open o -> {
-                load.put("mode", "open");
-                load.put("rate", o.ratePerSecond());
-                load.put("arrival", o.label());
-            }
-        }
-        c.put("load", load);
+        c.put("load", ProbeRunner.loadSection(lm, 0, 0));
         c.put("workload", info.workload());
         RunLength length = m.request().length();
         Map<String, Object> run = new LinkedHashMap<>();

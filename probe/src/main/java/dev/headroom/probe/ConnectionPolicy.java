@@ -7,7 +7,6 @@ import okhttp3.Request;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Which connections a run's requests go out on, and what it learned about the server's. Reusing a kept-alive
@@ -31,7 +30,6 @@ final class ConnectionPolicy {
     private volatile boolean closeEach;
     private volatile Duration idleLimit;
     private volatile String learned;
-    private final AtomicLong staleFailures = new AtomicLong();
 
     /** Starts from what an earlier run against the same target learned ({@code previous}, or null). */
     ConnectionPolicy(OkHttpClient base, int maxIdle, KeepAlive mode, ConnectionPolicy previous) {
@@ -71,7 +69,6 @@ final class ConnectionPolicy {
 
     /** A request failed on a connection that had been idle for {@code idleNanos}: reuse less, as learned. */
     synchronized void onStale(long idleNanos) {
-        staleFailures.incrementAndGet();
         if (mode != KeepAlive.AUTO || closeEach) return;
         if (idleNanos < CLOSED_AFTER_RESPONSE.toNanos()) {
             learned = "closed a kept-alive connection " + millis(idleNanos) + " after a response";
@@ -101,10 +98,6 @@ final class ConnectionPolicy {
     private OkHttpClient withIdleLimit(Duration limit) {
         return base.newBuilder().connectionPool(new ConnectionPool(maxIdle, limit.toMillis(), TimeUnit.MILLISECONDS))
                 .build();
-    }
-
-    long staleFailures() {
-        return staleFailures.get();
     }
 
     /** For results: the mode, what the client does now, and what it learned. */

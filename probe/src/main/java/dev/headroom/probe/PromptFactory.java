@@ -44,7 +44,7 @@ final class PromptFactory implements RequestSource {
         this.api = api;
         this.model = model;
         this.workload = workload;
-        this.namespace = mix(salt.hashCode() * 0x9E3779B97F4A7C15L ^ (long) salt.length() << 32, seed);
+        this.namespace = mix(fnv64(salt), seed);
         this.sharedPrefix = workload.sharedPrefixTokens() > 0
                 ? words(new SplittableRandom(namespace ^ 0x5EEDL), workload.sharedPrefixTokens()) + "\n" : "";
         this.lengths = new LengthModel(api == Api.CHAT ? APPROX_CHAT_OVERHEAD : APPROX_COMPLETION_OVERHEAD, 1,
@@ -127,6 +127,13 @@ final class PromptFactory implements RequestSource {
         // Fixed-width digit groups tokenize to a fixed count in the common tokenizers.
         String nonce = String.format("#%04d %04d %04d:", r.nextInt(10_000), r.nextInt(10_000), r.nextInt(10_000));
         return sharedPrefix + nonce + words(r, words);
+    }
+
+    /** A 64-bit hash of every character (String.hashCode's 32 bits collide too easily between salts). */
+    private static long fnv64(String s) {
+        long h = 0xCBF29CE484222325L;
+        for (int i = 0; i < s.length(); i++) h = (h ^ s.charAt(i)) * 0x100000001B3L;
+        return h;
     }
 
     private static long mix(long a, long b) {

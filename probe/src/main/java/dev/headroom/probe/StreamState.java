@@ -163,7 +163,7 @@ final class StreamState {
             chunkNanos = Arrays.copyOf(chunkNanos, chunks * 2);
             chunkTokens = Arrays.copyOf(chunkTokens, chunks * 2);
         }
-        if (firstTokenNanos < 0) firstTokenNanos = nanos;
+        if (chunks == 0) firstTokenNanos = nanos; // the first chunk: one volatile write, no read per chunk
         chunkNanos[chunks] = nanos;
         chunkTokens[chunks] = tokens;
         chunks++;

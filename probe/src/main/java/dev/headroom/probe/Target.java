@@ -49,11 +49,6 @@ public record Target(URI baseUrl, Api api, String model, String apiKey, Map<Stri
                 keepAlive);
     }
 
-    /** The same target with connections handled by {@code k}. */
-    public Target withKeepAlive(KeepAlive k) {
-        return new Target(baseUrl, api, model, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout, k);
-    }
-
     public String url(String path) {
         return baseUrl + path;
     }
