@@ -7,6 +7,7 @@ import dev.headroom.optimizer.plan.Planner;
 import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
 import dev.headroom.reports.PlanTable;
+import dev.headroom.reports.RunFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,9 +43,9 @@ public final class CompareCommand implements Callable<Integer> {
         Comparison c = new Comparer(in.policy()).compare(plan);
         Path dir = output.runDirectory("compare");
         String json = PlanJson.write(c, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-        ProbeRunner.write(dir.resolve("compare.json"), json);
+        RunFiles.write(dir.resolve("compare.json"), json);
         String csv = PlanCsv.months(plan);
-        ProbeRunner.write(dir.resolve("plan.csv"), csv);
+        RunFiles.write(dir.resolve("plan.csv"), csv);
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
             case JSON -> json;

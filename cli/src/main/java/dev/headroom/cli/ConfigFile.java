@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -39,7 +40,7 @@ final class ConfigFile {
                 break;
             }
         }
-        if (at < 0) throw new IllegalArgumentException("--config " + file + ": name the command it is for, e.g. headroom probe --config " + file);
+        if (at < 0) throw new BadInputException("--config " + file + ": name the command it is for, e.g. headroom probe --config " + file);
         String command = args[at];
         CommandSpec spec = root.getSubcommands().get(command).getCommandSpec();
         JsonNode config = read(Path.of(file));
@@ -49,7 +50,7 @@ final class ConfigFile {
             String key = e.getKey();
             if (root.getSubcommands().containsKey(key)) {
                 if (!e.getValue().isObject()) {
-                    throw new IllegalArgumentException("--config " + file + ": '" + key + "' must hold the options of headroom " + key);
+                    throw new BadInputException("--config " + file + ": '" + key + "' must hold the options of headroom " + key);
                 }
                 if (!key.equals(command)) continue;
                 for (Map.Entry<String, JsonNode> s : e.getValue().properties()) {
@@ -109,29 +110,29 @@ final class ConfigFile {
         return v.asText();
     }
 
-    private static IllegalArgumentException bad(String file, String key, JsonNode value, String valid) {
-        return new IllegalArgumentException("--config " + file + ": key '" + key + "' has " + value + "; it takes " + valid);
+    private static BadInputException bad(String file, String key, JsonNode value, String valid) {
+        return new BadInputException("--config " + file + ": key '" + key + "' has " + value + "; it takes " + valid);
     }
 
-    private static IllegalArgumentException unknown(String file, String key, String command, CommandSpec spec) {
+    private static BadInputException unknown(String file, String key, String command, CommandSpec spec) {
         TreeSet<String> keys = new TreeSet<>();
         for (OptionSpec o : spec.options()) {
             String n = o.longestName().replaceFirst("^--", "");
             if (!n.equals("config") && !n.equals("help") && !n.equals("version")) keys.add(n);
         }
-        return new IllegalArgumentException("--config " + file + ": unknown key '" + key + "' for headroom " + command
+        return new BadInputException("--config " + file + ": unknown key '" + key + "' for headroom " + command
                 + "; valid keys: " + String.join(", ", keys));
     }
 
     private static JsonNode read(Path file) {
-        if (!Files.isRegularFile(file)) throw new IllegalArgumentException("--config " + file + ": no such file");
+        if (!Files.isRegularFile(file)) throw new BadInputException("--config " + file + ": no such file");
         try {
             JsonNode n = YAML.readTree(file.toFile());
             if (n == null || n.isMissingNode()) return YAML.createObjectNode();
-            if (!n.isObject()) throw new IllegalArgumentException("--config " + file + ": expected a YAML mapping of option: value");
+            if (!n.isObject()) throw new BadInputException("--config " + file + ": expected a YAML mapping of option: value");
             return n;
         } catch (IOException e) {
-            throw new IllegalArgumentException("--config " + file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException("--config " + file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 }

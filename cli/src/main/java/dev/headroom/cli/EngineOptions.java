@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
@@ -59,7 +60,7 @@ public final class EngineOptions {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed for noise, lengths and faults (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    /** Builds and validates the engine configuration; bad values raise IllegalArgumentException (exit 2). */
+    /** Builds and validates the engine configuration; bad values raise BadInputException (exit 2). */
     public EngineConfig toConfig() {
         var base = EngineConfig.defaults(Profiles.hardware(hardware), Profiles.model(model));
         var config = new EngineConfig(base.hardware(), base.model(), tp, maxNumSeqs, maxNumBatchedTokens,

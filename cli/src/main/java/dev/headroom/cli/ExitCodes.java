@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.probe.TargetRefusedException;
 import picocli.CommandLine;
 
@@ -9,7 +10,7 @@ import java.io.UncheckedIOException;
 
 /**
  * The one mapping from failures to exit codes (documented in docs/cli.md):
- * 0 ok · 1 internal error · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target refused
+ * 0 ok · 1 internal error (a bug) · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target refused
  * the run's first requests all the same way (its message is printed) · 130 interrupted.
  */
 public final class ExitCodes {
@@ -25,7 +26,7 @@ public final class ExitCodes {
     static int forException(Throwable t) {
         return switch (t) {
             case TargetRefusedException e -> TARGET_REFUSED;
-            case IllegalArgumentException e -> BAD_INPUT;
+            case BadInputException e -> BAD_INPUT;
             case CommandLine.ParameterException e -> BAD_INPUT;
             case UncheckedIOException e -> IO;
             case IOException e -> IO;
@@ -41,18 +42,27 @@ public final class ExitCodes {
             PrintWriter err = cl.getErr();
             int code = forException(ex);
             String prefix = code == INTERNAL ? "internal error: " : "error: ";
-            err.println(cl.getColorScheme().errorText(prefix + message(ex)));
+            err.println(cl.getColorScheme().errorText(prefix + message(ex, cl.getCommandSpec())));
             if (code == INTERNAL || System.getenv("HEADROOM_DEBUG") != null) {
                 if (System.getenv("HEADROOM_DEBUG") != null) ex.printStackTrace(err);
-                else err.println("(set HEADROOM_DEBUG=1 for the stack trace)");
+                else err.println("this is a bug in Headroom; set HEADROOM_DEBUG=1 for the stack trace and report it");
             }
             err.flush();
             return code;
         }
 
-        private static String message(Throwable t) {
+        private static String message(Throwable t, CommandLine.Model.CommandSpec command) {
+            if (t instanceof BadInputException bad) return bad.message(input -> spelling(input, command));
             String m = t.getMessage();
             return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
+        }
+
+        /** An input the library names ({@code requests}) as this command's option spells it ({@code --requests}). */
+        static String spelling(String input, CommandLine.Model.CommandSpec command) {
+            for (String option : new String[] {"--" + input, "--sim-" + input}) {
+                if (command.findOption(option) != null) return option;
+            }
+            return input;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.headroom.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.Slo;
+import dev.headroom.reports.RunFiles;
 import dev.headroom.reports.imports.Imported;
 import dev.headroom.reports.imports.ImportedJson;
 import dev.headroom.reports.imports.Imports;
@@ -62,7 +63,7 @@ public final class ImportCommand implements Callable<Integer> {
         String json;
         if (all.size() == 1) {
             json = ImportedJson.text(trees.getFirst());
-            ProbeRunner.write(dir.resolve("summary.json"), json);
+            RunFiles.write(dir.resolve("summary.json"), json);
         } else {
             for (int i = 0; i < all.size(); i++) {
                 String name = String.format(Locale.ROOT, "%02d-%s-%s", i + 1, all.get(i).tool(),
@@ -73,11 +74,11 @@ public final class ImportCommand implements Callable<Integer> {
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot create " + d + ": " + e.getMessage(), e);
                 }
-                ProbeRunner.write(d.resolve("summary.json"), ImportedJson.text(trees.get(i)));
+                RunFiles.write(d.resolve("summary.json"), ImportedJson.text(trees.get(i)));
                 dirs.add(name);
             }
             json = ImportedJson.sweep(trees, dirs, Version.get());
-            ProbeRunner.write(dir.resolve("sweep.json"), json);
+            RunFiles.write(dir.resolve("sweep.json"), json);
         }
         PrintWriter out = spec.commandLine().getOut();
         if (format == OutputFormat.JSON) {

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,15 +49,15 @@ public final class InitCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!PRESETS.contains(preset)) {
-            throw new IllegalArgumentException("bad --preset '" + preset + "': valid values are " + String.join(", ", PRESETS));
+            throw new BadInputException("bad --preset '" + preset + "': valid values are " + String.join(", ", PRESETS));
         }
         if (!api.equals("chat") && !api.equals("completions")) {
-            throw new IllegalArgumentException("bad --api '" + api + "': valid values are chat, completions");
+            throw new BadInputException("bad --api '" + api + "': valid values are chat, completions");
         }
         if (url != null && !(url.startsWith("http://") || url.startsWith("https://"))) {
-            throw new IllegalArgumentException("bad --url '" + url + "': give an http:// or https:// base URL");
+            throw new BadInputException("bad --url '" + url + "': give an http:// or https:// base URL");
         }
-        if (Files.exists(out)) throw new IllegalArgumentException("--out " + out + " exists; give a new file name (nothing overwritten)");
+        if (Files.exists(out)) throw new BadInputException("--out " + out + " exists; give a new file name (nothing overwritten)");
         StringBuilder b = new StringBuilder();
         b.append("# Headroom configuration for ").append(url == null ? "the embedded simulator" : url)
                 .append(", written by `headroom init` on ").append(LocalDate.now()).append(".\n")

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LoadModel;
 import picocli.CommandLine.Option;
@@ -31,7 +32,7 @@ public final class LoadOptions {
             case "constant" -> new ArrivalProcess.Constant();
             case "poisson" -> new ArrivalProcess.Poisson();
             case "gamma" -> new ArrivalProcess.Gamma(burstiness);
-            default -> throw new IllegalArgumentException("bad --arrival '" + arrival
+            default -> throw new BadInputException("bad --arrival '" + arrival
                     + "': valid values are constant, poisson, gamma");
         };
         return new LoadModel.Open(rate, a);

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import picocli.CommandLine;
 
 /** Entry point of the runnable jar. */
@@ -17,7 +18,7 @@ public final class Main {
         String[] expanded;
         try {
             expanded = ConfigFile.expand(cl, args);
-        } catch (IllegalArgumentException e) {
+        } catch (BadInputException e) {
             cl.getErr().println(cl.getColorScheme().errorText("error: " + e.getMessage()));
             cl.getErr().flush();
             return ExitCodes.BAD_INPUT;

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import java.util.Locale;
 
 /** What a command prints on standard output ({@code --format}). */
@@ -11,7 +12,7 @@ enum OutputFormat {
             case "table" -> TABLE;
             case "json" -> JSON;
             case "csv" -> CSV;
-            default -> throw new IllegalArgumentException("bad --format '" + s + "': valid values are table, json, csv");
+            default -> throw new BadInputException("bad --format '" + s + "': valid values are table, json, csv");
         };
     }
 }

@@ -1,6 +1,6 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.LoadModel;
+import dev.headroom.model.BadInputException;
 import dev.headroom.reports.HtmlReport;
 import picocli.CommandLine.Option;
 
@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 
 /** Where a command writes its run directory and what it prints. */
 public final class OutputOptions {
@@ -32,7 +31,7 @@ public final class OutputOptions {
             if (Files.isDirectory(dir)) {
                 try (var entries = Files.list(dir)) {
                     if (entries.findAny().isPresent()) {
-                        if (out != null) throw new IllegalArgumentException("--out " + dir + " exists and is not empty; "
+                        if (out != null) throw new BadInputException("--out " + dir + " exists and is not empty; "
                                 + "give a new directory");
                         dir = Path.of(dir + "-" + ProcessHandle.current().pid());
                     }
@@ -43,11 +42,6 @@ public final class OutputOptions {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create run directory " + dir + ": " + e.getMessage(), e);
         }
-    }
-
-    /** Directory name of the {@code index}-th (0-based) load point inside a sweep or search directory. */
-    static String pointName(int index, LoadModel load) {
-        return String.format(Locale.ROOT, "%02d-%s", index + 1, load.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
     }
 
     OutputFormat format() {

@@ -1,13 +1,17 @@
 package dev.headroom.cli;
 
 import dev.headroom.cli.plan.SimulatedFleet;
+import dev.headroom.model.BadInputException;
+import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.Verification;
+import dev.headroom.model.plan.WorkloadClass;
 import dev.headroom.optimizer.plan.PlanVerification;
 import dev.headroom.optimizer.plan.Planner;
 import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
 import dev.headroom.reports.PlanTable;
+import dev.headroom.reports.RunFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,16 +60,21 @@ public final class PlanCommand implements Callable<Integer> {
     public Integer call() {
         OutputFormat format = output.format();
         PlanInputOptions.Inputs in = inputs.read();
-        Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
-        if (verify && !(verifySeconds >= 10)) throw new IllegalArgumentException("--verify-seconds must be >= 10, got " + verifySeconds);
+        Plan plan;
+        try {
+            plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
+        } catch (Planner.MissingCapacityException e) {
+            throw new BadInputException(howToMeasure(e.workloadClass(), e.option()), e);
+        }
+        if (verify && !(verifySeconds >= 10)) throw new BadInputException("--verify-seconds must be >= 10, got " + verifySeconds);
         // Verify before making the run directory: a catalog that cannot be simulated leaves nothing half-written.
         List<Verification> checks = verify ? PlanVerification.verify(plan, verifySeconds, seed, new SimulatedFleet()) : List.of();
         Path dir = output.runDirectory("plan");
         String json = PlanJson.write(plan, checks, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-        ProbeRunner.write(dir.resolve("plan.json"), json);
+        RunFiles.write(dir.resolve("plan.json"), json);
         String csv = PlanCsv.months(plan);
-        ProbeRunner.write(dir.resolve("plan.csv"), csv);
-        if (hourly) ProbeRunner.write(dir.resolve("plan-hours.csv"), PlanCsv.hours(plan));
+        RunFiles.write(dir.resolve("plan.csv"), csv);
+        if (hourly) RunFiles.write(dir.resolve("plan-hours.csv"), PlanCsv.hours(plan));
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
             case JSON -> json;
@@ -75,5 +84,13 @@ public final class PlanCommand implements Callable<Integer> {
         out.flush();
         output.finish(dir, spec.commandLine().getErr());
         return ExitCodes.OK;
+    }
+
+    /** The missing capacity, as the command that would measure it. */
+    private static String howToMeasure(WorkloadClass wc, CatalogOption o) {
+        return "no capacity for class " + wc.name() + " on option " + o.name() + ": measure it on that hardware, e.g. "
+                + "./headroom search --objective max-rate --slo '" + wc.slo() + "' --isl " + Math.round(wc.isl())
+                + " --osl " + Math.round(wc.osl()) + " --url <" + o.name() + " server>, then add --capacity "
+                + wc.name() + "@" + o.name() + "=<that run>/search.json (or leave the option out with --option)";
     }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.cli.plan.CapacityInputs;
 import dev.headroom.cli.plan.PlanInputs;
 import dev.headroom.model.plan.Capacity;
@@ -52,7 +53,7 @@ public final class PlanInputOptions {
             options = new ArrayList<>();
             for (String name : only) {
                 CatalogOption o = all.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() ->
-                        new IllegalArgumentException("--option " + name + " is not in the catalog; it has "
+                        new BadInputException("--option " + name + " is not in the catalog; it has "
                                 + all.stream().map(CatalogOption::name).toList()));
                 options.add(o);
             }
@@ -60,11 +61,11 @@ public final class PlanInputOptions {
         List<Capacity> caps = CapacityInputs.parse(capacity);
         for (Capacity c : caps) {
             if (f.classes().stream().noneMatch(k -> k.name().equals(c.workloadClass()))) {
-                throw new IllegalArgumentException("--capacity " + c.workloadClass() + "@" + c.option() + ": no class "
+                throw new BadInputException("--capacity " + c.workloadClass() + "@" + c.option() + ": no class "
                         + c.workloadClass() + " in the forecast; it has " + f.classes().stream().map(k -> k.name()).toList());
             }
             if (all.stream().noneMatch(o -> o.name().equals(c.option()))) {
-                throw new IllegalArgumentException("--capacity " + c.workloadClass() + "@" + c.option() + ": no option "
+                throw new BadInputException("--capacity " + c.workloadClass() + "@" + c.option() + ": no option "
                         + c.option() + " in the catalog; it has " + all.stream().map(CatalogOption::name).toList());
             }
         }

@@ -1,5 +1,7 @@
 package dev.headroom.cli;
 
+import dev.headroom.cli.app.ProbeRunner;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
@@ -52,7 +54,7 @@ public final class ProbeCommand implements Callable<Integer> {
         WorkloadSpec work = workload.toSpec();
         RunPlan plan;
         if (work.trace() != null) {
-            if (point.mode != null) throw new IllegalArgumentException("--trace sets the arrivals; drop --concurrency/--rate");
+            if (point.mode != null) throw new BadInputException("--trace sets the arrivals; drop --concurrency/--rate");
             var replay = work.trace().arrivals();
             plan = run.planForTrace(new LoadModel.Open(replay.meanRate(), replay), load, work.trace().size());
         } else {

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
@@ -29,7 +30,7 @@ final class ResumeCheck {
         else same("--url", previous.run().url(), now.url());
         if (search.objective() == SearchSpec.Objective.MAX_GOODPUT
                 && previous.probes().stream().anyMatch(p -> Double.isNaN(p.goodput()[0]))) {
-            throw new IllegalArgumentException("--resume: the search.json is from an older Headroom; start a new search");
+            throw new BadInputException("--resume: the search.json is from an older Headroom; start a new search");
         }
     }
 
@@ -37,7 +38,7 @@ final class ResumeCheck {
         boolean equal = before instanceof Double a && now instanceof Double b ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a))
                 : Objects.equals(before, now);
         if (!equal) {
-            throw new IllegalArgumentException("--resume: " + what + " was " + before + " in the interrupted search, now "
+            throw new BadInputException("--resume: " + what + " was " + before + " in the interrupted search, now "
                     + now + "; resume with the same options, or start a new search");
         }
     }

@@ -1,7 +1,8 @@
 package dev.headroom.cli;
 
+import dev.headroom.cli.app.SearchPoints;
 import dev.headroom.model.ArrivalProcess;
-import dev.headroom.model.BoundaryType;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurer;
@@ -9,16 +10,13 @@ import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
-import dev.headroom.model.StopReason;
 import dev.headroom.model.Workload;
-import dev.headroom.optimizer.BoundarySearch;
 import dev.headroom.optimizer.Goodput;
-import dev.headroom.optimizer.GoodputSearch;
-import dev.headroom.optimizer.Margin;
+import dev.headroom.optimizer.SearchRun;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
-import dev.headroom.reports.ConsoleTable;
+import dev.headroom.reports.RunFiles;
 import dev.headroom.reports.SearchJson;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
@@ -29,20 +27,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code headroom search}: the largest concurrency or rate that meets the SLOs, or the load with the most goodput. */
@@ -126,7 +118,7 @@ public final class SearchCommand implements Callable<Integer> {
         List<Slo> sloList = slos.stream().map(Slo::parse).toList();
         WorkloadSpec work = workload.toSpec();
         if (work.dataset() != null || work.trace() != null) {
-            throw new IllegalArgumentException("search uses synthetic prompts; drop --dataset/--trace");
+            throw new BadInputException("search uses synthetic prompts; drop --dataset/--trace");
         }
         SearchSpec.Objective obj = SearchSpec.Objective.parse(objective);
         boolean openLoop = switch (obj) {
@@ -135,7 +127,7 @@ public final class SearchCommand implements Callable<Integer> {
             case MAX_GOODPUT -> switch (loadAxis.trim()) {
                 case "concurrency" -> false;
                 case "rate" -> true;
-                default -> throw new IllegalArgumentException("bad --load-axis '" + loadAxis + "': valid values are concurrency, rate");
+                default -> throw new BadInputException("bad --load-axis '" + loadAxis + "': valid values are concurrency, rate");
             };
         };
         ArrivalProcess arrivals = openLoop ? ((LoadModel.Open) load.open(1)).arrivals() : new ArrivalProcess.Poisson();
@@ -145,7 +137,7 @@ public final class SearchCommand implements Callable<Integer> {
                 work.ignoreEos());
         SearchSpec search = new SearchSpec(obj, sloList, min, max, tolerance, maxProbes, w, perProbe, arrivals, seed,
                 openLoop, Goodput.Unit.parse(goodputUnit));
-        if (virtual && !target.embedded()) throw new IllegalArgumentException("--virtual simulates; it cannot take --url");
+        if (virtual && !target.embedded()) throw new BadInputException("--virtual simulates; it cannot take --url");
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         if (!target.embedded()) target.toTarget(target.parsedUrl());
         SearchReport previous = resume == null ? null : readResumable(resume);
@@ -168,134 +160,42 @@ public final class SearchCommand implements Callable<Integer> {
                 model = t.model() == null ? "(first listed)" : t.model();
             }
             RunInfo info = new RunInfo(Version.get(), startedAt, url, model, target.api,
-                    engine == null ? null : SimTargetOptions.describe(engine),
+                    engine == null ? null : engine.describe(),
                     openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min)), 0, 0,
-                    WorkloadOptions.describe(work), virtual ? "simulator tokenizer" : "see each probe", seed, salt, null);
+                    work.describe(), virtual ? "simulator tokenizer" : "see each probe", seed, salt, null);
             if (previous != null) ResumeCheck.sameSearch(previous, info, search, virtual);
-            SearchProbes probes = new SearchProbes(search, measurer, info, dir, previous);
-            if (!virtual) probes.withMetrics(target.metricsUrlFor(URI.create(url)), target.metricsInterval);
-            SearchReport done;
-            if (obj == SearchSpec.Objective.MAX_GOODPUT) {
-                done = runGoodput(search, probes, info, format, out);
-            } else {
-                done = runBoundary(search, probes, info, format, out);
-            }
-            writeAtomically(dir.resolve("search.json"), SearchJson.write(done));
-            ProbeRunner.write(dir.resolve("search.csv"), SearchJson.csv(done));
+            SearchPoints points = new SearchPoints(measurer, info, dir, search.slos());
+            if (!virtual) points.withMetrics(target.metricsUrlFor(URI.create(url)), target.metricsInterval);
+            SearchRun run = new SearchRun(search, info, virtual, points);
+            if (previous != null) run.resuming(previous, points::finished);
+            SearchReport done = run.run((sofar, progress) -> {
+                RunFiles.writeAtomically(dir.resolve("search.json"), SearchJson.write(sofar));
+                if (format == OutputFormat.TABLE) {
+                    out.println(SearchJson.progressLine(sofar, progress, search.goodputUnit().rateUnit()));
+                    out.flush();
+                }
+            });
+            RunFiles.writeAtomically(dir.resolve("search.json"), SearchJson.write(done));
+            RunFiles.write(dir.resolve("search.csv"), SearchJson.csv(done));
             switch (format) {
                 case JSON -> out.print(SearchJson.write(done));
                 case CSV -> out.print(SearchJson.csv(done));
                 case TABLE -> out.print(SearchJson.answer(done));
             }
             out.flush();
-            if (probes.reused() > 0) err.println("resumed: " + probes.reused() + " finished probe(s) reused, "
-                    + (done.probes().size() - probes.reused()) + " measured now");
+            if (run.reused() > 0) err.println("resumed: " + run.reused() + " finished probe(s) reused, "
+                    + (done.probes().size() - run.reused()) + " measured now");
             output.finish(dir, err);
             err.flush();
             return ExitCodes.OK;
         }
     }
 
-    private SearchReport runBoundary(SearchSpec search, SearchProbes probes, RunInfo info, OutputFormat format, PrintWriter out) {
-        BoundarySearch bs = new BoundarySearch(search);
-        BoundarySearch.Observer observer = (loadValue, index) -> {
-            SearchReport.Probe p = probes.at(loadValue, index);
-            List<Margin> margins = search.slos().stream().map(s -> {
-                SearchReport.SloMargin m = p.margins().get(s.text());
-                return new Margin(s, m.value(), m.se(), (int) m.samples());
-            }).toList();
-            return new BoundarySearch.Observation(loadValue, margins, p.requests(), p.seconds());
-        };
-        BoundarySearch.Result result = bs.run(observer, observations -> {
-            SearchReport partial = boundaryReport(info, search, bs, observations, probes, null);
-            writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
-            if (format == OutputFormat.TABLE) {
-                out.println(SearchJson.probeLine(partial.probes().getLast(), bracket(bs, observations)) + probes.mark());
-                out.flush();
-            }
-        });
-        return boundaryReport(info, search, bs, result.probes(), probes, result);
-    }
-
-    private SearchReport runGoodput(SearchSpec search, SearchProbes probes, RunInfo info, OutputFormat format, PrintWriter out) {
-        GoodputSearch gs = new GoodputSearch(search);
-        GoodputSearch.Observer observer = (loadValue, index) -> {
-            SearchReport.Probe p = probes.at(loadValue, index);
-            return new GoodputSearch.Observation(loadValue, p.goodput()[0], p.goodput()[1], p.requests(), p.seconds());
-        };
-        GoodputSearch.Result result = gs.run(observer, observations -> {
-            SearchReport partial = goodputReport(info, search, probes, null);
-            writeAtomically(probes.dir().resolve("search.json"), SearchJson.write(partial));
-            if (format == OutputFormat.TABLE) {
-                GoodputSearch.Observation best = observations.stream()
-                        .max(Comparator.comparingDouble(GoodputSearch.Observation::goodput)).orElseThrow();
-                out.println(SearchJson.goodputLine(partial.probes().getLast(), search.goodputUnit().rateUnit(),
-                        "best so far " + ConsoleTable.n(best.goodput()) + " at "
-                                + ConsoleTable.n(best.load())) + probes.mark());
-                out.flush();
-            }
-        });
-        return goodputReport(info, search, probes, result);
-    }
-
     private static SearchReport readResumable(Path dir) {
         Path file = dir.resolve("search.json");
         if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("--resume " + dir + ": no search.json there; give the directory of a search");
+            throw new BadInputException("--resume " + dir + ": no search.json there; give the directory of a search");
         }
         return SearchJson.read(file);
-    }
-
-    private static String bracket(BoundarySearch search, List<BoundarySearch.Observation> probes) {
-        double[] b = search.bracket(probes);
-        return "bracket [" + (Double.isNaN(b[0]) ? "-" : ConsoleTable.n(b[0])) + ", "
-                + (Double.isNaN(b[1]) ? "-" : ConsoleTable.n(b[1])) + ")";
-    }
-
-    private SearchReport boundaryReport(RunInfo info, SearchSpec search, BoundarySearch bs,
-                                        List<BoundarySearch.Observation> observations, SearchProbes probes,
-                                        BoundarySearch.Result result) {
-        Map<String, List<double[]>> curves = bs.sampledCurves(observations);
-        if (result == null) {
-            return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
-                    search.tolerance(), Double.NaN, Double.NaN, Double.NaN, observations.getLast().binding().slo().text(),
-                    BoundaryType.UNKNOWN, StopReason.RUNNING, probes.done(), curves, null, probes.rampSeconds());
-        }
-        return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
-                search.tolerance(), result.value(), result.ciLow(), result.ciHigh(), result.bindingSlo(),
-                result.boundaryType(), result.stopReason(), probes.done(), curves, null, probes.rampSeconds());
-    }
-
-    private SearchReport goodputReport(RunInfo info, SearchSpec search, SearchProbes probes, GoodputSearch.Result result) {
-        if (result == null) {
-            return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
-                    search.tolerance(), Double.NaN, Double.NaN, Double.NaN, null, BoundaryType.PEAK, StopReason.RUNNING, probes.done(),
-                    Map.of(), null, probes.rampSeconds());
-        }
-        List<double[]> posterior = new ArrayList<>();
-        double[] h = new double[] {Double.NaN, Double.NaN, Double.NaN};
-        if (result.posterior() != null) {
-            GoodputSearch.Posterior p = result.posterior();
-            h = p.hyperparameters();
-            for (int i = 0; i < p.loads().length; i++) posterior.add(new double[] {p.loads()[i], p.mean()[i], p.sd()[i]});
-        }
-        double[] plateau = result.plateau();
-        SearchReport.GoodputResult g = new SearchReport.GoodputResult(search.goodputUnit().wireName(), result.mean(),
-                result.sd(), result.bestObserved().load(), result.bestObserved().goodput(), result.expectedImprovement(),
-                posterior, h);
-        return new SearchReport(info, search.objective().wireName(), search.slos(), virtual, search.min(), search.max(),
-                search.tolerance(), result.load(), plateau[0], plateau[1], null, BoundaryType.PEAK, result.stopReason(), probes.done(), Map.of(), g,
-                probes.rampSeconds());
-    }
-
-    /** Write, then rename: a crash never leaves a half-written search.json. */
-    static void writeAtomically(Path file, String text) {
-        try {
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, text);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
     }
 }

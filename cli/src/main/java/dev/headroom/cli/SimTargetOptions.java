@@ -37,8 +37,4 @@ public final class SimTargetOptions {
         c.kvBlocks();
         return c;
     }
-
-    static String describe(EngineConfig c) {
-        return c.model().name() + " on " + c.hardware().name() + " x" + c.tensorParallel();
-    }
 }

@@ -1,10 +1,13 @@
 package dev.headroom.cli;
 
+import dev.headroom.cli.app.ProbeRunner;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
+import dev.headroom.optimizer.SearchRun;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
+import dev.headroom.reports.RunFiles;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SweepJson;
 import dev.headroom.sim.engine.EngineConfig;
@@ -79,14 +82,14 @@ public final class SweepCommand implements Callable<Integer> {
                     .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval);
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);
-                String name = OutputOptions.pointName(i, l);
+                String name = SearchRun.pointName(i, l);
                 Path pointDir = dir.resolve(name);
                 pointDir.toFile().mkdirs();
                 reports.add(runner.run(pointDir, work, run.plan(l, load), slos, "sweep"));
                 dirs.add(name);
                 // Written after every point, so an interrupted sweep keeps the points it finished.
-                ProbeRunner.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));
-                ProbeRunner.write(dir.resolve("sweep.csv"),
+                RunFiles.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));
+                RunFiles.write(dir.resolve("sweep.csv"),
                         SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
             }
         }

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.probe.Api;
 import dev.headroom.probe.KeepAlive;
 import dev.headroom.probe.MetricsScraper;
@@ -68,12 +69,17 @@ public final class TargetOptions {
     String metricsUrlFor(URI base) {
         if (noMetrics) return null;
         if (metricsInterval.isNegative() || metricsInterval.isZero()) {
-            throw new IllegalArgumentException("--metrics-interval must be > 0, got " + metricsInterval);
+            throw new BadInputException("--metrics-interval must be > 0, got " + metricsInterval);
         }
         if (metricsUrl != null) {
-            URI u = URI.create(metricsUrl);
+            URI u;
+            try {
+                u = URI.create(metricsUrl.trim());
+            } catch (IllegalArgumentException e) {
+                u = URI.create("bad:x");
+            }
             if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
-                throw new IllegalArgumentException("bad --metrics-url '" + metricsUrl + "': give an http:// or https:// URL");
+                throw new BadInputException("bad --metrics-url '" + metricsUrl + "': give an http:// or https:// URL");
             }
             return metricsUrl;
         }
@@ -107,7 +113,7 @@ public final class TargetOptions {
         Map<String, String> h = new LinkedHashMap<>();
         for (String kv : headers) {
             int colon = kv.indexOf(':');
-            if (colon <= 0) throw new IllegalArgumentException("bad --header '" + kv.replaceAll(":.*", ":***")
+            if (colon <= 0) throw new BadInputException("bad --header '" + kv.replaceAll(":.*", ":***")
                     + "': expected NAME:VALUE");
             h.put(kv.substring(0, colon).trim(), kv.substring(colon + 1).trim());
         }
@@ -123,7 +129,7 @@ public final class TargetOptions {
             }
             return u;
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("bad --url '" + url + "': give an http:// or https:// base URL, e.g. "
+            throw new BadInputException("bad --url '" + url + "': give an http:// or https:// base URL, e.g. "
                     + "http://127.0.0.1:8000");
         }
     }

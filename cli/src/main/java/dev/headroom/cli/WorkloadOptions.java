@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.probe.ClientTokenizer;
 import dev.headroom.probe.Dataset;
@@ -51,7 +52,7 @@ public final class WorkloadOptions {
     /** The salt the command's prompts are made from: --prompt-salt, or a random one. */
     String promptSalt() {
         if (promptSalt == null) return Probe.randomSalt();
-        if (promptSalt.isBlank()) throw new IllegalArgumentException("--prompt-salt must not be blank");
+        if (promptSalt.isBlank()) throw new BadInputException("--prompt-salt must not be blank");
         return promptSalt;
     }
 
@@ -91,31 +92,10 @@ public final class WorkloadOptions {
 
     private static LengthDistribution distribution(String flag, int mean, double sd, String dist, boolean input) {
         if (dist != null) return LengthDistribution.parse(dist);
-        if (mean < 1) throw new IllegalArgumentException(flag + " must be >= 1, got " + mean);
-        if (sd < 0) throw new IllegalArgumentException(flag + "-stddev must be >= 0, got " + sd);
+        if (mean < 1) throw new BadInputException(flag + " must be >= 1, got " + mean);
+        if (sd < 0) throw new BadInputException(flag + "-stddev must be >= 0, got " + sd);
         return sd > 0 ? new LengthDistribution.Normal(mean, sd) : new LengthDistribution.Fixed(mean);
     }
 
     /** A one-line description for results, e.g. {@code isl fixed:512, osl fixed:256, ignore_eos}. */
-    static String describe(WorkloadSpec w) {
-        if (w.dataset() != null) {
-            return "dataset " + w.dataset().file().getFileName() + " (" + w.dataset().entries().size() + " prompts)"
-                    + (w.outputTokens() != null ? ", osl " + text(w.outputTokens()) : "") + (w.ignoreEos() ? ", ignore_eos" : "");
-        }
-        if (w.trace() != null) {
-            return "trace " + w.trace().file().getFileName() + " (" + w.trace().size() + " requests)"
-                    + (w.ignoreEos() ? ", ignore_eos" : "");
-        }
-        return "isl " + text(w.inputTokens()) + ", osl " + (w.outputTokens() == null ? "server-decided" : text(w.outputTokens()))
-                + (w.ignoreEos() ? ", ignore_eos" : "") + (w.sharedPrefixTokens() > 0 ? ", shared prefix " + w.sharedPrefixTokens() : "");
-    }
-
-    static String text(LengthDistribution d) {
-        return switch (d) {
-            case LengthDistribution.Fixed f -> "fixed:" + f.value();
-            case LengthDistribution.Normal n -> "normal:" + n.mean() + "," + n.stddev();
-            case LengthDistribution.Uniform u -> "uniform:" + u.min() + "," + u.max();
-            case LengthDistribution.LogNormal l -> "lognormal:" + l.mean() + "," + l.stddev();
-        };
-    }
 }

@@ -41,7 +41,7 @@ public sealed interface ArrivalProcess {
     record Gamma(double shape) implements ArrivalProcess {
         public Gamma {
             if (!(shape > 0) || Double.isInfinite(shape)) {
-                throw new IllegalArgumentException("gamma shape must be a positive number, got " + shape);
+                throw new BadInputException("gamma shape must be a positive number, got " + shape);
             }
         }
 
@@ -58,10 +58,10 @@ public sealed interface ArrivalProcess {
      */
     record Replay(double[] offsetsSeconds) implements ArrivalProcess {
         public Replay {
-            if (offsetsSeconds.length == 0) throw new IllegalArgumentException("a replayed trace needs at least one arrival");
+            if (offsetsSeconds.length == 0) throw new BadInputException("a replayed trace needs at least one arrival");
             for (int i = 1; i < offsetsSeconds.length; i++) {
                 if (!(offsetsSeconds[i] >= offsetsSeconds[i - 1])) {
-                    throw new IllegalArgumentException("trace timestamps must not go backwards (entry " + i + ")");
+                    throw new BadInputException("trace timestamps must not go backwards (entry " + i + ")");
                 }
             }
             offsetsSeconds = offsetsSeconds.clone();
@@ -111,13 +111,13 @@ public sealed interface ArrivalProcess {
                 // fall through to the error below
             }
         }
-        throw new IllegalArgumentException("bad arrival process '" + text
+        throw new BadInputException("bad arrival process '" + text
                 + "': valid values are constant, poisson, gamma:SHAPE (e.g. gamma:0.5)");
     }
 
     private static double positive(double rate) {
         if (!(rate > 0) || Double.isInfinite(rate)) {
-            throw new IllegalArgumentException("request rate must be a positive number, got " + rate);
+            throw new BadInputException("request rate must be a positive number, got " + rate);
         }
         return rate;
     }

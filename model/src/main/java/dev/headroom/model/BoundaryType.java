@@ -21,6 +21,6 @@ public enum BoundaryType {
     public static BoundaryType parse(String wire) {
         if (wire == null) return null;
         for (BoundaryType t : values()) if (t.wireName().equals(wire)) return t;
-        throw new IllegalArgumentException("unknown boundary type '" + wire + "'");
+        throw new BadInputException("unknown boundary type '" + wire + "'");
     }
 }

@@ -60,6 +60,16 @@ public sealed interface LengthDistribution {
         }
     }
 
+    /** The distribution as {@link #parse} reads it: {@code fixed:256}, {@code normal:512.0,64.0}. */
+    default String text() {
+        return switch (this) {
+            case Fixed f -> "fixed:" + f.value();
+            case Normal n -> "normal:" + n.mean() + "," + n.stddev();
+            case Uniform u -> "uniform:" + u.min() + "," + u.max();
+            case LogNormal l -> "lognormal:" + l.mean() + "," + l.stddev();
+        };
+    }
+
     /**
      * Parses {@code fixed:N}, {@code normal:MEAN,SD}, {@code uniform:MIN,MAX}, {@code lognormal:MEAN,SD},
      * or a bare number (fixed).
@@ -89,7 +99,7 @@ public sealed interface LengthDistribution {
     }
 
     private static IllegalArgumentException bad(String text) {
-        return new IllegalArgumentException("bad length distribution '" + text
+        return new BadInputException("bad length distribution '" + text
                 + "': valid forms are N, fixed:N, normal:MEAN,SD, uniform:MIN,MAX, lognormal:MEAN,SD");
     }
 
@@ -98,6 +108,6 @@ public sealed interface LengthDistribution {
     }
 
     private static void require(boolean ok, String message) {
-        if (!ok) throw new IllegalArgumentException(message);
+        if (!ok) throw new BadInputException(message);
     }
 }

@@ -10,7 +10,7 @@ public sealed interface LoadModel {
     record Closed(int concurrency) implements LoadModel {
         public Closed {
             if (concurrency < 1) {
-                throw new IllegalArgumentException("concurrency must be >= 1, got " + concurrency);
+                throw new BadInputException("concurrency must be >= 1, got " + concurrency);
             }
         }
 
@@ -21,7 +21,7 @@ public sealed interface LoadModel {
     record Open(double ratePerSecond, ArrivalProcess arrivals) implements LoadModel {
         public Open {
             if (!(ratePerSecond > 0) || Double.isInfinite(ratePerSecond)) {
-                throw new IllegalArgumentException("request rate must be a positive number, got " + ratePerSecond);
+                throw new BadInputException("request rate must be a positive number, got " + ratePerSecond);
             }
             if (arrivals == null) throw new IllegalArgumentException("an open-loop load needs an arrival process");
         }

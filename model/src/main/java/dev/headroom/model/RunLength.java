@@ -9,14 +9,14 @@ package dev.headroom.model;
  */
 public record RunLength(int requests, double maxSeconds, int warmupRequests, double rampSeconds, double warmupSeconds) {
     public RunLength {
-        if (requests < 1) throw new IllegalArgumentException("request count must be >= 1, got " + requests);
-        if (!(maxSeconds > 0)) throw new IllegalArgumentException("duration must be > 0 s, got " + maxSeconds);
-        if (warmupRequests < 0) throw new IllegalArgumentException("warm-up requests must be >= 0, got " + warmupRequests);
+        if (requests < 1) throw new BadInputException("request count must be >= 1, got " + requests);
+        if (!(maxSeconds > 0)) throw new BadInputException("duration must be > 0 s, got " + maxSeconds);
+        if (warmupRequests < 0) throw new BadInputException("warm-up requests must be >= 0, got " + warmupRequests);
         if (!(rampSeconds >= 0) || Double.isInfinite(rampSeconds)) {
-            throw new IllegalArgumentException("ramp must be >= 0 s, got " + rampSeconds);
+            throw new BadInputException("ramp must be >= 0 s, got " + rampSeconds);
         }
         if (!(warmupSeconds >= 0) || Double.isInfinite(warmupSeconds)) {
-            throw new IllegalArgumentException("warm-up must be >= 0 s, got " + warmupSeconds);
+            throw new BadInputException("warm-up must be >= 0 s, got " + warmupSeconds);
         }
     }
 

@@ -24,10 +24,10 @@ public record Slo(SloMetric metric, SloStat stat, boolean inclusive, double thre
     public Slo {
         if (metric == null) throw new IllegalArgumentException("an SLO needs a metric");
         if ((stat == null) != metric.isRate()) {
-            throw new IllegalArgumentException("SLO on " + metric.wireName() + ": a latency takes a statistic, a rate none");
+            throw new BadInputException("SLO on " + metric.wireName() + ": a latency takes a statistic, a rate none");
         }
         if (!(threshold >= 0) || Double.isInfinite(threshold)) {
-            throw new IllegalArgumentException("SLO threshold must be a non-negative number, got " + threshold);
+            throw new BadInputException("SLO threshold must be a non-negative number, got " + threshold);
         }
     }
 
@@ -70,7 +70,7 @@ public record Slo(SloMetric metric, SloStat stat, boolean inclusive, double thre
     }
 
     private static IllegalArgumentException bad(String text) {
-        return new IllegalArgumentException("bad SLO '" + text + "': write METRIC:STAT<THRESHOLD with METRIC one of "
+        return new BadInputException("bad SLO '" + text + "': write METRIC:STAT<THRESHOLD with METRIC one of "
                 + SloMetric.latencyNames() + " and STAT one of " + SloStat.names()
                 + " (e.g. ttft:p95<500ms, itl:p99<=50ms, e2e:p99<10s), or error_rate<1%");
     }

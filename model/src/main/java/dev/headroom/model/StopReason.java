@@ -26,6 +26,6 @@ public enum StopReason {
     /** The reason for a wire name; a name no version wrote is an error naming it. */
     public static StopReason parse(String wire) {
         for (StopReason r : values()) if (r.wireName().equals(wire)) return r;
-        throw new IllegalArgumentException("unknown stop reason '" + wire + "'");
+        throw new BadInputException("unknown stop reason '" + wire + "'");
     }
 }

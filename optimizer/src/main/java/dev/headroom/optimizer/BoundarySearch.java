@@ -1,10 +1,6 @@
 package dev.headroom.optimizer;
 
 import dev.headroom.model.BoundaryType;
-import dev.headroom.model.LoadModel;
-import dev.headroom.model.Measurement;
-import dev.headroom.model.MeasurementRequest;
-import dev.headroom.model.Measurer;
 import dev.headroom.model.StopReason;
 
 import java.util.ArrayList;
@@ -81,22 +77,6 @@ public final class BoundarySearch {
 
     public BoundarySearch(SearchSpec spec) {
         this.spec = spec;
-    }
-
-    /** An observer that measures with {@code measurer} and reports each measurement to {@code onProbe}. */
-    public static Observer measuring(Measurer measurer, SearchSpec spec, Consumer<Measurement> onProbe) {
-        ProbeShape shape = new ProbeShape(spec);
-        return (load, index) -> {
-            LoadModel lm = spec.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
-                    : new LoadModel.Open(load, spec.arrivals());
-            Measurement m = measurer.measure(new MeasurementRequest(lm, spec.workload(), shape.forLoad(load),
-                    spec.seed() + index, shape.stopRule(load)));
-            shape.learn(m);
-            onProbe.accept(m);
-            boolean open = !spec.integerLoad();
-            List<Margin> margins = spec.slos().stream().map(s -> Margin.of(s, m.records(), open)).toList();
-            return new Observation(load, margins, m.records().size(), m.elapsedNanos() / 1e9);
-        };
     }
 
     public Result run(Observer observer) {

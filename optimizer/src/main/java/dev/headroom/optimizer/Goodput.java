@@ -1,5 +1,6 @@
 package dev.headroom.optimizer;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Slo;
@@ -35,7 +36,7 @@ public record Goodput(double value, double se) {
 
         public static Unit parse(String s) {
             for (Unit u : values()) if (u.wireName.equals(s.trim())) return u;
-            throw new IllegalArgumentException("bad --goodput-unit '" + s + "': valid values are requests, tokens");
+            throw new BadInputException("bad {goodput-unit} '" + s + "': valid values are requests, tokens");
         }
     }
 

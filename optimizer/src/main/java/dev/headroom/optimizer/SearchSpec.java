@@ -1,5 +1,6 @@
 package dev.headroom.optimizer;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
@@ -39,17 +40,17 @@ public record SearchSpec(Objective objective, List<Slo> slos, double min, double
 
         public static Objective parse(String s) {
             for (Objective o : values()) if (o.wireName.equals(s.trim())) return o;
-            throw new IllegalArgumentException("bad --objective '" + s + "': valid values are max-concurrency, max-rate, max-goodput");
+            throw new BadInputException("bad {objective} '" + s + "': valid values are max-concurrency, max-rate, max-goodput");
         }
     }
 
     public SearchSpec {
-        if (slos.isEmpty()) throw new IllegalArgumentException("a search needs at least one --slo");
-        if (!(min > 0) || !(max >= min)) throw new IllegalArgumentException("need 0 < --min <= --max, got " + min + " and " + max);
-        if (!(tolerance > 0 && tolerance < 1)) throw new IllegalArgumentException("--tolerance must be in (0, 1), got " + tolerance);
-        if (maxProbes < 2) throw new IllegalArgumentException("--max-probes must be >= 2, got " + maxProbes);
-        if (objective == Objective.MAX_CONCURRENCY && openLoop) throw new IllegalArgumentException("max-concurrency is closed loop");
-        if (objective == Objective.MAX_RATE && !openLoop) throw new IllegalArgumentException("max-rate is open loop");
+        if (slos.isEmpty()) throw new BadInputException("a search needs at least one {slo}");
+        if (!(min > 0) || !(max >= min)) throw new BadInputException("need 0 < {min} <= {max}, got " + min + " and " + max);
+        if (!(tolerance > 0 && tolerance < 1)) throw new BadInputException("{tolerance} must be in (0, 1), got " + tolerance);
+        if (maxProbes < 2) throw new BadInputException("{max-probes} must be >= 2, got " + maxProbes);
+        if (objective == Objective.MAX_CONCURRENCY && openLoop) throw new BadInputException("max-concurrency is closed loop");
+        if (objective == Objective.MAX_RATE && !openLoop) throw new BadInputException("max-rate is open loop");
         slos = List.copyOf(slos);
     }
 

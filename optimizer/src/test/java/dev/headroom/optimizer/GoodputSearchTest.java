@@ -1,7 +1,6 @@
 package dev.headroom.optimizer;
 
 import dev.headroom.model.ArrivalProcess;
-import dev.headroom.model.BoundaryType;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;

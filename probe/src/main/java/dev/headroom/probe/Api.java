@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import java.util.Locale;
 
 /** Which OpenAI endpoint to drive. */
@@ -25,7 +26,7 @@ public enum Api {
         return switch (s.trim().toLowerCase(Locale.ROOT)) {
             case "chat" -> CHAT;
             case "completions", "completion" -> COMPLETIONS;
-            default -> throw new IllegalArgumentException("bad --api '" + s + "': valid values are chat, completions");
+            default -> throw new BadInputException("bad {api} '" + s + "': valid values are chat, completions");
         };
     }
 }

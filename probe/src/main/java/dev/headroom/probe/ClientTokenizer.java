@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -58,7 +59,7 @@ public final class ClientTokenizer {
         var named = tiktokenFiles.named(spec);
         Path file = named.map(tiktokenFiles::resolve).orElse(Path.of(spec));
         if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("--tokenizer " + spec + ": no such file; give cl100k, o200k, a "
+            throw new BadInputException("{tokenizer} " + spec + ": no such file; give cl100k, o200k, a "
                     + "tokenizer.json or a .tiktoken rank file");
         }
         try {
@@ -69,7 +70,7 @@ public final class ClientTokenizer {
             }
             return huggingFace(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read --tokenizer " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read tokenizer " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -118,7 +119,7 @@ public final class ClientTokenizer {
             lineNo++;
             if (line.isBlank()) continue;
             String[] f = line.trim().split(" ");
-            if (f.length != 2) throw new IllegalArgumentException("--tokenizer " + file + " line " + lineNo + ": expected 'BASE64 RANK'");
+            if (f.length != 2) throw new BadInputException("{tokenizer} " + file + " line " + lineNo + ": expected 'BASE64 RANK'");
             ranks.put(new Bytes(Base64.getDecoder().decode(f[0])), Integer.parseInt(f[1]));
         }
         return new ClientTokenizer(name, Pattern.compile(pattern), ranks, 0);
@@ -128,11 +129,11 @@ public final class ClientTokenizer {
         JsonNode root = new ObjectMapper().readTree(file.toFile());
         JsonNode model = root.path("model");
         if (!model.path("type").asText("BPE").equals("BPE") || !model.has("merges")) {
-            throw new IllegalArgumentException("--tokenizer " + file + ": only byte-level BPE tokenizer.json files are "
+            throw new BadInputException("{tokenizer} " + file + ": only byte-level BPE tokenizer.json files are "
                     + "supported (model.type BPE with merges)");
         }
         if (!usesByteLevel(root.path("pre_tokenizer"))) {
-            throw new IllegalArgumentException("--tokenizer " + file + ": not a byte-level BPE (no ByteLevel "
+            throw new BadInputException("{tokenizer} " + file + ": not a byte-level BPE (no ByteLevel "
                     + "pre-tokenizer); SentencePiece-style tokenizers are not supported");
         }
         Map<Character, Byte> fromUnicode = unicodeToBytes();
@@ -187,7 +188,7 @@ public final class ClientTokenizer {
         byte[] out = new byte[token.length()];
         for (int i = 0; i < token.length(); i++) {
             Byte b = fromUnicode.get(token.charAt(i));
-            if (b == null) throw new IllegalArgumentException("token '" + token + "' is not byte-level encoded");
+            if (b == null) throw new BadInputException("token '" + token + "' is not byte-level encoded");
             out[i] = b;
         }
         return out;

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +27,7 @@ public record Dataset(Path file, List<Entry> entries) {
     public record Message(String role, String content) {}
 
     public static Dataset load(Path file) {
-        if (!Files.isRegularFile(file)) throw new IllegalArgumentException("--dataset " + file + ": no such file");
+        if (!Files.isRegularFile(file)) throw new BadInputException("{dataset} " + file + ": no such file");
         ObjectMapper json = new ObjectMapper();
         List<Entry> out = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -51,11 +52,11 @@ public record Dataset(Path file, List<Entry> entries) {
                 }
             }
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("--dataset " + file + ": not JSONL or ShareGPT JSON: " + e.getOriginalMessage());
+            throw new BadInputException("{dataset} " + file + ": not JSONL or ShareGPT JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read --dataset " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read dataset " + file + ": " + e.getMessage(), e);
         }
-        if (out.isEmpty()) throw new IllegalArgumentException("--dataset " + file + " holds no usable prompt");
+        if (out.isEmpty()) throw new BadInputException("{dataset} " + file + " holds no usable prompt");
         return new Dataset(file, List.copyOf(out));
     }
 
@@ -68,7 +69,7 @@ public record Dataset(Path file, List<Entry> entries) {
             for (JsonNode msg : messages) m.add(new Message(msg.path("role").asText("user"), msg.path("content").asText("")));
             return new Entry(List.copyOf(m), max);
         }
-        throw new IllegalArgumentException("--dataset " + file + " line " + line + ": needs \"prompt\" (a string) or "
+        throw new BadInputException("{dataset} " + file + " line " + line + ": needs \"prompt\" (a string) or "
                 + "\"messages\" (a non-empty array)");
     }
 

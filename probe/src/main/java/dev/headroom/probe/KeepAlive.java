@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import java.util.Locale;
 
 /**
@@ -28,7 +29,7 @@ public enum KeepAlive {
             case "auto" -> AUTO;
             case "on", "true", "yes" -> ON;
             case "off", "false", "no", "close" -> OFF;
-            default -> throw new IllegalArgumentException("bad --keep-alive '" + s + "': valid values are auto, on, off");
+            default -> throw new BadInputException("bad {keep-alive} '" + s + "': valid values are auto, on, off");
         };
     }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.Measurement;
@@ -155,12 +156,12 @@ public final class Probe implements Measurer {
         RequestBodies.authorized(target, rb);
         try (Response r = http.newCall(rb.build()).execute()) {
             if (!r.isSuccessful()) {
-                throw new IllegalArgumentException("GET " + target.url("/v1/models") + " answered HTTP " + r.code()
-                        + "; pass --model to name the model");
+                throw new BadInputException("GET " + target.url("/v1/models") + " answered HTTP " + r.code()
+                        + "; pass {model} to name the model");
             }
             JsonNode id = MAPPER.readTree(r.body().string()).path("data").path(0).path("id");
             if (!id.isTextual()) {
-                throw new IllegalArgumentException(target.url("/v1/models") + " lists no model; pass --model");
+                throw new BadInputException(target.url("/v1/models") + " lists no model; pass {model}");
             }
             return id.asText();
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 
 import java.time.Duration;
@@ -22,20 +23,20 @@ public record RunPlan(LoadModel load, Duration thinkTime, int maxConcurrency, Du
     public RunPlan {
         if (load == null) throw new IllegalArgumentException("a load model is required");
         if (duration == null && requests <= 0) {
-            throw new IllegalArgumentException("give --duration or --requests to say when the probe stops");
+            throw new BadInputException("give {duration} or {requests} to say when the probe stops");
         }
         if (duration != null && (duration.isNegative() || duration.isZero())) {
-            throw new IllegalArgumentException("--duration must be > 0, got " + duration);
+            throw new BadInputException("{duration} must be > 0, got " + duration);
         }
-        if (requests < 0) throw new IllegalArgumentException("--requests must be >= 0, got " + requests);
-        if (maxConcurrency < 0) throw new IllegalArgumentException("--max-concurrency must be >= 0, got " + maxConcurrency);
+        if (requests < 0) throw new BadInputException("{requests} must be >= 0, got " + requests);
+        if (maxConcurrency < 0) throw new BadInputException("{max-concurrency} must be >= 0, got " + maxConcurrency);
         if (maxConcurrency > 0 && load instanceof LoadModel.Closed) {
-            throw new IllegalArgumentException("--max-concurrency caps an open-loop --rate; with --concurrency the "
+            throw new BadInputException("{max-concurrency} caps an open-loop {rate}; with {concurrency} the "
                     + "number of users is already the cap");
         }
-        if (warmupRequests < 0) throw new IllegalArgumentException("--warmup-requests must be >= 0, got " + warmupRequests);
+        if (warmupRequests < 0) throw new BadInputException("{warmup-requests} must be >= 0, got " + warmupRequests);
         for (Duration d : new Duration[] {thinkTime, warmup, ramp, grace}) {
-            if (d == null || d.isNegative()) throw new IllegalArgumentException("durations must be >= 0, got " + d);
+            if (d == null || d.isNegative()) throw new BadInputException("durations must be >= 0, got " + d);
         }
     }
 

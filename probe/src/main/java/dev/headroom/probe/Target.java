@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -30,7 +31,7 @@ public record Target(URI baseUrl, Api api, String model, String apiKey, Map<Stri
     public Target {
         if (baseUrl == null || baseUrl.getScheme() == null || baseUrl.getHost() == null
                 || !(baseUrl.getScheme().equals("http") || baseUrl.getScheme().equals("https"))) {
-            throw new IllegalArgumentException("bad --url '" + baseUrl + "': give an http:// or https:// base URL, "
+            throw new BadInputException("bad {url} '" + baseUrl + "': give an http:// or https:// base URL, "
                     + "e.g. http://127.0.0.1:8000");
         }
         String path = baseUrl.getPath() == null ? "" : baseUrl.getPath().replaceAll("/+$", "");
@@ -39,7 +40,7 @@ public record Target(URI baseUrl, Api api, String model, String apiKey, Map<Stri
         headers = Map.copyOf(headers);
         if (keepAlive == null) throw new IllegalArgumentException("a keep-alive policy is required");
         for (Duration d : new Duration[] {connectTimeout, firstTokenTimeout, totalTimeout}) {
-            if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("timeouts must be > 0, got " + d);
+            if (d.isNegative() || d.isZero()) throw new BadInputException("timeouts must be > 0, got " + d);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -76,7 +77,7 @@ final class TiktokenFiles {
         byte[] body = download(e, ours);
         String got = hex("SHA-256", body);
         if (!got.equals(e.sha256())) {
-            throw new IllegalArgumentException("--tokenizer " + e.name() + ": the file at " + e.url() + " has SHA-256 " + got
+            throw new BadInputException("{tokenizer} " + e.name() + ": the file at " + e.url() + " has SHA-256 " + got
                     + ", expected " + e.sha256() + "; not used");
         }
         try {
@@ -86,7 +87,7 @@ final class TiktokenFiles {
             Files.move(tmp, ours, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             return ours;
         } catch (IOException io) {
-            throw new IllegalArgumentException("--tokenizer " + e.name() + ": downloaded, but cannot write " + ours + ": "
+            throw new BadInputException("{tokenizer} " + e.name() + ": downloaded, but cannot write " + ours + ": "
                     + io.getMessage());
         }
     }
@@ -96,11 +97,11 @@ final class TiktokenFiles {
                 + ".tiktoken) or put it at " + wouldBe;
         try (Response r = http.newCall(new Request.Builder().url(e.url()).build()).execute()) {
             if (!r.isSuccessful()) {
-                throw new IllegalArgumentException("--tokenizer " + e.name() + ": HTTP " + r.code() + " from " + e.url() + hint);
+                throw new BadInputException("{tokenizer} " + e.name() + ": HTTP " + r.code() + " from " + e.url() + hint);
             }
             return r.body().bytes();
         } catch (IOException io) {
-            throw new IllegalArgumentException("--tokenizer " + e.name() + ": cannot fetch the rank file (" + io.getMessage() + ")" + hint);
+            throw new BadInputException("{tokenizer} " + e.name() + ": cannot fetch the rank file (" + io.getMessage() + ")" + hint);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,7 +23,7 @@ import java.util.List;
 public record Trace(Path file, double[] offsetsSeconds, int[] inputTokens, int[] outputTokens) {
 
     public static Trace load(Path file) {
-        if (!Files.isRegularFile(file)) throw new IllegalArgumentException("--trace " + file + ": no such file");
+        if (!Files.isRegularFile(file)) throw new BadInputException("{trace} " + file + ": no such file");
         ObjectMapper json = new ObjectMapper();
         List<long[]> rows = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -36,17 +37,17 @@ public record Trace(Path file, double[] offsetsSeconds, int[] inputTokens, int[]
                 JsonNode isl = o.has("input_length") ? o.get("input_length") : o.path("isl");
                 JsonNode osl = o.has("output_length") ? o.get("output_length") : o.path("osl");
                 if (!ts.isNumber() || !isl.canConvertToInt() || isl.asInt() < 1 || !osl.canConvertToInt() || osl.asInt() < 1) {
-                    throw new IllegalArgumentException("--trace " + file + " line " + n + ": needs numeric \"timestamp\" "
+                    throw new BadInputException("{trace} " + file + " line " + n + ": needs numeric \"timestamp\" "
                             + "(ms), \"input_length\" >= 1 and \"output_length\" >= 1");
                 }
                 rows.add(new long[] {Math.round(ts.asDouble() * 1000), isl.asInt(), osl.asInt()});
             }
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("--trace " + file + ": not JSONL: " + e.getOriginalMessage());
+            throw new BadInputException("{trace} " + file + ": not JSONL: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read --trace " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read trace " + file + ": " + e.getMessage(), e);
         }
-        if (rows.isEmpty()) throw new IllegalArgumentException("--trace " + file + " holds no request");
+        if (rows.isEmpty()) throw new BadInputException("{trace} " + file + " holds no request");
         rows.sort((a, b) -> Long.compare(a[0], b[0]));
         double[] offsets = new double[rows.size()];
         int[] in = new int[rows.size()];

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.Workload;
 
@@ -23,12 +24,25 @@ public record WorkloadSpec(LengthDistribution inputTokens, LengthDistribution ou
     }
 
     public WorkloadSpec {
-        if (dataset != null && trace != null) throw new IllegalArgumentException("give --dataset or --trace, not both");
+        if (dataset != null && trace != null) throw new BadInputException("give {dataset} or {trace}, not both");
         if (inputTokens == null) throw new IllegalArgumentException("an input length distribution is required");
-        if (sharedPrefixTokens < 0) throw new IllegalArgumentException("--shared-prefix must be >= 0, got " + sharedPrefixTokens);
+        if (sharedPrefixTokens < 0) throw new BadInputException("{shared-prefix} must be >= 0, got " + sharedPrefixTokens);
     }
 
     public static WorkloadSpec of(Workload w) {
         return new WorkloadSpec(w.inputTokens(), w.outputTokens(), w.ignoreEos(), 0);
+    }
+
+    /** One line saying what is sent, for config.yaml and summary.json. */
+    public String describe() {
+        if (dataset != null) {
+            return "dataset " + dataset.file().getFileName() + " (" + dataset.entries().size() + " prompts)"
+                    + (outputTokens != null ? ", osl " + outputTokens.text() : "") + (ignoreEos ? ", ignore_eos" : "");
+        }
+        if (trace != null) {
+            return "trace " + trace.file().getFileName() + " (" + trace.size() + " requests)" + (ignoreEos ? ", ignore_eos" : "");
+        }
+        return "isl " + inputTokens.text() + ", osl " + (outputTokens == null ? "server-decided" : outputTokens.text())
+                + (ignoreEos ? ", ignore_eos" : "") + (sharedPrefixTokens > 0 ? ", shared prefix " + sharedPrefixTokens : "");
     }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.reports;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +11,7 @@ import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.SearchProgress;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
@@ -38,10 +40,10 @@ public final class SearchJson {
         try {
             root = MAPPER.readTree(file.toFile());
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+            throw new BadInputException("cannot read " + file + ": " + e.getMessage());
         }
         if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
-            throw new IllegalArgumentException(file + " is not a search result (schema " + SCHEMA + ")");
+            throw new BadInputException(file + " is not a search result (schema " + SCHEMA + ")");
         }
         var t = root.path("target");
         RunInfo run = new RunInfo(root.path("tool").path("version").asText(),
@@ -198,7 +200,21 @@ public final class SearchJson {
     }
 
     /** The console lines: one per probe, then the answer. */
-    public static String probeLine(SearchReport.Probe p, String bracket) {
+    /** The console line after a probe: its load, pass or fail, margins and the bracket (or the best goodput) so far. */
+    public static String progressLine(SearchReport sofar, SearchProgress progress, String goodputUnit) {
+        SearchReport.Probe last = sofar.probes().getLast();
+        String mark = (progress.soakFactor() > 0 ? "  (soak: " + progress.soakFactor() + "x as long)" : "")
+                + (progress.reused() ? "  (reused)" : "");
+        if (progress.bracket().length == 2) {
+            double[] b = progress.bracket();
+            return probeLine(last, "bracket [" + (Double.isNaN(b[0]) ? "-" : ConsoleTable.n(b[0])) + ", "
+                    + (Double.isNaN(b[1]) ? "-" : ConsoleTable.n(b[1])) + ")") + mark;
+        }
+        return goodputLine(last, goodputUnit, "best so far " + ConsoleTable.n(progress.best()[1]) + " at "
+                + ConsoleTable.n(progress.best()[0])) + mark;
+    }
+
+    static String probeLine(SearchReport.Probe p, String bracket) {
         StringBuilder margins = new StringBuilder();
         p.margins().forEach((k, v) -> margins.append(String.format(Locale.ROOT, "  %s %+.1f%%", k, v.value() * 100)));
         return String.format(Locale.ROOT, "probe %2d  load %-10s %s %s  %s", p.index(), ConsoleTable.n(p.load()),
@@ -206,7 +222,7 @@ public final class SearchJson {
     }
 
     /** A max-goodput probe's console line. */
-    public static String goodputLine(SearchReport.Probe p, String unit, String best) {
+    static String goodputLine(SearchReport.Probe p, String unit, String best) {
         return String.format(Locale.ROOT, "probe %2d  load %-10s goodput %s ± %s %s  %s  %s", p.index(), ConsoleTable.n(p.load()),
                 ConsoleTable.n(p.goodput()[0]), ConsoleTable.n(p.goodput()[1]), unit, p.pass() ? "slo pass" : "slo FAIL", best);
     }

@@ -1,5 +1,6 @@
 package dev.headroom.sim;
 
+import dev.headroom.model.BadInputException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -39,7 +40,7 @@ public enum Fault {
     public static Fault parse(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         for (Fault f : values()) if (f.cliName.equals(n)) return f;
-        throw new IllegalArgumentException("unknown fault '" + name + "': valid kinds are "
+        throw new BadInputException("unknown fault '" + name + "': valid kinds are "
                 + Arrays.stream(values()).map(Fault::cliName).collect(Collectors.joining(", ")));
     }
 }

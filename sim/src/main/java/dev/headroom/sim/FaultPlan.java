@@ -1,5 +1,6 @@
 package dev.headroom.sim;
 
+import dev.headroom.model.BadInputException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -20,13 +21,13 @@ public record FaultPlan(Map<Fault, Double> rates, Duration stall, Duration slowH
         for (var e : rates.entrySet()) {
             double r = e.getValue();
             if (!(r >= 0 && r <= 1)) {
-                throw new IllegalArgumentException("fault rate for " + e.getKey().cliName()
+                throw new BadInputException("fault rate for " + e.getKey().cliName()
                         + " must be in [0, 1], got " + r);
             }
             sum += r;
         }
-        if (sum > 1 + 1e-9) throw new IllegalArgumentException("fault rates add up to " + sum + "; at most 1 is allowed");
-        if (stall.isNegative() || slowHeaders.isNegative()) throw new IllegalArgumentException("fault durations must be >= 0");
+        if (sum > 1 + 1e-9) throw new BadInputException("fault rates add up to " + sum + "; at most 1 is allowed");
+        if (stall.isNegative() || slowHeaders.isNegative()) throw new BadInputException("fault durations must be >= 0");
     }
 
     public static FaultPlan none() {
@@ -37,13 +38,13 @@ public record FaultPlan(Map<Fault, Double> rates, Duration stall, Duration slowH
     public static Map.Entry<Fault, Double> parseRate(String spec) {
         int eq = spec.indexOf('=');
         if (eq < 0) {
-            throw new IllegalArgumentException("bad fault '" + spec + "': expected KIND=RATE, e.g. reset=0.01");
+            throw new BadInputException("bad fault '" + spec + "': expected KIND=RATE, e.g. reset=0.01");
         }
         Fault kind = Fault.parse(spec.substring(0, eq));
         try {
             return Map.entry(kind, Double.parseDouble(spec.substring(eq + 1)));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad fault rate in '" + spec + "': expected a number in [0, 1]");
+            throw new BadInputException("bad fault rate in '" + spec + "': expected a number in [0, 1]");
         }
     }
 

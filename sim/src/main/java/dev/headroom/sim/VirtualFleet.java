@@ -1,5 +1,6 @@
 package dev.headroom.sim;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Workload;
@@ -21,7 +22,7 @@ public final class VirtualFleet {
     private final int replicas;
 
     public VirtualFleet(EngineConfig config, int replicas) {
-        if (replicas < 1) throw new IllegalArgumentException("a fleet needs at least one replica, got " + replicas);
+        if (replicas < 1) throw new BadInputException("a fleet needs at least one replica, got " + replicas);
         this.config = config;
         this.replicas = replicas;
         config.kvBlocks(); // fail fast when the model does not fit

@@ -1,5 +1,6 @@
 package dev.headroom.cli.plan;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.plan.Capacity;
@@ -32,14 +33,14 @@ public final class CapacityInputs {
             } else if (at < 0 && eq < 0 && (spec.endsWith(".yaml") || spec.endsWith(".yml"))) {
                 out.addAll(fromYaml(Path.of(spec)));
             } else {
-                throw new IllegalArgumentException("bad --capacity '" + spec + "': give CLASS@OPTION=RESULT (a search.json, "
+                throw new BadInputException("bad --capacity '" + spec + "': give CLASS@OPTION=RESULT (a search.json, "
                         + "summary.json, sweep.json or its directory) or a capacities YAML file");
             }
         }
         for (int i = 0; i < out.size(); i++) {
             for (int j = 0; j < i; j++) {
                 if (out.get(i).option().equals(out.get(j).option()) && out.get(i).workloadClass().equals(out.get(j).workloadClass())) {
-                    throw new IllegalArgumentException("--capacity: " + out.get(i).workloadClass() + "@" + out.get(i).option()
+                    throw new BadInputException("--capacity: " + out.get(i).workloadClass() + "@" + out.get(i).option()
                             + " is given twice (" + out.get(j).source() + " and " + out.get(i).source() + ")");
                 }
             }
@@ -67,7 +68,7 @@ public final class CapacityInputs {
                 } else {
                     throw c.error("needs max_rps (with ci_low, ci_high) or max_concurrency with mean_e2e_s");
                 }
-            } catch (IllegalArgumentException e) {
+            } catch (BadInputException e) {
                 if (e.getMessage().startsWith(file.toString())) throw e;
                 throw c.wrap(e);
             }
@@ -79,7 +80,7 @@ public final class CapacityInputs {
         Path file = path;
         if (Files.isDirectory(path)) {
             file = List.of("search.json", "sweep.json", "summary.json").stream().map(path::resolve).filter(Files::isRegularFile)
-                    .findFirst().orElseThrow(() -> new IllegalArgumentException("--capacity " + cls + "@" + option + ": " + path
+                    .findFirst().orElseThrow(() -> new BadInputException("--capacity " + cls + "@" + option + ": " + path
                             + " holds no search.json, sweep.json or summary.json"));
         }
         JsonNode root = read(file);
@@ -89,7 +90,7 @@ public final class CapacityInputs {
             case "headroom.search/v1" -> fromSearch(cls, option, file, root, where);
             case "headroom.sweep/v1" -> fromSweep(cls, option, file, root, where);
             case "headroom.probe/v1" -> fromProbe(cls, option, file, root, where);
-            default -> throw new IllegalArgumentException(where + ": schema '" + schema
+            default -> throw new BadInputException(where + ": schema '" + schema
                     + "' is not a Headroom search, sweep or probe result");
         };
     }
@@ -98,9 +99,9 @@ public final class CapacityInputs {
         String objective = root.path("objective").asText();
         JsonNode r = root.path("result");
         double value = num(r.path("value")), lo = num(r.path("ci_low")), hi = num(r.path("ci_high"));
-        if (Double.isNaN(value)) throw new IllegalArgumentException(where + ": the search found no passing load (stop: "
+        if (Double.isNaN(value)) throw new BadInputException(where + ": the search found no passing load (stop: "
                 + r.path("stop_reason").asText() + "); there is no capacity to plan with");
-        if (Double.isNaN(hi)) throw new IllegalArgumentException(where + ": the boundary lies above the searched range (> "
+        if (Double.isNaN(hi)) throw new BadInputException(where + ": the boundary lies above the searched range (> "
                 + num(root.path("range").path("max")) + "); search with a larger --max to know the capacity");
         switch (objective) {
             case "max-rate" -> {
@@ -114,7 +115,7 @@ public final class CapacityInputs {
                 return new Capacity(option, cls, rps, Math.min(Math.min(rLo, rHi), rps), Math.max(Math.max(rLo, rHi), rps), true,
                         prefillShare(probeSummary(file, root, value)), file.toString());
             }
-            default -> throw new IllegalArgumentException(where + ": a " + objective + " search does not measure capacity under "
+            default -> throw new BadInputException(where + ": a " + objective + " search does not measure capacity under "
                     + "the SLO; use a max-rate or max-concurrency search");
         }
     }
@@ -122,7 +123,7 @@ public final class CapacityInputs {
     /** Little's law at a load of the search: that load ÷ the mean e2e its probe measured. */
     private static double littleAt(Path file, JsonNode root, double load, String where) {
         JsonNode s = probeSummary(file, root, load);
-        if (s == null) throw new IllegalArgumentException(where + ": no probe summary at concurrency " + load
+        if (s == null) throw new BadInputException(where + ": no probe summary at concurrency " + load
                 + " to take its mean e2e from (the probe directories must sit beside search.json)");
         return Capacity.littlesLaw(load, s.at("/metrics/e2e_ms/mean").asDouble() / 1000);
     }
@@ -141,7 +142,7 @@ public final class CapacityInputs {
     private static Capacity fromSweep(String cls, String option, Path file, JsonNode root, String where) {
         JsonNode pass = null, fail = null;
         for (JsonNode p : root.path("points")) {
-            if (p.path("slo").isEmpty()) throw new IllegalArgumentException(where + ": the sweep was run without --slo; capacity "
+            if (p.path("slo").isEmpty()) throw new BadInputException(where + ": the sweep was run without --slo; capacity "
                     + "is the largest load that meets the SLO");
             if (p.path("slo_pass").asBoolean()) {
                 if (fail == null) pass = p;
@@ -149,7 +150,7 @@ public final class CapacityInputs {
                 fail = p;
             }
         }
-        if (pass == null) throw new IllegalArgumentException(where + ": no point of the sweep meets its SLO");
+        if (pass == null) throw new BadInputException(where + ": no point of the sweep meets its SLO");
         double rps = pass.at("/metrics/requests_per_s").asDouble();
         double hi = fail == null ? rps : Math.max(rps, fail.at("/metrics/requests_per_s").asDouble());
         boolean closed = pass.at("/load/mode").asText().equals("closed");
@@ -158,7 +159,7 @@ public final class CapacityInputs {
 
     private static Capacity fromProbe(String cls, String option, Path file, JsonNode root, String where) {
         if (!root.path("slo_pass").asBoolean()) {
-            throw new IllegalArgumentException(where + ": this probe does not meet its SLO (or had none); capacity needs a "
+            throw new BadInputException(where + ": this probe does not meet its SLO (or had none); capacity needs a "
                     + "passing load — better, a search");
         }
         double rps = root.at("/metrics/requests_per_s").asDouble();
@@ -178,7 +179,7 @@ public final class CapacityInputs {
         try {
             return JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(file + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.headroom.cli.plan;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Forecast;
 import dev.headroom.model.plan.Policy;
@@ -36,14 +37,14 @@ public final class PlanInputs {
             Yaml.Node t = c.get("traffic");
             try {
                 classes.add(new WorkloadClass(name, c.number("isl"), c.number("osl"), c.texts("slo", ""), traffic(t, name)));
-            } catch (IllegalArgumentException e) {
+            } catch (BadInputException e) {
                 if (e.getMessage().startsWith(file.toString())) throw e;
                 throw c.wrap(e);
             }
         }
         try {
             return new Forecast(horizon, classes);
-        } catch (IllegalArgumentException e) {
+        } catch (BadInputException e) {
             throw root.wrap(e);
         }
     }
@@ -57,7 +58,7 @@ public final class PlanInputs {
         double[] weekly = t.has("weekly") ? t.numbers("weekly") : new double[] {1, 1, 1, 1, 1, 1, 1};
         try {
             return new Traffic.Parametric(t.number("peak_rps"), t.numbers("diurnal"), weekly, t.number("growth_per_month", 0), p90);
-        } catch (IllegalArgumentException e) {
+        } catch (BadInputException e) {
             if (e.getMessage().startsWith(t.file().toString())) throw e;
             throw t.wrap(e);
         }
@@ -69,32 +70,32 @@ public final class PlanInputs {
         try {
             lines = Files.readAllLines(csv);
         } catch (IOException e) {
-            throw new IllegalArgumentException(csv + ": cannot read the traffic time series: " + e.getMessage());
+            throw new BadInputException(csv + ": cannot read the traffic time series: " + e.getMessage());
         }
         TreeMap<YearMonth, List<Traffic.Hour>> months = new TreeMap<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || (i == 0 && line.toLowerCase(Locale.ROOT).startsWith("timestamp"))) continue;
             String[] f = line.split(",");
-            if (f.length != 3) throw new IllegalArgumentException(csv + " line " + (i + 1) + ": expected timestamp,class,rps, got '" + line + "'");
+            if (f.length != 3) throw new BadInputException(csv + " line " + (i + 1) + ": expected timestamp,class,rps, got '" + line + "'");
             if (!f[1].strip().equals(className)) continue;
             LocalDateTime at = timestamp(f[0].strip(), csv, i + 1);
             double rps;
             try {
                 rps = Double.parseDouble(f[2].strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(csv + " line " + (i + 1) + ": rps '" + f[2].strip() + "' is not a number");
+                throw new BadInputException(csv + " line " + (i + 1) + ": rps '" + f[2].strip() + "' is not a number");
             }
-            if (!(rps >= 0)) throw new IllegalArgumentException(csv + " line " + (i + 1) + ": rps must be >= 0, got " + rps);
+            if (!(rps >= 0)) throw new BadInputException(csv + " line " + (i + 1) + ": rps must be >= 0, got " + rps);
             months.computeIfAbsent(YearMonth.from(at), k -> new ArrayList<>())
                     .add(new Traffic.Hour(at.getDayOfWeek().getValue() - 1, at.getHour(), rps, 1));
         }
-        if (months.isEmpty()) throw new IllegalArgumentException(csv + ": no rows for class " + className);
+        if (months.isEmpty()) throw new BadInputException(csv + ": no rows for class " + className);
         // Months without rows between the first and last are a gap in the data, not zero traffic.
         YearMonth first = months.firstKey();
         List<List<Traffic.Hour>> out = new ArrayList<>();
         for (YearMonth m = first; !m.isAfter(months.lastKey()); m = m.plusMonths(1)) {
-            if (!months.containsKey(m)) throw new IllegalArgumentException(csv + ": no rows for class " + className + " in " + m);
+            if (!months.containsKey(m)) throw new BadInputException(csv + ": no rows for class " + className + " in " + m);
             out.add(months.get(m));
         }
         return out;
@@ -107,7 +108,7 @@ public final class PlanInputs {
             try {
                 return LocalDateTime.parse(s);
             } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException(csv + " line " + line + ": timestamp '" + s
+                throw new BadInputException(csv + " line " + line + ": timestamp '" + s
                         + "' is not ISO-8601 (e.g. 2026-01-05T14:00:00Z or 2026-01-05T14:00)");
             }
         }
@@ -124,7 +125,7 @@ public final class PlanInputs {
                 String hw = o.text("hardware");
                 try {
                     prices.put(PricingTier.ON_DEMAND, Profiles.hardware(hw).price().onDemandPerGpuHour());
-                } catch (IllegalArgumentException e) {
+                } catch (BadInputException e) {
                     throw o.bad("hardware", "'" + hw + "' is not a hardware profile; known: " + Profiles.hardwareNames());
                 }
             }
@@ -136,7 +137,7 @@ public final class PlanInputs {
                     PricingTier t;
                     try {
                         t = PricingTier.parse(tier);
-                    } catch (IllegalArgumentException e) {
+                    } catch (BadInputException e) {
                         throw p.bad(tier, "is not a pricing tier; valid: " + Arrays.stream(PricingTier.values()).map(PricingTier::wireName).toList());
                     }
                     prices.put(t, p.number(tier));
@@ -146,7 +147,7 @@ public final class PlanInputs {
             try {
                 options.add(new CatalogOption(name, o.integer("gpus_per_replica", 1), prices,
                         o.has("hardware") ? o.text("hardware") : null, o.has("model") ? o.text("model") : null));
-            } catch (IllegalArgumentException e) {
+            } catch (BadInputException e) {
                 throw o.wrap(e);
             }
         }
@@ -165,13 +166,13 @@ public final class PlanInputs {
         PricingTier tier;
         try {
             tier = PricingTier.parse(root.text("pricing", "on_demand"));
-        } catch (IllegalArgumentException e) {
+        } catch (BadInputException e) {
             throw root.wrap(e);
         }
         try {
             return new Policy(root.number("utilization_target", 0.8), root.integer("redundancy", 1), scaling.equals("hourly"),
                     root.integer("min_replicas", 0), tier, root.number("hours_per_month", 730));
-        } catch (IllegalArgumentException e) {
+        } catch (BadInputException e) {
             throw root.wrap(e);
         }
     }

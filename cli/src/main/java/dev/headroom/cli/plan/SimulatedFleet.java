@@ -1,5 +1,6 @@
 package dev.headroom.cli.plan;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Workload;
 import dev.headroom.model.plan.CatalogOption;
@@ -16,7 +17,7 @@ public final class SimulatedFleet implements FleetSimulator {
     public List<RequestRecord> run(CatalogOption option, int replicas, double ratePerSecond, Workload workload,
                                    double seconds, double warmupSeconds, long seed) {
         if (option.hardware() == null) {
-            throw new IllegalArgumentException("--verify: option " + option.name() + " names no simulator hardware profile; "
+            throw new BadInputException("--verify: option " + option.name() + " names no simulator hardware profile; "
                     + "add 'hardware: <profile>' (one of " + Profiles.hardwareNames() + ") to it in the catalog");
         }
         EngineConfig engine = EngineConfig.defaults(Profiles.hardware(option.hardware()),

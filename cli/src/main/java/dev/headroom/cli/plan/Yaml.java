@@ -1,5 +1,6 @@
 package dev.headroom.cli.plan;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -22,21 +23,21 @@ final class Yaml {
     /** The file's root node, a mapping; errors name the file. */
     static Node read(Path file) {
         Node root = readAny(file);
-        if (!root.json.isObject()) throw new IllegalArgumentException(file + ": expected a YAML mapping at the top");
+        if (!root.json.isObject()) throw new BadInputException(file + ": expected a YAML mapping at the top");
         return root;
     }
 
     /** The file's root node, a mapping or a list; errors name the file. */
     static Node readAny(Path file) {
-        if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such file");
+        if (!Files.isRegularFile(file)) throw new BadInputException(file + ": no such file");
         try {
             JsonNode root = YAML.readTree(file.toFile());
             if (root == null || !(root.isObject() || root.isArray())) {
-                throw new IllegalArgumentException(file + ": expected a YAML mapping or list at the top");
+                throw new BadInputException(file + ": expected a YAML mapping or list at the top");
             }
             return new Yaml(file).new Node(root, "");
         } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
@@ -126,17 +127,17 @@ final class Yaml {
             return v;
         }
 
-        IllegalArgumentException error(String what) {
-            return new IllegalArgumentException(file + ": " + (path.isEmpty() ? "" : path + " ") + what);
+        BadInputException error(String what) {
+            return new BadInputException(file + ": " + (path.isEmpty() ? "" : path + " ") + what);
         }
 
-        IllegalArgumentException bad(String key, String what) {
-            return new IllegalArgumentException(file + ": " + where(key) + " " + what);
+        BadInputException bad(String key, String what) {
+            return new BadInputException(file + ": " + where(key) + " " + what);
         }
 
         /** Wraps a validation error from a domain type with where it came from. */
-        IllegalArgumentException wrap(IllegalArgumentException e) {
-            return new IllegalArgumentException(file + ": " + (path.isEmpty() ? "" : path + ": ") + e.getMessage());
+        BadInputException wrap(BadInputException e) {
+            return new BadInputException(file + ": " + (path.isEmpty() ? "" : path + ": ") + e.getMessage());
         }
 
         private String where(String key) {

@@ -5,7 +5,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunLength;
-import dev.headroom.optimizer.BoundarySearch;
+import dev.headroom.model.SearchReport;
 import dev.headroom.optimizer.Margin;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.sim.VirtualEngine;
@@ -58,8 +58,7 @@ class RateSearchEvaluationBenchmark {
             SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(c.slo()), MIN_RATE, MAX_RATE, 0.05, 20,
                     c.workload(), RunLength.requests(200), new ArrivalProcess.Poisson(), 100L * s);
             long[] spent = {0};
-            BoundarySearch.Result r = new BoundarySearch(spec).run(BoundarySearch.measuring(new VirtualEngine(c.engine()),
-                    spec, m -> spent[0] += m.records().size()));
+            SearchReport r = SearchEvaluationBenchmark.searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
             boolean ok = Math.abs(r.value() - truth) / truth <= 0.05;
             evaluated++;
             if (ok) within++;

@@ -5,14 +5,17 @@ import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Measurer;
+import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
+import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.Workload;
-import dev.headroom.optimizer.BoundarySearch;
 import dev.headroom.optimizer.Margin;
 import dev.headroom.optimizer.ProbeShape;
+import dev.headroom.optimizer.SearchRun;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
@@ -354,10 +357,23 @@ class SearchEvaluationBenchmark {
         SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_CONCURRENCY, List.of(c.slo()), 1, 1024, 0.05, 20,
                 c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s);
         long[] requests = {0};
-        // Exactly what `headroom search --virtual` does: the product's observer and probe shape.
-        BoundarySearch.Result r = new BoundarySearch(spec).run(BoundarySearch.measuring(new VirtualEngine(c.engine()), spec,
-                m -> requests[0] += m.records().size()));
+        SearchReport r = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), requests);
         return new Outcome(r.value(), r.probes().size(), requests[0]);
+    }
+
+    /**
+     * Exactly what {@code headroom search --virtual} does (the product's {@link SearchRun}: probe shape, margins,
+     * stop rules), without writing the probes' files; {@code requests[0]} counts every request sent.
+     */
+    static SearchReport searchAsTheCliDoes(SearchSpec spec, Measurer measurer, long[] requests) {
+        RunInfo info = new RunInfo("bench", "1970-01-01T00:00:00Z", "virtual://simulator", "bench", "chat", null,
+                spec.integerLoad() ? new LoadModel.Closed(1) : new LoadModel.Open(spec.min(), spec.arrivals()), 0, 0,
+                "bench", "simulator tokenizer", spec.seed(), null, null);
+        return new SearchRun(spec, info, true, (name, request) -> {
+            Measurement m = measurer.measure(request);
+            requests[0] += m.records().size();
+            return m;
+        }).run((sofar, progress) -> { });
     }
 
     static Margin trueMargin(Case c, int concurrency) {

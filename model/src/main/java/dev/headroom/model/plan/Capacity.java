@@ -1,5 +1,7 @@
 package dev.headroom.model.plan;
 
+import dev.headroom.model.BadInputException;
+
 /**
  * What one replica of a hardware option sustains for one workload class under its SLO: a request rate with an
  * interval.
@@ -18,10 +20,10 @@ public record Capacity(String option, String workloadClass, double maxRps, doubl
                        double prefillShare, String source) {
     public Capacity {
         if (!(maxRps > 0)) {
-            throw new IllegalArgumentException("capacity " + workloadClass + "@" + option + ": max_rps must be > 0, got " + maxRps);
+            throw new BadInputException("capacity " + workloadClass + "@" + option + ": max_rps must be > 0, got " + maxRps);
         }
         if (!(ciLow > 0 && ciLow <= maxRps && maxRps <= ciHigh)) {
-            throw new IllegalArgumentException("capacity " + workloadClass + "@" + option + ": the interval [" + ciLow + ", "
+            throw new BadInputException("capacity " + workloadClass + "@" + option + ": the interval [" + ciLow + ", "
                     + ciHigh + "] must be positive and contain max_rps " + maxRps);
         }
     }
@@ -29,7 +31,7 @@ public record Capacity(String option, String workloadClass, double maxRps, doubl
     /** Little's law: a closed-loop max concurrency N at a mean end-to-end latency W sustains N ÷ W requests/s. */
     public static double littlesLaw(double concurrency, double meanE2eSeconds) {
         if (!(concurrency > 0) || !(meanE2eSeconds > 0)) {
-            throw new IllegalArgumentException("Little's law needs a positive concurrency and mean e2e, got " + concurrency
+            throw new BadInputException("Little's law needs a positive concurrency and mean e2e, got " + concurrency
                     + " and " + meanE2eSeconds + " s");
         }
         return concurrency / meanE2eSeconds;

@@ -1,5 +1,6 @@
 package dev.headroom.model.plan;
 
+import dev.headroom.model.BadInputException;
 import java.util.Map;
 
 /**
@@ -11,9 +12,9 @@ import java.util.Map;
 public record CatalogOption(String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour, String hardware,
                             String model) {
     public CatalogOption {
-        if (gpusPerReplica < 1) throw new IllegalArgumentException("option " + name + ": gpus_per_replica must be >= 1, got " + gpusPerReplica);
+        if (gpusPerReplica < 1) throw new BadInputException("option " + name + ": gpus_per_replica must be >= 1, got " + gpusPerReplica);
         pricePerGpuHour.forEach((tier, price) -> {
-            if (!(price >= 0)) throw new IllegalArgumentException("option " + name + ": price " + tier.wireName() + " must be >= 0, got " + price);
+            if (!(price >= 0)) throw new BadInputException("option " + name + ": price " + tier.wireName() + " must be >= 0, got " + price);
         });
         pricePerGpuHour = Map.copyOf(pricePerGpuHour);
     }
@@ -27,7 +28,7 @@ public record CatalogOption(String name, int gpusPerReplica, Map<PricingTier, Do
     public double replicaHourPrice(PricingTier tier) {
         Double p = pricePerGpuHour.get(tier);
         if (p == null) {
-            throw new IllegalArgumentException("option " + name + " has no " + tier.wireName() + " price; it has "
+            throw new BadInputException("option " + name + " has no " + tier.wireName() + " price; it has "
                     + pricePerGpuHour.keySet().stream().map(PricingTier::wireName).sorted().toList());
         }
         return p * gpusPerReplica;

@@ -1,18 +1,19 @@
 package dev.headroom.model.plan;
 
+import dev.headroom.model.BadInputException;
 import java.util.HashSet;
 import java.util.List;
 
 /** The traffic to plan for: workload classes over a horizon of months. */
 public record Forecast(int horizonMonths, List<WorkloadClass> classes) {
     public Forecast {
-        if (horizonMonths < 1) throw new IllegalArgumentException("horizon_months must be >= 1, got " + horizonMonths);
-        if (classes.isEmpty()) throw new IllegalArgumentException("a forecast needs at least one class");
+        if (horizonMonths < 1) throw new BadInputException("horizon_months must be >= 1, got " + horizonMonths);
+        if (classes.isEmpty()) throw new BadInputException("a forecast needs at least one class");
         var names = new HashSet<String>();
         for (WorkloadClass c : classes) {
-            if (!names.add(c.name())) throw new IllegalArgumentException("class " + c.name() + " is listed twice");
+            if (!names.add(c.name())) throw new BadInputException("class " + c.name() + " is listed twice");
             if (c.traffic().months() > 0 && c.traffic().months() < horizonMonths) {
-                throw new IllegalArgumentException("class " + c.name() + ": its time series covers " + c.traffic().months()
+                throw new BadInputException("class " + c.name() + ": its time series covers " + c.traffic().months()
                         + " month(s), horizon_months is " + horizonMonths);
             }
         }

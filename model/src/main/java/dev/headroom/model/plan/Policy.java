@@ -1,5 +1,7 @@
 package dev.headroom.model.plan;
 
+import dev.headroom.model.BadInputException;
+
 /**
  * How a plan turns capacity into replicas.
  *
@@ -17,10 +19,10 @@ public record Policy(double utilizationTarget, int redundancy, boolean hourly, i
 
     public Policy {
         if (!(utilizationTarget > 0 && utilizationTarget <= 1)) {
-            throw new IllegalArgumentException("utilization_target must be in (0, 1], got " + utilizationTarget);
+            throw new BadInputException("utilization_target must be in (0, 1], got " + utilizationTarget);
         }
-        if (redundancy < 0) throw new IllegalArgumentException("redundancy must be >= 0, got " + redundancy);
-        if (minReplicas < 0) throw new IllegalArgumentException("min_replicas must be >= 0, got " + minReplicas);
-        if (!(hoursPerMonth > 0)) throw new IllegalArgumentException("hours_per_month must be > 0, got " + hoursPerMonth);
+        if (redundancy < 0) throw new BadInputException("redundancy must be >= 0, got " + redundancy);
+        if (minReplicas < 0) throw new BadInputException("min_replicas must be >= 0, got " + minReplicas);
+        if (!(hoursPerMonth > 0)) throw new BadInputException("hours_per_month must be > 0, got " + hoursPerMonth);
     }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.model.plan;
 
+import dev.headroom.model.BadInputException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,17 +24,17 @@ public sealed interface Traffic {
     record Parametric(double peakRps, double[] diurnal, double[] weekly, double growthPerMonth, double p90Factor)
             implements Traffic {
         public Parametric {
-            if (!(peakRps >= 0)) throw new IllegalArgumentException("peak_rps must be >= 0, got " + peakRps);
-            if (diurnal.length != 24) throw new IllegalArgumentException("diurnal must have 24 values (one per hour), got " + diurnal.length);
+            if (!(peakRps >= 0)) throw new BadInputException("peak_rps must be >= 0, got " + peakRps);
+            if (diurnal.length != 24) throw new BadInputException("diurnal must have 24 values (one per hour), got " + diurnal.length);
             for (double d : diurnal) {
-                if (!(d >= 0 && d <= 1)) throw new IllegalArgumentException("diurnal values are fractions of the peak in [0, 1], got " + d);
+                if (!(d >= 0 && d <= 1)) throw new BadInputException("diurnal values are fractions of the peak in [0, 1], got " + d);
             }
-            if (weekly.length != 7) throw new IllegalArgumentException("weekly must have 7 values (Monday first), got " + weekly.length);
+            if (weekly.length != 7) throw new BadInputException("weekly must have 7 values (Monday first), got " + weekly.length);
             for (double w : weekly) {
-                if (!(w >= 0)) throw new IllegalArgumentException("weekly factors must be >= 0, got " + w);
+                if (!(w >= 0)) throw new BadInputException("weekly factors must be >= 0, got " + w);
             }
-            if (!(growthPerMonth > -1)) throw new IllegalArgumentException("growth_per_month must be > -1, got " + growthPerMonth);
-            if (!(p90Factor >= 1)) throw new IllegalArgumentException("p90_factor must be >= 1, got " + p90Factor);
+            if (!(growthPerMonth > -1)) throw new BadInputException("growth_per_month must be > -1, got " + growthPerMonth);
+            if (!(p90Factor >= 1)) throw new BadInputException("p90_factor must be >= 1, got " + p90Factor);
         }
 
         @Override
@@ -57,13 +58,13 @@ public sealed interface Traffic {
     record Series(List<List<Hour>> byMonth, double p90Factor) implements Traffic {
         public Series {
             byMonth = List.copyOf(byMonth);
-            if (!(p90Factor >= 1)) throw new IllegalArgumentException("p90_factor must be >= 1, got " + p90Factor);
+            if (!(p90Factor >= 1)) throw new BadInputException("p90_factor must be >= 1, got " + p90Factor);
         }
 
         @Override
         public List<Hour> month(int month, double hoursPerMonth) {
             if (month >= byMonth.size()) {
-                throw new IllegalArgumentException("the time series covers " + byMonth.size() + " month(s); month " + (month + 1)
+                throw new BadInputException("the time series covers " + byMonth.size() + " month(s); month " + (month + 1)
                         + " was asked for (horizon_months too long)");
             }
             return byMonth.get(month);

@@ -1,5 +1,7 @@
 package dev.headroom.model.plan;
 
+import dev.headroom.model.BadInputException;
+
 /**
  * One kind of traffic in the forecast: its request shape, the SLO it must meet, and how much of it arrives.
  *
@@ -9,9 +11,9 @@ package dev.headroom.model.plan;
  */
 public record WorkloadClass(String name, double isl, double osl, String slo, Traffic traffic) {
     public WorkloadClass {
-        if (name == null || name.isBlank()) throw new IllegalArgumentException("a forecast class needs a name");
+        if (name == null || name.isBlank()) throw new BadInputException("a forecast class needs a name");
         if (!(isl >= 0) || !(osl > 0)) {
-            throw new IllegalArgumentException("class " + name + ": isl must be >= 0 and osl > 0, got " + isl + " and " + osl);
+            throw new BadInputException("class " + name + ": isl must be >= 0 and osl > 0, got " + isl + " and " + osl);
         }
     }
 

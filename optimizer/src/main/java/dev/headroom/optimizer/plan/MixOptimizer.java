@@ -1,5 +1,6 @@
 package dev.headroom.optimizer.plan;
 
+import dev.headroom.model.BadInputException;
 import org.apache.commons.math3.optim.MaxIter;
 import org.apache.commons.math3.optim.PointValuePair;
 import org.apache.commons.math3.optim.linear.LinearConstraint;
@@ -84,7 +85,7 @@ public final class MixOptimizer {
         for (int o = 0; o < no; o++) objective[nc * no + o] = price[o];
         Search s = new Search(new LinearObjectiveFunction(objective, 0), vars, nc * no);
         s.branch(base);
-        if (s.best == null) throw new IllegalArgumentException("no mix of the options can serve every class");
+        if (s.best == null) throw new BadInputException("no mix of the options can serve every class");
         int[] n = new int[no];
         double[][] split = new double[nc][no];
         for (int o = 0; o < no; o++) n[o] = (int) Math.round(s.best[nc * no + o]);

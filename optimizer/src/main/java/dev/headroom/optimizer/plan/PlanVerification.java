@@ -1,5 +1,6 @@
 package dev.headroom.optimizer.plan;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Slo;
@@ -56,7 +57,7 @@ public final class PlanVerification {
     /** The class's SLO text: objectives separated by commas or "and". */
     static List<Slo> slos(WorkloadClass wc) {
         if (wc.slo() == null || wc.slo().isBlank()) {
-            throw new IllegalArgumentException("--verify: class " + wc.name() + " has no slo in the forecast to check");
+            throw new BadInputException("{verify}: class " + wc.name() + " has no slo in the forecast to check");
         }
         return Arrays.stream(wc.slo().split(",|\\band\\b")).map(String::strip).filter(s -> !s.isEmpty()).map(Slo::parse).toList();
     }

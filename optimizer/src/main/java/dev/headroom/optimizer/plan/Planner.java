@@ -1,5 +1,6 @@
 package dev.headroom.optimizer.plan;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Forecast;
@@ -124,13 +125,26 @@ public final class Planner {
         return m;
     }
 
-    /** A class × option the plan needs and no capacity covers: one line saying how to measure it. */
-    public static final class MissingCapacityException extends IllegalArgumentException {
+    /** A class × option the plan needs and no capacity covers: says what to measure and how to give it. */
+    public static final class MissingCapacityException extends BadInputException {
+        private final WorkloadClass workloadClass;
+        private final CatalogOption option;
+
         MissingCapacityException(WorkloadClass wc, CatalogOption o) {
-            super("no capacity for class " + wc.name() + " on option " + o.name() + ": measure it on that hardware, e.g. "
-                    + "./headroom search --objective max-rate --slo '" + wc.slo() + "' --isl " + Math.round(wc.isl())
-                    + " --osl " + Math.round(wc.osl()) + " --url <" + o.name() + " server>, then add --capacity "
-                    + wc.name() + "@" + o.name() + "=<that run>/search.json (or leave the option out with --option)");
+            super("no capacity for class " + wc.name() + " on option " + o.name() + ": measure it on that hardware "
+                    + "with a max-rate search (slo '" + wc.slo() + "', isl " + Math.round(wc.isl()) + ", osl "
+                    + Math.round(wc.osl()) + ") and give it as {capacity} " + wc.name() + "@" + o.name()
+                    + "=RUN/search.json, or leave the option out with {option}");
+            this.workloadClass = wc;
+            this.option = o;
+        }
+
+        public WorkloadClass workloadClass() {
+            return workloadClass;
+        }
+
+        public CatalogOption option() {
+            return option;
         }
     }
 }

@@ -101,7 +101,7 @@ class PlannerTest {
     void badInputIsNamed() {
         var missing = assertThrows(Planner.MissingCapacityException.class, () -> new Planner(Policy.DEFAULT).plan(forecast(),
                 List.of(H100, new CatalogOption("l40s", 1, Map.of(PricingTier.ON_DEMAND, 1.0))), List.of(CHAT_H100)));
-        assertTrue(missing.getMessage().contains("class chat on option l40s") && missing.getMessage().contains("--capacity chat@l40s="),
+        assertTrue(missing.getMessage().contains("class chat on option l40s") && missing.getMessage().contains("capacity chat@l40s="),
                 missing.getMessage());
         var interval = assertThrows(IllegalArgumentException.class, () -> new Capacity("h100", "chat", 2, 2.1, 3, false, Double.NaN, "x"));
         assertTrue(interval.getMessage().contains("contain max_rps"), interval.getMessage());

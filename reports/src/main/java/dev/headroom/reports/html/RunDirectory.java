@@ -1,5 +1,6 @@
 package dev.headroom.reports.html;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -26,12 +27,12 @@ record RunDirectory(Path dir, Kind kind, JsonNode result) {
     }
 
     static RunDirectory open(Path dir) {
-        if (!Files.isDirectory(dir)) throw new IllegalArgumentException("report: " + dir + " is not a directory");
+        if (!Files.isDirectory(dir)) throw new BadInputException("report: " + dir + " is not a directory");
         for (Kind k : Kind.values()) {
             Path f = dir.resolve(k.file);
             if (Files.isRegularFile(f)) return new RunDirectory(dir, k, read(f));
         }
-        throw new IllegalArgumentException("report: " + dir + " holds no Headroom result (summary.json, sweep.json, "
+        throw new BadInputException("report: " + dir + " holds no Headroom result (summary.json, sweep.json, "
                 + "search.json, plan.json or compare.json)");
     }
 
@@ -39,7 +40,7 @@ record RunDirectory(Path dir, Kind kind, JsonNode result) {
         try {
             return JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new IllegalArgumentException("report: cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException("report: cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
@@ -62,7 +63,7 @@ record RunDirectory(Path dir, Kind kind, JsonNode result) {
                 }
             }
         } catch (IOException e) {
-            throw new IllegalArgumentException("report: cannot read " + f + ": " + e.getMessage());
+            throw new BadInputException("report: cannot read " + f + ": " + e.getMessage());
         }
         return out;
     }

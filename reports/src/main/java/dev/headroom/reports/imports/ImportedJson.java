@@ -1,5 +1,6 @@
 package dev.headroom.reports.imports;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -92,13 +93,13 @@ public final class ImportedJson {
     static double observed(Imported r, Slo slo) {
         if (slo.isRate()) {
             Double e = r.metrics.get("error_rate");
-            if (e == null) throw new IllegalArgumentException("--slo " + slo.text() + ": " + r.file + " has no error count to check it on");
+            if (e == null) throw new BadInputException("{slo} " + slo.text() + ": " + r.file + " has no error count to check it on");
             return e;
         }
         Map<String, Double> d = r.distributions.get(slo.metric().distributionKey());
         String stat = slo.stat().text().replace(".", "");
         if (d == null || !d.containsKey(stat)) {
-            throw new IllegalArgumentException("--slo " + slo.text() + ": " + r.file + " (" + r.tool + ") has no " + slo.metric().wireName()
+            throw new BadInputException("{slo} " + slo.text() + ": " + r.file + " (" + r.tool + ") has no " + slo.metric().wireName()
                     + " " + slo.stat().text() + (d == null ? "" : "; it has " + d.keySet()) + " — Headroom does not invent it");
         }
         return d.get(stat);

@@ -1,5 +1,6 @@
 package dev.headroom.reports.imports;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -20,9 +21,9 @@ public final class Imports {
     /** Every benchmark in {@code file}, read as {@code from} (a tool name, or auto). */
     public static List<Imported> read(String from, Path file) {
         if (!from.equals("auto") && !TOOLS.contains(from)) {
-            throw new IllegalArgumentException("bad --from '" + from + "': valid values are auto, " + String.join(", ", TOOLS));
+            throw new BadInputException("bad {from} '" + from + "': valid values are auto, " + String.join(", ", TOOLS));
         }
-        if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such file");
+        if (!Files.isRegularFile(file)) throw new BadInputException(file + ": no such file");
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         String detected;
         List<Imported> out;
@@ -68,14 +69,14 @@ public final class Imports {
             }
         }
         if (!from.equals("auto") && !from.equals(detected)) {
-            throw new IllegalArgumentException(file + " is a " + detected + " result, not " + from + " (use --from " + detected
-                    + " or --from auto)");
+            throw new BadInputException(file + " is a " + detected + " result, not " + from + " (use {from} " + detected
+                    + " or {from} auto)");
         }
         return out;
     }
 
     private static IllegalArgumentException unknown(Path file, String from) {
-        return new IllegalArgumentException(file + " is not a result file Headroom can import" + (from.equals("auto") ? "" : " as " + from)
+        return new BadInputException(file + " is not a result file Headroom can import" + (from.equals("auto") ? "" : " as " + from)
                 + "; it reads AIPerf profile_export_aiperf.json/.csv, GenAI-Perf profile_export_genai_perf.csv, GuideLLM "
                 + "benchmarks .json/.yaml, vLLM --save-result .json, SGLang bench_serving .jsonl and LLMPerf *_summary.json");
     }
@@ -84,7 +85,7 @@ public final class Imports {
         try {
             return new ArrayList<>(Files.readString(file).replace("\r", "").lines().toList());
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+            throw new BadInputException("cannot read " + file + ": " + e.getMessage());
         }
     }
 
@@ -92,7 +93,7 @@ public final class Imports {
         try {
             return new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
         } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": not YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(file + ": not YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.reports.imports;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,7 +22,7 @@ final class Json {
         try {
             return LENIENT.readTree(file.toFile());
         } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(file + ": not JSON: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
@@ -36,11 +37,11 @@ final class Json {
                 try {
                     out.add(LENIENT.readTree(line));
                 } catch (IOException e) {
-                    throw new IllegalArgumentException(file + " line " + n + ": not JSON");
+                    throw new BadInputException(file + " line " + n + ": not JSON");
                 }
             }
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+            throw new BadInputException("cannot read " + file + ": " + e.getMessage());
         }
         return out;
     }

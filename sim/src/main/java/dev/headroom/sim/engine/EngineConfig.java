@@ -1,5 +1,6 @@
 package dev.headroom.sim.engine;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
@@ -83,6 +84,11 @@ public record EngineConfig(HardwareProfile hardware, ModelProfile model, int ten
                 gpuMemoryUtilization, activationReserveGb, maxWaiting, sigma, stallProb, stallMillis, eosLength, seed, prefixCaching);
     }
 
+    /** "MODEL on HARDWARE xTP", as results name the simulated server. */
+    public String describe() {
+        return model.name() + " on " + hardware.name() + " x" + tensorParallel;
+    }
+
     public EngineConfig withEosLength(LengthDistribution d) {
         return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
                 gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, d, seed, prefixCaching);
@@ -105,8 +111,8 @@ public record EngineConfig(HardwareProfile hardware, ModelProfile model, int ten
         double perTokenPerGpu = model.kvBytesPerToken() / tensorParallel;
         long tokens = (long) Math.floor(perGpuBytes / perTokenPerGpu);
         if (tokens < blockSize) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT,
-                    "model %s does not fit on %s with tp=%d: weights need %.1f GB per GPU, %.1f GB usable; raise --tp",
+            throw new BadInputException(String.format(Locale.ROOT,
+                    "model %s does not fit on %s with tp=%d: weights need %.1f GB per GPU, %.1f GB usable; raise {tp}",
                     model.name(), hardware.name(), tensorParallel, model.weightBytes() / tensorParallel / 1e9,
                     hardware.memoryGb() * gpuMemoryUtilization - activationReserveGb));
         }
@@ -114,6 +120,6 @@ public record EngineConfig(HardwareProfile hardware, ModelProfile model, int ten
     }
 
     private static void check(boolean ok, String message) {
-        if (!ok) throw new IllegalArgumentException(message);
+        if (!ok) throw new BadInputException(message);
     }
 }

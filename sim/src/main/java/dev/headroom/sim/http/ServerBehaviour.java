@@ -1,5 +1,6 @@
 package dev.headroom.sim.http;
 
+import dev.headroom.model.BadInputException;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -36,7 +37,7 @@ public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfter
                 case "llama.cpp", "llamacpp", "llama-cpp" -> LLAMA_CPP;
                 case "tgi" -> TGI;
                 case "none" -> NONE;
-                default -> throw new IllegalArgumentException("bad --tokenize '" + s
+                default -> throw new BadInputException("bad {tokenize} '" + s
                         + "': valid values are vllm, sglang, llama.cpp, tgi, none");
             };
         }
@@ -53,7 +54,7 @@ public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfter
             return switch (s.trim().toLowerCase(Locale.ROOT)) {
                 case "own-chunk" -> OWN_CHUNK;
                 case "last-chunk" -> LAST_CHUNK;
-                default -> throw new IllegalArgumentException("bad --usage '" + s + "': valid values are own-chunk, last-chunk");
+                default -> throw new BadInputException("bad {usage} '" + s + "': valid values are own-chunk, last-chunk");
             };
         }
     }
@@ -61,7 +62,7 @@ public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfter
     public ServerBehaviour {
         if (tokenize == null || usage == null) throw new IllegalArgumentException("a tokenize shape and a usage placement are required");
         if (idleTimeout != null && (idleTimeout.isNegative() || idleTimeout.isZero())) {
-            throw new IllegalArgumentException("--idle-timeout must be > 0, got " + idleTimeout);
+            throw new BadInputException("{idle-timeout} must be > 0, got " + idleTimeout);
         }
     }
 

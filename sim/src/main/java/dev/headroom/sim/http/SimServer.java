@@ -1,5 +1,6 @@
 package dev.headroom.sim.http;
 
+import dev.headroom.model.BadInputException;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.headroom.sim.FaultPlan;
@@ -47,9 +48,9 @@ public final class SimServer implements AutoCloseable {
     public record Config(String host, int port, EngineConfig engine, FaultPlan faults, int maxBodyBytes,
                          Path traceOut, int traceKeep, ServerBehaviour behaviour) {
         public Config {
-            if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be in 0..65535, got " + port);
-            if (maxBodyBytes < 1024) throw new IllegalArgumentException("max body must be >= 1024 bytes, got " + maxBodyBytes);
-            if (traceKeep < 0) throw new IllegalArgumentException("trace-keep must be >= 0, got " + traceKeep);
+            if (port < 0 || port > 65535) throw new BadInputException("port must be in 0..65535, got " + port);
+            if (maxBodyBytes < 1024) throw new BadInputException("max body must be >= 1024 bytes, got " + maxBodyBytes);
+            if (traceKeep < 0) throw new BadInputException("trace-keep must be >= 0, got " + traceKeep);
             if (behaviour == null) throw new IllegalArgumentException("a server behaviour is required");
         }
 

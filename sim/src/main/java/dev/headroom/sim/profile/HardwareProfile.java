@@ -1,5 +1,6 @@
 package dev.headroom.sim.profile;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
 /** One accelerator's public spec-sheet figures, the efficiencies the roofline applies, and its list price. */
@@ -32,7 +33,7 @@ public record HardwareProfile(
         Profiles.requireFraction(name, "compute_efficiency", computeEfficiency);
         Profiles.requireNonNegative(name, "step_overhead_ms", stepOverheadMs);
         Profiles.requireNonNegative(name, "allreduce_latency_us", allreduceLatencyUs);
-        if (price == null) throw new IllegalArgumentException("hardware profile '" + name + "': price is missing");
+        if (price == null) throw new BadInputException("hardware profile '" + name + "': price is missing");
         Profiles.requirePositive(name, "price.on_demand_per_gpu_hour", price.onDemandPerGpuHour());
         return this;
     }

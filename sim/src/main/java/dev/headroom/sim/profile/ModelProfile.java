@@ -1,5 +1,6 @@
 package dev.headroom.sim.profile;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
 /** A transformer's shape: what the roofline needs to cost a step and size the KV cache. */
@@ -52,16 +53,16 @@ public record ModelProfile(
         Profiles.requirePositive(name, "kv_bytes_per_element", kvBytesPerElement);
         Profiles.requirePositive(name, "max_context", maxContext);
         if (activeParameters != null && (activeParameters <= 0 || activeParameters > parameters)) {
-            throw new IllegalArgumentException("model profile '" + name + "': active_parameters must be in (0, parameters], got "
+            throw new BadInputException("model profile '" + name + "': active_parameters must be in (0, parameters], got "
                     + activeParameters);
         }
         if (isMoe() && (expertsPerToken == null || expertsPerToken < 1 || expertsPerToken >= experts
                 || activeParameters == null)) {
-            throw new IllegalArgumentException("model profile '" + name
+            throw new BadInputException("model profile '" + name
                     + "': a mixture of experts needs active_parameters and 1 <= experts_per_token < experts");
         }
         if (servedName == null || servedName.isBlank()) {
-            throw new IllegalArgumentException("model profile '" + name + "': served_name is missing");
+            throw new BadInputException("model profile '" + name + "': served_name is missing");
         }
         return this;
     }

@@ -1,5 +1,6 @@
 package dev.headroom.sim.profile;
 
+import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -67,14 +68,14 @@ public final class Profiles {
         Path asPath = Path.of(nameOrPath);
         if (nameOrPath.endsWith(".yaml") || nameOrPath.endsWith(".yml")) {
             if (!Files.isRegularFile(asPath)) {
-                throw new IllegalArgumentException("profile file not found: " + nameOrPath);
+                throw new BadInputException("profile file not found: " + nameOrPath);
             }
             return parse(asPath, type);
         }
         String key = nameOrPath.toLowerCase(Locale.ROOT);
         try (InputStream in = Profiles.class.getResourceAsStream("/configs/" + kind + "/" + key + ".yaml")) {
             if (in == null) {
-                throw new IllegalArgumentException("unknown " + (kind.equals("models") ? "model" : "hardware")
+                throw new BadInputException("unknown " + (kind.equals("models") ? "model" : "hardware")
                         + " profile '" + nameOrPath + "': valid names are " + String.join(", ", names(kind))
                         + " (or a path to a .yaml file)");
             }
@@ -88,12 +89,12 @@ public final class Profiles {
         try {
             JsonNode tree = YAML.readTree(in);
             if (tree == null || !tree.isObject()) {
-                throw new IllegalArgumentException("profile " + what + ": expected a YAML mapping of keys to values");
+                throw new BadInputException("profile " + what + ": expected a YAML mapping of keys to values");
             }
             checkKeys(tree, type, what);
             return YAML.treeToValue(tree, type);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("profile " + what + ": " + e.getOriginalMessage());
+            throw new BadInputException("profile " + what + ": " + e.getOriginalMessage());
         }
     }
 
@@ -105,13 +106,13 @@ public final class Profiles {
         for (var it = tree.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!known.containsKey(key)) {
-                throw new IllegalArgumentException("profile " + what + ": unknown key '" + key + "'; valid keys are "
+                throw new BadInputException("profile " + what + ": unknown key '" + key + "'; valid keys are "
                         + String.join(", ", known.keySet()));
             }
         }
         for (var e : known.entrySet()) {
             if (e.getValue().isPrimitive() && !tree.has(e.getKey())) {
-                throw new IllegalArgumentException("profile " + what + ": missing key '" + e.getKey() + "'");
+                throw new BadInputException("profile " + what + ": missing key '" + e.getKey() + "'");
             }
         }
     }
@@ -146,19 +147,19 @@ public final class Profiles {
 
     static void requirePositive(String profile, String field, double v) {
         if (!(v > 0) || Double.isInfinite(v)) {
-            throw new IllegalArgumentException("profile '" + profile + "': " + field + " must be > 0, got " + v);
+            throw new BadInputException("profile '" + profile + "': " + field + " must be > 0, got " + v);
         }
     }
 
     static void requireNonNegative(String profile, String field, double v) {
         if (!(v >= 0) || Double.isInfinite(v)) {
-            throw new IllegalArgumentException("profile '" + profile + "': " + field + " must be >= 0, got " + v);
+            throw new BadInputException("profile '" + profile + "': " + field + " must be >= 0, got " + v);
         }
     }
 
     static void requireFraction(String profile, String field, double v) {
         if (!(v > 0 && v <= 1)) {
-            throw new IllegalArgumentException("profile '" + profile + "': " + field + " must be in (0, 1], got " + v);
+            throw new BadInputException("profile '" + profile + "': " + field + " must be in (0, 1], got " + v);
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.headroom.cli;
+package dev.headroom.cli.app;
 
 import dev.headroom.model.RequestRecord;
 
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Progress while a load point runs, on standard error: a line rewritten in place on a terminal, a plain line
  * every 10 s otherwise (so logs stay readable).
  */
-final class Progress implements AutoCloseable {
+public final class Progress implements AutoCloseable {
     private final PrintWriter err;
     private final boolean terminal = System.console() != null;
     private final long start = System.nanoTime();
@@ -20,13 +20,13 @@ final class Progress implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopped;
 
-    Progress(PrintWriter err, String label) {
+    public Progress(PrintWriter err, String label) {
         this.err = err;
         this.label = label;
         this.thread = Thread.ofPlatform().daemon(true).name("progress").start(this::loop);
     }
 
-    void record(RequestRecord r) {
+    public void record(RequestRecord r) {
         if (r.failed()) failed.increment(); else completed.increment();
     }
 

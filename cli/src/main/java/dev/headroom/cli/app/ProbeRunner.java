@@ -1,10 +1,7 @@
-package dev.headroom.cli;
+package dev.headroom.cli.app;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.headroom.cli.Version;
 import dev.headroom.model.ClientHealth;
-import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementWarnings;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.ProbeReport;
@@ -18,16 +15,11 @@ import dev.headroom.probe.ProbeResult;
 import dev.headroom.probe.RunPlan;
 import dev.headroom.probe.Target;
 import dev.headroom.probe.WorkloadSpec;
-import dev.headroom.reports.HistogramLog;
-import dev.headroom.reports.RequestsCsv;
 import dev.headroom.reports.RequestsJsonl;
-import dev.headroom.reports.SummaryJson;
+import dev.headroom.reports.RunFiles;
 import dev.headroom.sim.engine.EngineConfig;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,8 +29,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Runs one load point into a run directory (config.yaml, requests.jsonl, requests.csv, summary.json, histograms.hlog). */
-final class ProbeRunner {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+public final class ProbeRunner {
 
     private final Target target;
     private final EngineConfig simulator;
@@ -50,7 +41,7 @@ final class ProbeRunner {
     private Duration metricsInterval = Duration.ofSeconds(1);
 
     /** Scrape {@code url} (null: do not) every {@code interval} during each run. */
-    ProbeRunner withMetrics(String url, Duration interval) {
+    public ProbeRunner withMetrics(String url, Duration interval) {
         this.metricsUrl = url;
         this.metricsInterval = interval;
         return this;
@@ -61,7 +52,7 @@ final class ProbeRunner {
      * @param apiKeyOrigin where the key came from, for config.yaml (never the key itself)
      * @param promptSalt   what the prompts are made from (see {@link Probe})
      */
-    ProbeRunner(Target target, EngineConfig simulator, String apiKeyOrigin, String promptSalt, PrintWriter err) {
+    public ProbeRunner(Target target, EngineConfig simulator, String apiKeyOrigin, String promptSalt, PrintWriter err) {
         this.target = target;
         this.simulator = simulator;
         this.apiKeyOrigin = apiKeyOrigin;
@@ -69,7 +60,7 @@ final class ProbeRunner {
         this.probe = new Probe(target, promptSalt);
     }
 
-    ProbeReport run(Path dir, WorkloadSpec workload, RunPlan plan, List<Slo> slos, String command) {
+    public ProbeReport run(Path dir, WorkloadSpec workload, RunPlan plan, List<Slo> slos, String command) {
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         writeConfig(dir, workload, plan, slos, startedAt, command);
         ProbeResult result;
@@ -97,20 +88,17 @@ final class ProbeRunner {
                 }
             }
         }
-        RequestsCsv.write(dir.resolve("requests.csv"), result.records());
         Summary summary = Metrics.summarize(result.records(), plan.openLoop(), slos);
         ClientHealth health = health(summary, result, simulator != null);
         RunInfo info = new RunInfo(Version.get(), startedAt, result.target().baseUrl().toString(),
                 result.target().model(), result.target().api().wireName(),
-                simulator == null ? null : SimTargetOptions.describe(simulator), plan.load(), plan.maxConcurrency(),
-                plan.thinkTime().toMillis() / 1000.0, WorkloadOptions.describe(workload), result.inputLength(), plan.seed(),
+                simulator == null ? null : simulator.describe(), plan.load(), plan.maxConcurrency(),
+                plan.thinkTime().toMillis() / 1000.0, workload.describe(), result.inputLength(), plan.seed(),
                 result.promptSalt(), result.connections());
         boolean reuseAsked = workload.sharedPrefixTokens() > 0 || workload.dataset() != null;
         ProbeReport report = new ProbeReport(info, summary, health, server,
                 MeasurementWarnings.of(summary, result.inputLength(), reuseAsked));
-        write(dir.resolve("summary.json"), SummaryJson.write(report));
-        HistogramLog.write(dir.resolve("histograms.hlog"), summary.histograms(), result.startEpochMicros() / 1000,
-                summary.windowSeconds());
+        RunFiles.writeResults(dir, result.records(), report, result.startEpochMicros() / 1000);
         return report;
     }
 
@@ -148,8 +136,8 @@ final class ProbeRunner {
                     "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(), "noise", simulator.noise(),
                     "prefix_caching", simulator.prefixCaching()));
         }
-        c.put("load", loadSection(plan.load(), plan.thinkTime().toMillis() / 1000.0, plan.maxConcurrency()));
-        c.put("workload", WorkloadOptions.describe(w));
+        c.put("load", RunFiles.loadSection(plan.load(), plan.thinkTime().toMillis() / 1000.0, plan.maxConcurrency()));
+        c.put("workload", w.describe());
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("duration_s", plan.duration() == null ? null : plan.duration().toMillis() / 1000.0);
         r.put("requests", plan.requests());
@@ -159,37 +147,6 @@ final class ProbeRunner {
         r.put("grace_s", plan.grace().toMillis() / 1000.0);
         c.put("run", r);
         c.put("slo", slos.stream().map(Slo::text).toList());
-        try {
-            write(dir.resolve("config.yaml"), YAML.writeValueAsString(c));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** config.yaml's {@code load}: closed (users, think time) or open (rate, arrivals, cap). */
-    static Map<String, Object> loadSection(LoadModel load, double thinkTimeSeconds, int maxConcurrency) {
-        Map<String, Object> l = new LinkedHashMap<>();
-        switch (load) {
-            case LoadModel.Closed cl -> {
-                l.put("mode", "closed");
-                l.put("concurrency", cl.concurrency());
-                l.put("think_time_s", thinkTimeSeconds);
-            }
-            case LoadModel.Open o -> {
-                l.put("mode", "open");
-                l.put("rate", o.ratePerSecond());
-                l.put("arrival", o.label());
-                l.put("max_concurrency", maxConcurrency);
-            }
-        }
-        return l;
-    }
-
-    static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
+        RunFiles.writeConfig(dir, c);
     }
 }

@@ -1,0 +1,201 @@
+package dev.headroom.optimizer;
+
+import dev.headroom.model.BoundaryType;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.RunInfo;
+import dev.headroom.model.SearchProgress;
+import dev.headroom.model.SearchReport;
+import dev.headroom.model.Slo;
+import dev.headroom.model.StopReason;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * One search from first probe to report, as {@code headroom search} and the evaluation benchmarks run it: each probe
+ * shaped ({@link ProbeShape}), run through the caller's load-point pipeline (or reused from an interrupted search),
+ * summarised as the search needs it (every SLO's margin, goodput), and the report brought up to date after each.
+ */
+public final class SearchRun {
+    /** Runs one load point into its run directory {@code name} and returns what it measured. */
+    @FunctionalInterface
+    public interface LoadPoint {
+        Measurement run(String name, MeasurementRequest request);
+    }
+
+    /** Sees the report as it stands after every probe. */
+    @FunctionalInterface
+    public interface Listener {
+        void probed(SearchReport sofar, SearchProgress progress);
+    }
+
+    private final SearchSpec spec;
+    private final RunInfo info;
+    private final boolean simulated;
+    private final LoadPoint point;
+    private final ProbeShape shape;
+    private final List<SearchReport.Probe> done = new ArrayList<>();
+    private List<SearchReport.Probe> previous = List.of();
+    private Predicate<SearchReport.Probe> finished = p -> false;
+    private boolean replaying;
+    private int reused;
+
+    public SearchRun(SearchSpec spec, RunInfo info, boolean simulated, LoadPoint point) {
+        this.spec = spec;
+        this.info = info;
+        this.simulated = simulated;
+        this.point = point;
+        this.shape = new ProbeShape(spec);
+    }
+
+    /**
+     * Continue {@code interrupted}: while this search asks for the same load at the same position as it did, and
+     * {@code finished} says that probe's directory is complete, the probe is reused, not measured again.
+     */
+    public SearchRun resuming(SearchReport interrupted, Predicate<SearchReport.Probe> finished) {
+        this.previous = interrupted.probes();
+        this.finished = finished;
+        this.replaying = true;
+        if (interrupted.rampSeconds() > 0) shape.restore(interrupted.rampSeconds());
+        return this;
+    }
+
+    /** The directory name of the load point at position {@code index} (from 0): {@code 03-c=16}, {@code 02-rate=4.5}. */
+    public static String pointName(int index, LoadModel load) {
+        return String.format(Locale.ROOT, "%02d-%s", index + 1, load.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
+    }
+
+    /** Probes reused from the interrupted search. */
+    public int reused() {
+        return reused;
+    }
+
+    public SearchReport run(Listener listener) {
+        return spec.objective() == SearchSpec.Objective.MAX_GOODPUT ? goodput(listener) : boundary(listener);
+    }
+
+    private SearchReport boundary(Listener listener) {
+        BoundarySearch bs = new BoundarySearch(spec);
+        boolean[] last = new boolean[2];
+        BoundarySearch.Observer observer = (load, index) -> {
+            SearchReport.Probe p = at(load, index, last);
+            List<Margin> margins = spec.slos().stream().map(s -> {
+                SearchReport.SloMargin m = p.margins().get(s.text());
+                return new Margin(s, m.value(), m.se(), (int) m.samples());
+            }).toList();
+            return new BoundarySearch.Observation(load, margins, p.requests(), p.seconds());
+        };
+        BoundarySearch.Result result = bs.run(observer, observations -> listener.probed(
+                boundaryReport(bs, observations, null), progress(last, bs.bracket(observations), new double[0])));
+        return boundaryReport(bs, result.probes(), result);
+    }
+
+    private SearchReport goodput(Listener listener) {
+        GoodputSearch gs = new GoodputSearch(spec);
+        boolean[] last = new boolean[2];
+        GoodputSearch.Observer observer = (load, index) -> {
+            SearchReport.Probe p = at(load, index, last);
+            return new GoodputSearch.Observation(load, p.goodput()[0], p.goodput()[1], p.requests(), p.seconds());
+        };
+        GoodputSearch.Result result = gs.run(observer, observations -> {
+            GoodputSearch.Observation best = observations.stream()
+                    .max(Comparator.comparingDouble(GoodputSearch.Observation::goodput)).orElseThrow();
+            listener.probed(goodputReport(null), progress(last, new double[0],
+                    new double[] {best.load(), best.goodput()}));
+        });
+        return goodputReport(result);
+    }
+
+    private static SearchProgress progress(boolean[] last, double[] bracket, double[] best) {
+        return new SearchProgress(last[0], last[1] ? ProbeShape.SOAK_FACTOR : 0, bracket, best);
+    }
+
+    /** The probe at {@code load}, position {@code index}: reused if the interrupted search finished it, else run. */
+    private SearchReport.Probe at(double load, int index, boolean[] last) {
+        last[1] = shape.isSoak(load);
+        if (replaying && index < previous.size() && sameLoad(previous.get(index).load(), load)
+                && finished.test(previous.get(index))) {
+            SearchReport.Probe p = previous.get(index);
+            done.add(p);
+            // The probes after it are shaped from what this one measured, exactly as in the interrupted run.
+            shape.learnCycle(load, p.e2eMeanSeconds());
+            shape.remember(load);
+            reused++;
+            last[0] = true;
+            return p;
+        }
+        // From the first probe that differs (or was not finished), everything is measured afresh.
+        replaying = false;
+        last[0] = false;
+        SearchReport.Probe p = measure(load, index);
+        done.add(p);
+        return p;
+    }
+
+    private static boolean sameLoad(double a, double b) {
+        return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+    }
+
+    private SearchReport.Probe measure(double load, int index) {
+        LoadModel lm = spec.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
+                : new LoadModel.Open(load, spec.arrivals());
+        String name = pointName(index, lm);
+        Measurement m = point.run(name, new MeasurementRequest(lm, spec.workload(), shape.forLoad(load),
+                spec.seed() + index, shape.stopRule(load)));
+        shape.learn(m);
+        boolean open = !spec.integerLoad();
+        Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();
+        boolean pass = true;
+        for (Slo s : spec.slos()) {
+            Margin mg = Margin.of(s, m.records(), open);
+            margins.put(s.text(), new SearchReport.SloMargin(mg.value(), mg.se(), mg.samples()));
+            pass &= mg.passing();
+        }
+        Goodput g = Goodput.of(m.records(), open, spec.slos(), spec.goodputUnit());
+        return new SearchReport.Probe(index + 1, load, margins, pass, new double[] {g.value(), g.se()},
+                m.records().size(), m.elapsedNanos() / 1e9, name, spec.integerLoad() ? ProbeShape.meanE2e(m) : Double.NaN);
+    }
+
+    private SearchReport boundaryReport(BoundarySearch bs, List<BoundarySearch.Observation> observations,
+                                        BoundarySearch.Result result) {
+        Map<String, List<double[]>> curves = bs.sampledCurves(observations);
+        if (result == null) {
+            return report(Double.NaN, Double.NaN, Double.NaN, observations.getLast().binding().slo().text(),
+                    BoundaryType.UNKNOWN, StopReason.RUNNING, curves, null);
+        }
+        return report(result.value(), result.ciLow(), result.ciHigh(), result.bindingSlo(), result.boundaryType(),
+                result.stopReason(), curves, null);
+    }
+
+    private SearchReport goodputReport(GoodputSearch.Result result) {
+        if (result == null) {
+            return report(Double.NaN, Double.NaN, Double.NaN, null, BoundaryType.PEAK, StopReason.RUNNING, Map.of(), null);
+        }
+        List<double[]> posterior = new ArrayList<>();
+        double[] h = {Double.NaN, Double.NaN, Double.NaN};
+        if (result.posterior() != null) {
+            GoodputSearch.Posterior p = result.posterior();
+            h = p.hyperparameters();
+            for (int i = 0; i < p.loads().length; i++) posterior.add(new double[] {p.loads()[i], p.mean()[i], p.sd()[i]});
+        }
+        double[] plateau = result.plateau();
+        SearchReport.GoodputResult g = new SearchReport.GoodputResult(spec.goodputUnit().wireName(), result.mean(),
+                result.sd(), result.bestObserved().load(), result.bestObserved().goodput(), result.expectedImprovement(),
+                posterior, h);
+        return report(result.load(), plateau[0], plateau[1], null, BoundaryType.PEAK, result.stopReason(), Map.of(), g);
+    }
+
+    private SearchReport report(double value, double ciLow, double ciHigh, String binding, BoundaryType type,
+                                StopReason stop, Map<String, List<double[]>> curves, SearchReport.GoodputResult g) {
+        return new SearchReport(info, spec.objective().wireName(), spec.slos(), simulated, spec.min(), spec.max(),
+                spec.tolerance(), value, ciLow, ciHigh, binding, type, stop, List.copyOf(done), curves, g,
+                shape.rampSeconds());
+    }
+}
