@@ -2,8 +2,9 @@ package dev.headroom.cli;
 
 import dev.headroom.model.BadInputException;
 import dev.headroom.cli.plan.CapacityInputs;
-import dev.headroom.cli.plan.PlanInputs;
+import dev.headroom.reports.plan.PlanInputs;
 import dev.headroom.model.plan.Capacity;
+import dev.headroom.sim.profile.Profiles;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Forecast;
 import dev.headroom.model.plan.Policy;
@@ -47,7 +48,7 @@ public final class PlanInputOptions {
 
     Inputs read() {
         Forecast f = PlanInputs.forecast(forecast);
-        List<CatalogOption> all = PlanInputs.catalog(catalog);
+        List<CatalogOption> all = PlanInputs.catalog(catalog, Profiles.listPrices());
         List<CatalogOption> options = all;
         if (only != null && !only.isEmpty()) {
             options = new ArrayList<>();

@@ -3,8 +3,9 @@ package dev.headroom.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.cli.plan.CapacityInputs;
-import dev.headroom.cli.plan.PlanInputs;
+import dev.headroom.reports.plan.PlanInputs;
 import dev.headroom.model.plan.Capacity;
+import dev.headroom.sim.profile.Profiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +40,7 @@ class PlanCommandTest {
     void everyPlanConfigInConfigsLoads() {
         assertEquals(2, PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).classes().size());
         assertEquals(12, PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).horizonMonths());
-        var catalog = PlanInputs.catalog(CONFIGS.resolve("catalog.yaml"));
+        var catalog = PlanInputs.catalog(CONFIGS.resolve("catalog.yaml"), Profiles.listPrices());
         assertEquals(List.of("h100", "l40s"), catalog.stream().map(o -> o.name()).toList());
         // The on-demand price comes from the hardware profile the option names.
         assertEquals(2.99, catalog.getFirst().pricePerGpuHour().get(dev.headroom.model.plan.PricingTier.ON_DEMAND), 1e-9);

@@ -50,6 +50,13 @@ public final class Profiles {
         return names("hardware");
     }
 
+    /** On-demand list price per GPU-hour of every bundled hardware profile, by name (a plan catalog's default). */
+    public static Map<String, Double> listPrices() {
+        Map<String, Double> prices = new LinkedHashMap<>();
+        for (String name : hardwareNames()) prices.put(name, hardware(name).price().onDemandPerGpuHour());
+        return prices;
+    }
+
     /** Names of the bundled model profiles. */
     public static List<String> modelNames() {
         return names("models");

@@ -1,4 +1,4 @@
-package dev.headroom.cli.plan;
+package dev.headroom.reports.plan;
 
 import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;

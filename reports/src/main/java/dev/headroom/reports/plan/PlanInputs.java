@@ -1,13 +1,13 @@
-package dev.headroom.cli.plan;
+package dev.headroom.reports.plan;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Forecast;
 import dev.headroom.model.plan.Policy;
 import dev.headroom.model.plan.PricingTier;
 import dev.headroom.model.plan.Traffic;
 import dev.headroom.model.plan.WorkloadClass;
-import dev.headroom.sim.profile.Profiles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,7 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Reads the forecast, catalog and policy YAML files of {@code plan} and {@code compare}, validated. */
+/** Reads the forecast, catalog, policy and capacities YAML files of {@code plan} and {@code compare}, validated. */
 public final class PlanInputs {
     private PlanInputs() {}
 
@@ -65,7 +65,7 @@ public final class PlanInputs {
     }
 
     /** {@code timestamp,class,rps} rows of one class, one row per hour, grouped into calendar months. */
-    static List<List<Traffic.Hour>> series(Path csv, String className) {
+    public static List<List<Traffic.Hour>> series(Path csv, String className) {
         List<String> lines;
         try {
             lines = Files.readAllLines(csv);
@@ -114,8 +114,11 @@ public final class PlanInputs {
         }
     }
 
-    /** The catalog's options; an option naming a hardware profile takes its list price as the on-demand default. */
-    public static List<CatalogOption> catalog(Path file) {
+    /**
+     * The catalog's options; an option naming a hardware profile takes its list price from {@code listPrices}
+     * (on-demand dollars per GPU-hour by profile name) as the on-demand default.
+     */
+    public static List<CatalogOption> catalog(Path file, Map<String, Double> listPrices) {
         Yaml.Node root = Yaml.read(file);
         List<CatalogOption> options = new ArrayList<>();
         for (Yaml.Node o : root.list("options")) {
@@ -123,11 +126,12 @@ public final class PlanInputs {
             Map<PricingTier, Double> prices = new EnumMap<>(PricingTier.class);
             if (o.has("hardware")) {
                 String hw = o.text("hardware");
-                try {
-                    prices.put(PricingTier.ON_DEMAND, Profiles.hardware(hw).price().onDemandPerGpuHour());
-                } catch (BadInputException e) {
-                    throw o.bad("hardware", "'" + hw + "' is not a hardware profile; known: " + Profiles.hardwareNames());
+                Double price = listPrices.get(hw);
+                if (price == null) {
+                    throw o.bad("hardware", "'" + hw + "' is not a hardware profile with a list price; known: "
+                            + listPrices.keySet());
                 }
+                prices.put(PricingTier.ON_DEMAND, price);
             }
             if (o.has("price_per_gpu_hour")) {
                 Yaml.Node p = o.get("price_per_gpu_hour");
@@ -175,5 +179,34 @@ public final class PlanInputs {
         } catch (BadInputException e) {
             throw root.wrap(e);
         }
+    }
+
+    /** A capacities file: a plain list of capacities, or the list under {@code capacities:}. */
+    public static List<Capacity> capacities(Path file) {
+        Yaml.Node root = Yaml.readAny(file);
+        List<Capacity> out = new ArrayList<>();
+        // A plain list of capacities, or the list under `capacities:`.
+        for (Yaml.Node c : root.json.isArray() ? root.items() : root.list("capacities")) {
+            String option = c.text("option"), cls = c.text("class");
+            try {
+                if (c.has("max_rps")) {
+                    double rps = c.number("max_rps");
+                    out.add(new Capacity(option, cls, rps, c.number("ci_low", rps), c.number("ci_high", rps), false,
+                            c.number("prefill_share", Double.NaN), file.toString()));
+                } else if (c.has("max_concurrency")) {
+                    double e2e = c.number("mean_e2e_s");
+                    double rps = Capacity.littlesLaw(c.number("max_concurrency"), e2e);
+                    double lo = c.has("ci_low") ? Capacity.littlesLaw(c.number("ci_low"), e2e) : rps;
+                    double hi = c.has("ci_high") ? Capacity.littlesLaw(c.number("ci_high"), e2e) : rps;
+                    out.add(new Capacity(option, cls, rps, lo, hi, true, c.number("prefill_share", Double.NaN), file.toString()));
+                } else {
+                    throw c.error("needs max_rps (with ci_low, ci_high) or max_concurrency with mean_e2e_s");
+                }
+            } catch (BadInputException e) {
+                if (e.getMessage().startsWith(file.toString())) throw e;
+                throw c.wrap(e);
+            }
+        }
+        return out;
     }
 }
