@@ -60,7 +60,8 @@ public final class ExitCodes {
         /** An input the library names ({@code requests}) as this command's option spells it ({@code --requests}). */
         static String spelling(String input, CommandLine.Model.CommandSpec command) {
             for (String option : new String[] {"--" + input, "--sim-" + input}) {
-                if (command.findOption(option) != null) return option;
+                CommandLine.Model.OptionSpec found = command.findOption(option);
+                if (found != null) return found.longestName();
             }
             return input;
         }

@@ -5,7 +5,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
-import dev.headroom.probe.RunPlan;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
@@ -45,20 +45,20 @@ public final class ProbeCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
     @Mixin
-    SimTargetOptions sim;
+    SimulatorOptions sim;
 
     @Override
     public Integer call() {
         OutputFormat format = output.format();
         List<Slo> slos = run.slos();
         WorkloadSpec work = workload.toSpec();
-        RunPlan plan;
+        MeasurementRequest plan;
         if (work.trace() != null) {
             if (point.mode != null) throw new BadInputException("--trace sets the arrivals; drop --concurrency/--rate");
             var replay = work.trace().arrivals();
-            plan = run.planForTrace(new LoadModel.Open(replay.meanRate(), replay), load, work.trace().size());
+            plan = run.planForTrace(new LoadModel.Open(replay.meanRate(), replay), load, work.workload(), work.trace().size());
         } else {
-            plan = run.plan(point.toLoad(load, 8), load);
+            plan = run.plan(point.toLoad(load, 8), load, work.workload());
         }
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         if (!target.embedded()) target.toTarget(target.parsedUrl()); // validate everything before writing anything

@@ -1,8 +1,10 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
-import dev.headroom.probe.RunPlan;
+import dev.headroom.model.Workload;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
@@ -48,16 +50,25 @@ public final class RunOptions {
         return slos.stream().map(Slo::parse).toList();
     }
 
-    /** The run plan for one load point. */
-    RunPlan plan(LoadModel loadModel, LoadOptions load) {
-        return new RunPlan(loadModel, load.thinkTime, load.maxConcurrency, effectiveDuration(),
-                requests, effectiveWarmup(), warmupCount(), ramp, grace, seed);
+    /** One load point, validated: {@code loadModel} with these options' length, warm-up, ramp and grace. */
+    MeasurementRequest plan(LoadModel loadModel, LoadOptions load, Workload workload) {
+        return point(loadModel, load, workload, effectiveDuration(), requests);
     }
 
     /** A replayed trace runs to its end unless --duration or --requests says otherwise. */
-    RunPlan planForTrace(LoadModel loadModel, LoadOptions load, int traceSize) {
-        return new RunPlan(loadModel, load.thinkTime, load.maxConcurrency, duration,
-                requests > 0 || duration != null ? requests : traceSize, effectiveWarmup(), warmupCount(), ramp, grace, seed);
+    MeasurementRequest planForTrace(LoadModel loadModel, LoadOptions load, Workload workload, int traceSize) {
+        return point(loadModel, load, workload, duration, requests > 0 || duration != null ? requests : traceSize);
+    }
+
+    private MeasurementRequest point(LoadModel loadModel, LoadOptions load, Workload workload, Duration d, int n) {
+        RunLength length = new RunLength(n, d == null ? Double.POSITIVE_INFINITY : seconds(d), warmupCount(),
+                seconds(ramp), seconds(effectiveWarmup()), seconds(grace));
+        return new MeasurementRequest(loadModel, workload, length, seed, null, seconds(load.thinkTime),
+                load.maxConcurrency);
+    }
+
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
     }
 
     Duration effectiveDuration() {

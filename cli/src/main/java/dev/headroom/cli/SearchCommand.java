@@ -110,7 +110,7 @@ public final class SearchCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
     @Mixin
-    SimTargetOptions sim;
+    SimulatorOptions sim;
 
     @Override
     public Integer call() {

@@ -31,7 +31,14 @@ public final class SimCommand implements Callable<Integer> {
     ConfigOption configFile;
 
     @Mixin
-    EngineOptions engine;
+    SimulatorOptions engine;
+
+    @Option(names = "--model", paramLabel = "NAME|FILE", description = "Model profile (the same as --sim-model).")
+    String model;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+            description = "Seed for noise, lengths and faults (default: ${DEFAULT-VALUE}).")
+    long seed;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
     String host;
@@ -82,7 +89,8 @@ public final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        EngineConfig config = engine.toConfig();
+        if (model != null) engine.model = model;
+        EngineConfig config = engine.toConfig(seed);
         var rates = new EnumMap<Fault, Double>(Fault.class);
         for (String f : faults) {
             var e = FaultPlan.parseRate(f);

@@ -58,7 +58,7 @@ public final class SweepCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
     @Mixin
-    SimTargetOptions sim;
+    SimulatorOptions sim;
 
     @Override
     public Integer call() {
@@ -68,7 +68,7 @@ public final class SweepCommand implements Callable<Integer> {
         List<LoadModel> loads = new ArrayList<>();
         if (points.concurrency != null) points.concurrency.forEach(c -> loads.add(new LoadModel.Closed(c)));
         else points.rate.forEach(r -> loads.add(load.open(r)));
-        loads.forEach(l -> run.plan(l, load)); // validate every point before running any
+        loads.forEach(l -> run.plan(l, load, work.workload())); // validate every point before running any
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         if (!target.embedded()) target.toTarget(target.parsedUrl());
         Path dir = output.runDirectory("sweep");
@@ -85,7 +85,7 @@ public final class SweepCommand implements Callable<Integer> {
                 String name = SearchRun.pointName(i, l);
                 Path pointDir = dir.resolve(name);
                 pointDir.toFile().mkdirs();
-                reports.add(runner.run(pointDir, work, run.plan(l, load), slos, "sweep"));
+                reports.add(runner.run(pointDir, work, run.plan(l, load, work.workload()), slos, "sweep"));
                 dirs.add(name);
                 // Written after every point, so an interrupted sweep keeps the points it finished.
                 RunFiles.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));

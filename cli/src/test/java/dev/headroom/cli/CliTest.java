@@ -52,7 +52,22 @@ class CliTest {
     void modelThatDoesNotFitIsBadInput() {
         Run r = run("sim", "--hardware", "l4", "--model", "llama-3.1-70b");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("--tp"), r.err());
+        assertTrue(r.err().contains("raise --sim-tp"), r.err());
+    }
+
+    @Test
+    void everyCommandSpellsTheSimulatorTheSameWayWithTheOldNamesAsAliases() {
+        // --sim-* on the measuring commands; sim's own spellings (--hardware, --tp) accepted there too.
+        Run probe = run("probe", "--sim-hardware", "l4", "--sim-model", "llama-3.1-70b", "--requests", "1");
+        assertEquals(2, probe.code());
+        assertTrue(probe.err().contains("raise --sim-tp"), "the library's {tp} spelled as this command's option: " + probe.err());
+        Run alias = run("probe", "--hardware", "tpu-v9", "--requests", "1");
+        assertEquals(2, alias.code());
+        assertTrue(alias.err().contains("tpu-v9") && alias.err().contains("h100-sxm"), alias.err());
+        // and sim takes --sim-* as well as its old names.
+        Run sim = run("sim", "--sim-hardware", "l4", "--model", "llama-3.1-70b");
+        assertEquals(2, sim.code());
+        assertTrue(sim.err().contains("--sim-tp"), sim.err());
     }
 
     @Test

@@ -3,17 +3,35 @@ package dev.headroom.model;
 import java.util.List;
 
 /**
- * One load point to measure: the load, the workload, how long, the seed that makes it reproducible, and
- * optionally a rule that ends it early once what it measured is already conclusive.
+ * One load point to measure, the one validated value every driver runs (the HTTP probe and the simulator's virtual
+ * clock): the load, the workload, how long, the seed that makes it reproducible (see {@link Seeds}), closed-loop
+ * think time, an open-loop cap on requests in flight, and optionally a rule that ends it early once what it
+ * measured is already conclusive.
  *
- * @param stopEarly null, or asked now and then with the measured (non-warm-up) requests finished so far; true
- *                  ends the measurement: no new requests are sent, those in flight finish
+ * @param stopEarly        null, or asked every {@link StopRule#CHECK_EVERY} measured requests finished with those
+ *                         finished so far; true ends the measurement: no new requests are sent, those in flight finish
+ * @param thinkTimeSeconds closed loop: pause between a user's response and its next request
+ * @param maxConcurrency   open loop: cap on requests in flight (0 = none); time waited for a slot is reported
  */
-public record MeasurementRequest(LoadModel load, Workload workload, RunLength length, long seed, StopRule stopEarly) {
+public record MeasurementRequest(LoadModel load, Workload workload, RunLength length, long seed, StopRule stopEarly,
+                                 double thinkTimeSeconds, int maxConcurrency) {
     public MeasurementRequest {
         if (load == null || workload == null || length == null) {
             throw new IllegalArgumentException("a measurement needs a load, a workload and a run length");
         }
+        if (!(thinkTimeSeconds >= 0) || Double.isInfinite(thinkTimeSeconds)) {
+            throw new BadInputException("{think-time} must be >= 0 s, got " + thinkTimeSeconds);
+        }
+        if (maxConcurrency < 0) throw new BadInputException("{max-concurrency} must be >= 0, got " + maxConcurrency);
+        if (maxConcurrency > 0 && load instanceof LoadModel.Closed) {
+            throw new BadInputException("{max-concurrency} caps an open-loop {rate}; with {concurrency} the "
+                    + "number of users is already the cap");
+        }
+    }
+
+    /** No think time, no cap. */
+    public MeasurementRequest(LoadModel load, Workload workload, RunLength length, long seed, StopRule stopEarly) {
+        this(load, workload, length, seed, stopEarly, 0, 0);
     }
 
     /** Runs to its full length. */
@@ -21,9 +39,16 @@ public record MeasurementRequest(LoadModel load, Workload workload, RunLength le
         this(load, workload, length, seed, null);
     }
 
+    public boolean openLoop() {
+        return load instanceof LoadModel.Open;
+    }
+
     /** Decides whether a measurement has seen enough. */
     @FunctionalInterface
     public interface StopRule {
+        /** Every driver asks after every this many measured requests finish. */
+        int CHECK_EVERY = 10;
+
         boolean enough(List<RequestRecord> measuredSoFar);
     }
 }

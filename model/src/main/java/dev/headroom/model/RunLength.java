@@ -2,22 +2,43 @@ package dev.headroom.model;
 
 /**
  * How a measurement starts and when it stops: closed-loop users start evenly over {@code rampSeconds} (so they do
- * not all send their first request at the same instant and stay in lockstep); requests among the first
- * {@code warmupRequests}, or meant to be sent before {@code warmupSeconds}, are warm-up, recorded and excluded from
- * metrics; then it stops after {@code requests} measured requests or {@code maxSeconds} after the warm-up time,
- * whichever is first.
+ * not all send their first request at the same instant and stay in lockstep; an open-loop rate rises linearly over
+ * it); requests among the first {@code warmupRequests}, or meant to be sent before {@code warmupSeconds}, are
+ * warm-up, recorded and excluded from metrics; then it stops after {@code requests} measured requests or
+ * {@code maxSeconds} after the warm-up time, whichever is first; requests in flight then have {@code graceSeconds}
+ * to finish.
+ *
+ * @param requests     measured requests to send; 0 stops by time only
+ * @param maxSeconds   measured time after the warm-up time; infinite stops by count only
+ * @param graceSeconds how long requests in flight may finish after the last send; later ones are cut off and
+ *                     counted as incomplete
  */
-public record RunLength(int requests, double maxSeconds, int warmupRequests, double rampSeconds, double warmupSeconds) {
+public record RunLength(int requests, double maxSeconds, int warmupRequests, double rampSeconds, double warmupSeconds,
+                        double graceSeconds) {
+    /** The grace a run gets unless it says otherwise. */
+    public static final double DEFAULT_GRACE_SECONDS = 30;
+
     public RunLength {
-        if (requests < 1) throw new BadInputException("request count must be >= 1, got " + requests);
-        if (!(maxSeconds > 0)) throw new BadInputException("duration must be > 0 s, got " + maxSeconds);
-        if (warmupRequests < 0) throw new BadInputException("warm-up requests must be >= 0, got " + warmupRequests);
-        if (!(rampSeconds >= 0) || Double.isInfinite(rampSeconds)) {
-            throw new BadInputException("ramp must be >= 0 s, got " + rampSeconds);
+        if (requests < 0) throw new BadInputException("{requests} must be >= 0, got " + requests);
+        if (!(maxSeconds > 0)) throw new BadInputException("{duration} must be > 0 s, got " + maxSeconds);
+        if (requests == 0 && Double.isInfinite(maxSeconds)) {
+            throw new BadInputException("give {duration} or {requests} to say when the run stops");
         }
-        if (!(warmupSeconds >= 0) || Double.isInfinite(warmupSeconds)) {
-            throw new BadInputException("warm-up must be >= 0 s, got " + warmupSeconds);
+        if (warmupRequests < 0) throw new BadInputException("{warmup-requests} must be >= 0, got " + warmupRequests);
+        nonNegative("ramp", rampSeconds);
+        nonNegative("warmup", warmupSeconds);
+        nonNegative("grace", graceSeconds);
+    }
+
+    private static void nonNegative(String input, double seconds) {
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new BadInputException("{" + input + "} must be >= 0 s, got " + seconds);
         }
+    }
+
+    /** The default grace. */
+    public RunLength(int requests, double maxSeconds, int warmupRequests, double rampSeconds, double warmupSeconds) {
+        this(requests, maxSeconds, warmupRequests, rampSeconds, warmupSeconds, DEFAULT_GRACE_SECONDS);
     }
 
     /** Warm-up by count only. */
@@ -30,9 +51,14 @@ public record RunLength(int requests, double maxSeconds, int warmupRequests, dou
         this(requests, maxSeconds, 0, 0, 0);
     }
 
-    /** Stop after {@code n} requests (with a generous time cap). */
+    /** Stop after {@code n} measured requests, with no time cap. */
     public static RunLength requests(int n) {
-        return new RunLength(n, Double.MAX_VALUE, 0, 0, 0);
+        return new RunLength(n, Double.POSITIVE_INFINITY, 0, 0, 0);
+    }
+
+    /** Whether the run stops by time (it may also stop by count). */
+    public boolean timed() {
+        return Double.isFinite(maxSeconds);
     }
 
     /** Whether request {@code index}, meant to be sent {@code intendedSeconds} into the run, is warm-up. */

@@ -62,7 +62,7 @@ public final class ProbeShape {
             RunLength base = spec.perProbe();
             int warmup = (int) Math.ceil(load * Math.max(2, rampSeconds));
             // A soak's time cap grows with its length, or a capped probe would be no longer than the first.
-            double seconds = isSoak(load) ? Math.min(Double.MAX_VALUE, base.maxSeconds() * SOAK_FACTOR) : base.maxSeconds();
+            double seconds = isSoak(load) ? base.maxSeconds() * SOAK_FACTOR : base.maxSeconds();
             return new RunLength(extended(passAfter(load)), seconds, warmup, 0);
         }
         RunLength base = spec.perProbe();

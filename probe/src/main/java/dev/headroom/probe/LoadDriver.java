@@ -4,11 +4,11 @@ import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.Seeds;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 final class LoadDriver {
     private final RequestExecutor executor;
     private final RequestSource prompts;
-    private final RunPlan plan;
+    private final MeasurementRequest point;
     private final RunClock clock;
     private final Consumer<RequestRecord> sink;
     private final ConcurrentLinkedQueue<RequestRecord> records = new ConcurrentLinkedQueue<>();
@@ -35,21 +35,23 @@ final class LoadDriver {
     private final AtomicLong measuredIssued = new AtomicLong();
     private final long warmupEnd;
     private volatile long stopAt = Long.MAX_VALUE;
-    private final MeasurementRequest.StopRule stopRule;
     private final AtomicLong measuredDone = new AtomicLong();
     private final FailFast failFast = new FailFast();
     private volatile String refusal;
 
-    LoadDriver(RequestExecutor executor, RequestSource prompts, RunPlan plan, RunClock clock, Consumer<RequestRecord> sink,
-               MeasurementRequest.StopRule stopRule) {
-        this.stopRule = stopRule;
+    LoadDriver(RequestExecutor executor, RequestSource prompts, MeasurementRequest point, RunClock clock,
+               Consumer<RequestRecord> sink) {
         this.executor = executor;
         this.prompts = prompts;
-        this.plan = plan;
+        this.point = point;
         this.clock = clock;
         this.sink = sink;
-        this.warmupEnd = plan.warmup().toNanos();
-        if (plan.duration() != null) stopAt = warmupEnd + plan.duration().toNanos();
+        this.warmupEnd = seconds(point.length().warmupSeconds());
+        if (point.length().timed()) stopAt = warmupEnd + seconds(point.length().maxSeconds());
+    }
+
+    private static long seconds(double s) {
+        return Math.round(s * 1e9);
     }
 
     /** Why the run stopped early because the target refused every request ({@link FailFast}), or null. */
@@ -65,10 +67,10 @@ final class LoadDriver {
     /** Runs until the stop condition and the grace period; returns every record in index order. */
     List<RequestRecord> run() throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
-        switch (plan.load()) {
+        switch (point.load()) {
             case LoadModel.Closed c -> {
                 for (int u = 0; u < c.concurrency(); u++) {
-                    long start = c.concurrency() == 1 ? 0 : plan.ramp().toNanos() * u / c.concurrency();
+                    long start = c.concurrency() == 1 ? 0 : seconds(point.length().rampSeconds()) * u / c.concurrency();
                     threads.add(Thread.ofVirtual().name("user-" + u).start(() -> user(start)));
                 }
                 for (Thread t : threads) joinUntilGrace(t);
@@ -86,7 +88,7 @@ final class LoadDriver {
     private synchronized long claim(long now) {
         if (now >= stopAt) return -1;
         long i = nextIndex.get();
-        if (!isWarmup(i, now) && plan.requests() > 0 && measuredIssued.incrementAndGet() > plan.requests()) {
+        if (!isWarmup(i, now) && point.length().requests() > 0 && measuredIssued.incrementAndGet() > point.length().requests()) {
             stopAt = now;
             return -1;
         }
@@ -94,7 +96,7 @@ final class LoadDriver {
     }
 
     private boolean isWarmup(long index, long intended) {
-        return index < plan.warmupRequests() || intended < warmupEnd;
+        return point.length().isWarmup(index, intended / 1e9);
     }
 
     private void user(long startAt) {
@@ -109,7 +111,7 @@ final class LoadDriver {
                 // Warm-up or measured is decided when the index is claimed, as claim() counted it: deciding again at the
                 // send, a request claimed just before the warm-up ended would be measured beyond --requests.
                 send(req, clock.now(), 0, isWarmup(i, claimed));
-                if (!plan.thinkTime().isZero()) clock.sleepUntil(clock.now() + plan.thinkTime().toNanos());
+                if (point.thinkTimeSeconds() > 0) clock.sleepUntil(clock.now() + seconds(point.thinkTimeSeconds()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -117,9 +119,9 @@ final class LoadDriver {
     }
 
     private void openLoop(LoadModel.Open o) throws InterruptedException {
-        ArrivalProcess.Gaps gaps = o.arrivals().gaps(o.ratePerSecond(), plan.seed() ^ 0x5851F42D4C957F2DL);
-        Semaphore slots = plan.maxConcurrency() > 0 ? new Semaphore(plan.maxConcurrency()) : null;
-        double ramp = plan.ramp().toNanos();
+        ArrivalProcess.Gaps gaps = o.arrivals().gaps(o.ratePerSecond(), Seeds.arrivals(point.seed()));
+        Semaphore slots = point.maxConcurrency() > 0 ? new Semaphore(point.maxConcurrency()) : null;
+        double ramp = seconds(point.length().rampSeconds());
         double t = 0;
         List<Thread> requests = new ArrayList<>();
         while (true) {
@@ -163,7 +165,7 @@ final class LoadDriver {
 
     /** Lengths come from a stream seeded by (seed, index): the same requests whatever the thread timing. */
     private PreparedRequest prepare(long index) {
-        return prompts.prepare(index, new SplittableRandom(plan.seed() * 0x9E3779B97F4A7C15L + index));
+        return prompts.prepare(index, Seeds.request(point.seed(), index));
     }
 
     private void send(PreparedRequest req, long intended, long slotWait, boolean warmup) {
@@ -181,8 +183,8 @@ final class LoadDriver {
                 stopAt = Math.min(stopAt, clock.now());
                 executor.cutOff();
             }
-            if (stopRule != null && !r.warmup() && measuredDone.incrementAndGet() % 10 == 0
-                    && stopRule.enough(records.stream().filter(x -> !x.warmup()).toList())) {
+            if (point.stopEarly() != null && !r.warmup() && measuredDone.incrementAndGet() % MeasurementRequest.StopRule.CHECK_EVERY == 0
+                    && point.stopEarly().enough(records.stream().filter(x -> !x.warmup()).toList())) {
                 stopAt = Math.min(stopAt, clock.now()); // conclusive: no new sends, those in flight finish
             }
         } finally {
@@ -192,7 +194,7 @@ final class LoadDriver {
 
     private void joinUntilGrace(Thread t) throws InterruptedException {
         while (t.isAlive()) {
-            long graceEnd = stopAt == Long.MAX_VALUE ? Long.MAX_VALUE : stopAt + plan.grace().toNanos();
+            long graceEnd = stopAt == Long.MAX_VALUE ? Long.MAX_VALUE : stopAt + seconds(point.length().graceSeconds());
             long wait = graceEnd == Long.MAX_VALUE ? 100 : Math.max(0, (graceEnd - clock.now()) / 1_000_000);
             if (wait == 0) return;
             t.join(Math.min(wait, 100));

@@ -3,6 +3,7 @@ package dev.headroom.probe;
 import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
@@ -55,22 +56,18 @@ public final class Probe implements Measurer {
         return salt;
     }
 
-    /** Runs one load point; every finished request is also handed to {@code sink} as it ends. */
-    public ProbeResult run(WorkloadSpec workload, RunPlan plan, Consumer<RequestRecord> sink) {
-        return run(workload, plan, sink, null);
-    }
-
     /**
-     * As {@link #run(WorkloadSpec, RunPlan, Consumer)}, ending early when {@code stopEarly} says it has seen enough.
+     * Runs one load point with {@code workload}'s prompts (which may add a dataset, a trace, a shared prefix or a
+     * client tokenizer to the point's own workload); every finished request is also handed to {@code sink} as it
+     * ends.
      *
      * @throws TargetRefusedException when the run's first requests all failed the same way at once
      */
-    public ProbeResult run(WorkloadSpec workload, RunPlan plan, Consumer<RequestRecord> sink,
-                           MeasurementRequest.StopRule stopEarly) {
+    public ProbeResult run(WorkloadSpec workload, MeasurementRequest point, Consumer<RequestRecord> sink) {
         String runSalt = salt + "/" + runs.getAndIncrement();
         ConnectionTracker tracker = new ConnectionTracker();
-        OkHttpClient base = HttpClients.forLoad(target, plan.expectedConnections(), tracker);
-        ConnectionPolicy connections = new ConnectionPolicy(base, HttpClients.maxIdle(plan.expectedConnections()),
+        OkHttpClient base = HttpClients.forLoad(target, expectedConnections(point), tracker);
+        ConnectionPolicy connections = new ConnectionPolicy(base, HttpClients.maxIdle(expectedConnections(point)),
                 target.keepAlive(), learned);
         var watchdog = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon(true).name("probe-watchdog").factory());
         // Two timeouts per request are scheduled and almost always cancelled: drop them at once, or a long run
@@ -79,8 +76,8 @@ public final class Probe implements Measurer {
         try (ClientMonitor monitor = new ClientMonitor()) {
             Target resolved = target.model() != null ? target : target.withModel(firstModel(connections.client()));
             RequestSource prompts = workload.dataset() != null
-                    ? new DatasetSource(resolved.api(), resolved.model(), workload.dataset(), workload, runSalt, plan.seed())
-                    : new PromptFactory(resolved.api(), resolved.model(), workload, runSalt, plan.seed());
+                    ? new DatasetSource(resolved.api(), resolved.model(), workload.dataset(), workload, runSalt, point.seed())
+                    : new PromptFactory(resolved.api(), resolved.model(), workload, runSalt, point.seed());
             prompts.calibrate(connections.client(), resolved);
             if (connections.needsLearning()) {
                 preflight(new RequestExecutor(connections, resolved, new RunClock(), watchdog), prompts, connections, resolved);
@@ -89,11 +86,11 @@ public final class Probe implements Measurer {
             // The run's clock starts after the preflight: the schedule's time 0 is the first send.
             RunClock clock = new RunClock();
             RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
-            LoadDriver driver = new LoadDriver(executor, prompts, plan, clock, sink, stopEarly);
+            LoadDriver driver = new LoadDriver(executor, prompts, point, clock, sink);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
             if (driver.refusal() != null) throw new TargetRefusedException(driver.refusal(), records.size());
-            return new ProbeResult(resolved, plan, workload, prompts.inputLength(), records, driver.peakInFlight(),
+            return new ProbeResult(resolved, point, workload, prompts.inputLength(), records, driver.peakInFlight(),
                     clock.originEpochMicros(), elapsed, monitor.cpuMean(), monitor.cpuMax(), monitor.gcPauseMaxMs(),
                     runSalt, connections.describe());
         } catch (InterruptedException e) {
@@ -140,14 +137,18 @@ public final class Probe implements Measurer {
 
     @Override
     public Measurement measure(MeasurementRequest request) {
-        RunPlan plan = new RunPlan(request.load(), Duration.ZERO, 0,
-                request.length().maxSeconds() < 1e9 ? Duration.ofMillis((long) (request.length().maxSeconds() * 1000)) : null,
-                request.length().requests(), Duration.ofNanos(Math.round(request.length().warmupSeconds() * 1e9)),
-                request.length().warmupRequests(),
-                Duration.ofNanos(Math.round(request.length().rampSeconds() * 1e9)), Duration.ofSeconds(30), request.seed());
-        ProbeResult r = run(WorkloadSpec.of(request.workload()), plan, rec -> { }, request.stopEarly());
+        ProbeResult r = run(WorkloadSpec.of(request.workload()), request, rec -> { });
         return new Measurement(request, r.records(), (long) (r.elapsedSeconds() * 1e9), false, request.seed(),
                 new Measurement.Notes(r.inputLength(), r.promptSalt(), r.connections(), r.startEpochMicros()));
+    }
+
+    /** Most requests in flight at once: the users, the cap, or an estimate for an uncapped open loop. */
+    static int expectedConnections(MeasurementRequest point) {
+        return switch (point.load()) {
+            case LoadModel.Closed c -> c.concurrency();
+            case LoadModel.Open o -> point.maxConcurrency() > 0 ? point.maxConcurrency()
+                    : (int) Math.min(4096, Math.ceil(o.ratePerSecond() * 30));
+        };
     }
 
     /** The first model the server lists; a clear error when it lists none or cannot be reached. */

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.List;
  * @param promptSalt   the salt this run's prompts were made with (the probe's salt and the run's number)
  * @param connections  how connections were used, and what was learned about the server's
  */
-public record ProbeResult(Target target, RunPlan plan, WorkloadSpec workload, String inputLength,
+public record ProbeResult(Target target, MeasurementRequest point, WorkloadSpec workload, String inputLength,
                           List<RequestRecord> records, int peakInFlight, long startEpochMicros, double elapsedSeconds,
                           double cpuMean, double cpuMax, double gcPauseMaxMs, String promptSalt,
                           String connections) {}

@@ -33,6 +33,11 @@ public record WorkloadSpec(LengthDistribution inputTokens, LengthDistribution ou
         return new WorkloadSpec(w.inputTokens(), w.outputTokens(), w.ignoreEos(), 0);
     }
 
+    /** The lengths asked for, as every driver's load point carries them. */
+    public Workload workload() {
+        return new Workload(inputTokens, outputTokens, ignoreEos);
+    }
+
     /** One line saying what is sent, for config.yaml and summary.json. */
     public String describe() {
         if (dataset != null) {

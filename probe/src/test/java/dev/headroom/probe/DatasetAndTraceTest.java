@@ -79,7 +79,7 @@ class DatasetAndTraceTest {
         assertEquals(0.4, t.offsetsSeconds()[4], 1e-9);
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
             var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, null, t, null);
-            var plan = new RunPlan(new LoadModel.Open(t.arrivals().meanRate(), t.arrivals()), Duration.ZERO, 0, null,
+            var plan = Points.of(new LoadModel.Open(t.arrivals().meanRate(), t.arrivals()), Duration.ZERO, 0, null,
                     t.size(), Duration.ZERO, 0, Duration.ZERO, Duration.ofSeconds(10), 1);
             List<RequestRecord> rs = new Probe(ProbeSimTest.target(sim)).run(w, plan, rec -> { }).records();
             assertEquals(5, rs.size());

@@ -20,7 +20,7 @@ class OpenLoopScheduleTest {
 
     private static double[] intendedGapsSeconds(ArrivalProcess arrivals, double rate) {
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
-            var plan = new RunPlan(new LoadModel.Open(rate, arrivals), Duration.ZERO, 0, null, 400, Duration.ZERO, 0,
+            var plan = Points.of(new LoadModel.Open(rate, arrivals), Duration.ZERO, 0, null, 400, Duration.ZERO, 0,
                     Duration.ZERO, Duration.ofSeconds(30), 17);
             List<RequestRecord> rs = new Probe(ProbeSimTest.target(sim)).run(ProbeSimTest.fixed(16, 2), plan, r -> { }).records();
             assertEquals(400, rs.size());

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.LengthDistribution;
@@ -33,8 +34,8 @@ class ProbeSimTest {
                 Duration.ofSeconds(30), Duration.ofSeconds(60));
     }
 
-    static RunPlan closed(int users, int requests, int warmupRequests) {
-        return new RunPlan(new LoadModel.Closed(users), Duration.ZERO, 0, null, requests, Duration.ZERO, warmupRequests,
+    static MeasurementRequest closed(int users, int requests, int warmupRequests) {
+        return Points.of(new LoadModel.Closed(users), Duration.ZERO, 0, null, requests, Duration.ZERO, warmupRequests,
                 Duration.ZERO, Duration.ofSeconds(30), 1);
     }
 
@@ -75,7 +76,7 @@ class ProbeSimTest {
         // One sequence at a time and 60-token outputs (~0.4 s each): the server falls far behind 20 requests/s.
         EngineConfig slow = engine().withMaxNumSeqs(1);
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(slow))) {
-            var plan = new RunPlan(new LoadModel.Open(20, new ArrivalProcess.Constant()), Duration.ZERO, 0, null, 30,
+            var plan = Points.of(new LoadModel.Open(20, new ArrivalProcess.Constant()), Duration.ZERO, 0, null, 30,
                     Duration.ZERO, 0, Duration.ZERO, Duration.ofSeconds(60), 3);
             ProbeResult r = new Probe(target(sim)).run(fixed(50, 60), plan, rec -> { });
             assertEquals(30, r.records().size());

@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Metrics;
@@ -26,8 +27,8 @@ class RealServerBehaviourTest {
         return SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()).withBehaviour(b));
     }
 
-    private static RunPlan closed(int users, Duration think, int requests, int warmupRequests) {
-        return new RunPlan(new LoadModel.Closed(users), think, 0, null, requests, Duration.ZERO, warmupRequests,
+    private static MeasurementRequest closed(int users, Duration think, int requests, int warmupRequests) {
+        return Points.of(new LoadModel.Closed(users), think, 0, null, requests, Duration.ZERO, warmupRequests,
                 Duration.ZERO, Duration.ofSeconds(30), 7);
     }
 

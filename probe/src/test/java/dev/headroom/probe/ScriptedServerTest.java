@@ -78,7 +78,7 @@ class ScriptedServerTest {
     private static ProbeResult run(MockWebServer on, KeepAlive keepAlive, int users, int requests, Duration warmup) {
         Target t = new Target(URI.create(on.url("/v1").toString()), Api.CHAT, "m", "sk-secret", Map.of(), false,
                 Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(5), keepAlive);
-        var plan = new RunPlan(new LoadModel.Closed(users), Duration.ZERO, 0, null, requests, warmup, 0,
+        var plan = Points.of(new LoadModel.Closed(users), Duration.ZERO, 0, null, requests, warmup, 0,
                 Duration.ZERO, Duration.ofSeconds(5), 1);
         var workload = new WorkloadSpec(new LengthDistribution.Fixed(10), new LengthDistribution.Fixed(3), true, 0);
         return new Probe(t).run(workload, plan, r -> { });

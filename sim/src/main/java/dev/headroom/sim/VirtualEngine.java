@@ -1,11 +1,13 @@
 package dev.headroom.sim;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.Seeds;
 import dev.headroom.model.Workload;
 import dev.headroom.sim.engine.BlockHashes;
 import dev.headroom.sim.engine.Engine;
@@ -22,6 +24,8 @@ import java.util.SplittableRandom;
 /**
  * The simulator's engine on a virtual clock: a discrete-event run of one load point with no HTTP and no
  * sleeping. Same {@link Engine} as the HTTP server; only the clock differs. Every result is marked simulated.
+ * The same seed draws the same request lengths and arrivals as the HTTP probe ({@link Seeds}). Every request sent
+ * finishes: there is no wall clock to cut one off at, so the point's grace is never reached.
  */
 public final class VirtualEngine implements Measurer {
     private final EngineConfig config;
@@ -41,11 +45,12 @@ public final class VirtualEngine implements Measurer {
         private final MeasurementRequest request;
         private final Engine engine;
         private final Workload workload;
-        private final SplittableRandom lengths;
+        /** The server's own draws (where a request without ignore_eos stops), apart from the workload's. */
+        private final SplittableRandom eos;
         private final PriorityQueue<long[]> arrivals = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
         private final List<VirtualRequest> byIndex = new ArrayList<>();
         private final long maxNanos;
-        private static final int STOP_CHECK_EVERY = 10;
+        private final long thinkNanos;
         /** Measured requests to send; warm-up ones are sent regardless. */
         private long measuredTarget;
         private long measuredIssued;
@@ -59,11 +64,15 @@ public final class VirtualEngine implements Measurer {
             this.request = request;
             this.engine = new Engine(config.withSeed(request.seed()));
             this.workload = request.workload();
-            this.lengths = new SplittableRandom(request.seed());
-            this.measuredTarget = request.length().requests();
+            this.eos = new SplittableRandom(request.seed());
+            if (request.maxConcurrency() > 0) {
+                throw new BadInputException("the virtual clock does not model {max-concurrency} yet; drop it");
+            }
+            this.measuredTarget = request.length().requests() > 0 ? request.length().requests() : Long.MAX_VALUE;
             // As the HTTP probe: the time cap counts from the end of a timed warm-up.
             double max = request.length().maxSeconds() + request.length().warmupSeconds();
             this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
+            this.thinkNanos = Math.round(request.thinkTimeSeconds() * 1e9);
         }
 
         Measurement execute() {
@@ -75,7 +84,7 @@ public final class VirtualEngine implements Measurer {
                     }
                 }
                 case LoadModel.Open o -> {
-                    gaps = o.arrivals().gaps(o.ratePerSecond(), request.seed() ^ 0x9E3779B97F4A7C15L);
+                    gaps = o.arrivals().gaps(o.ratePerSecond(), Seeds.arrivals(request.seed()));
                     nextOpenArrival();
                 }
             }
@@ -134,10 +143,12 @@ public final class VirtualEngine implements Measurer {
         }
 
         private void arrive(long at, long index) {
-            int isl = workload.inputTokens().sample(lengths);
-            int requested = workload.outputTokens().sample(lengths);
-            int osl = workload.ignoreEos() ? requested
-                    : Math.min(requested, config.eosLength().sample(lengths));
+            SplittableRandom draws = Seeds.request(request.seed(), index);
+            int isl = workload.inputTokens().sample(draws);
+            // No output length asked for: the server decides, up to the context left.
+            int requested = workload.outputTokens() != null ? workload.outputTokens().sample(draws)
+                    : Math.max(1, config.model().maxContext() - isl);
+            int osl = workload.ignoreEos() ? requested : Math.min(requested, config.eosLength().sample(eos));
             VirtualRequest p = new VirtualRequest(index, at, isl, requested, osl);
             while (byIndex.size() <= index) byIndex.add(null);
             byIndex.set((int) index, p);
@@ -163,7 +174,7 @@ public final class VirtualEngine implements Measurer {
         public void onFinish(Sequence seq, long nanos) {
             byIndex.get((int) seq.id()).onFinish(seq, nanos);
             if (!isWarmup(byIndex.get((int) seq.id())) && request.stopEarly() != null
-                    && ++measuredDone % STOP_CHECK_EVERY == 0 && request.stopEarly().enough(measuredSoFar())) {
+                    && ++measuredDone % MeasurementRequest.StopRule.CHECK_EVERY == 0 && request.stopEarly().enough(measuredSoFar())) {
                 measuredTarget = measuredIssued; // conclusive: send nothing more, let those in flight finish
             }
             onDone(nanos);
@@ -177,9 +188,9 @@ public final class VirtualEngine implements Measurer {
             return out;
         }
 
-        /** A closed-loop user sends its next request the moment its last one ends. */
+        /** A closed-loop user sends its next request when its last one ends, after its think time. */
         private void onDone(long at) {
-            if (request.load() instanceof LoadModel.Closed) scheduleArrival(at);
+            if (request.load() instanceof LoadModel.Closed) scheduleArrival(at + thinkNanos);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.headroom.sim;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.Seeds;
 import dev.headroom.model.Workload;
 import dev.headroom.sim.engine.Engine;
 import dev.headroom.sim.engine.EngineConfig;
@@ -40,8 +41,7 @@ public final class VirtualFleet {
             engines[i] = new Engine(config.withSeed(seed + 7919L * i));
             stepEnd[i] = Long.MAX_VALUE;
         }
-        ArrivalProcess.Gaps gaps = new ArrivalProcess.Poisson().gaps(rps, seed ^ 0x5DEECE66DL);
-        SplittableRandom lengths = new SplittableRandom(seed);
+        ArrivalProcess.Gaps gaps = new ArrivalProcess.Poisson().gaps(rps, Seeds.arrivals(seed));
         long end = Math.round(seconds * 1e9), warmup = Math.round(warmupSeconds * 1e9);
         List<VirtualRequest> requests = new ArrayList<>();
         List<Boolean> warm = new ArrayList<>();
@@ -54,8 +54,9 @@ public final class VirtualFleet {
             if (ta == Long.MAX_VALUE && te == Long.MAX_VALUE) break;
             if (ta <= te) {
                 int target = leastLoaded(engines);
-                int isl = workload.inputTokens().sample(lengths);
-                int osl = workload.outputTokens().sample(lengths);
+                SplittableRandom draws = Seeds.request(seed, requests.size());
+                int isl = workload.inputTokens().sample(draws);
+                int osl = workload.outputTokens().sample(draws);
                 VirtualRequest r = new VirtualRequest(requests.size(), ta, isl, osl, osl);
                 requests.add(r);
                 warm.add(ta < warmup);

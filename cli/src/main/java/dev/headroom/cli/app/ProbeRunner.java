@@ -2,6 +2,7 @@ package dev.headroom.cli.app;
 
 import dev.headroom.cli.Version;
 import dev.headroom.model.ClientHealth;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.MeasurementWarnings;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.ProbeReport;
@@ -12,7 +13,6 @@ import dev.headroom.model.Summary;
 import dev.headroom.probe.MetricsScraper;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.ProbeResult;
-import dev.headroom.probe.RunPlan;
 import dev.headroom.probe.Target;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.RequestsJsonl;
@@ -60,20 +60,20 @@ public final class ProbeRunner {
         this.probe = new Probe(target, promptSalt);
     }
 
-    public ProbeReport run(Path dir, WorkloadSpec workload, RunPlan plan, List<Slo> slos, String command) {
+    public ProbeReport run(Path dir, WorkloadSpec workload, MeasurementRequest point, List<Slo> slos, String command) {
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
-        writeConfig(dir, workload, plan, slos, startedAt, command);
+        writeConfig(dir, workload, point, slos, startedAt, command);
         ProbeResult result;
         ServerMetrics server = null;
         try (MetricsScraper scraper = metricsUrl == null ? null
                 : new MetricsScraper(metricsUrl, metricsInterval, dir.resolve("server_metrics.jsonl"));
              RequestsJsonl log = new RequestsJsonl(dir.resolve("requests.jsonl"));
-             Progress progress = new Progress(err, command + " " + plan.load().label())) {
+             Progress progress = new Progress(err, command + " " + point.load().label())) {
             // Ctrl-C must not lose what was measured: the hook flushes requests.jsonl.
             Thread hook = new Thread(log::close);
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                result = probe.run(workload, plan, r -> {
+                result = probe.run(workload, point, r -> {
                     log.append(r);
                     progress.record(r);
                 });
@@ -88,12 +88,12 @@ public final class ProbeRunner {
                 }
             }
         }
-        Summary summary = Metrics.summarize(result.records(), plan.openLoop(), slos);
+        Summary summary = Metrics.summarize(result.records(), point.openLoop(), slos);
         ClientHealth health = health(summary, result, simulator != null);
         RunInfo info = new RunInfo(Version.get(), startedAt, result.target().baseUrl().toString(),
                 result.target().model(), result.target().api().wireName(),
-                simulator == null ? null : simulator.describe(), plan.load(), plan.maxConcurrency(),
-                plan.thinkTime().toMillis() / 1000.0, workload.describe(), result.inputLength(), plan.seed(),
+                simulator == null ? null : simulator.describe(), point.load(), point.maxConcurrency(),
+                point.thinkTimeSeconds(), workload.describe(), result.inputLength(), point.seed(),
                 result.promptSalt(), result.connections());
         boolean reuseAsked = workload.sharedPrefixTokens() > 0 || workload.dataset() != null;
         ProbeReport report = new ProbeReport(info, summary, health, server,
@@ -111,12 +111,12 @@ public final class ProbeRunner {
                 h.warnings());
     }
 
-    private void writeConfig(Path dir, WorkloadSpec w, RunPlan plan, List<Slo> slos, String startedAt, String command) {
+    private void writeConfig(Path dir, WorkloadSpec w, MeasurementRequest point, List<Slo> slos, String startedAt, String command) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("tool", Map.of("name", "headroom", "version", Version.get()));
         c.put("command", command);
         c.put("started_at", startedAt);
-        c.put("seed", plan.seed());
+        c.put("seed", point.seed());
         // The command's salt; each load point's prompts are made from it and the point's number (summary.json).
         c.put("prompt_salt", probe.salt());
         Map<String, Object> tgt = new LinkedHashMap<>();
@@ -136,15 +136,15 @@ public final class ProbeRunner {
                     "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(), "noise", simulator.noise(),
                     "prefix_caching", simulator.prefixCaching()));
         }
-        c.put("load", RunFiles.loadSection(plan.load(), plan.thinkTime().toMillis() / 1000.0, plan.maxConcurrency()));
+        c.put("load", RunFiles.loadSection(point.load(), point.thinkTimeSeconds(), point.maxConcurrency()));
         c.put("workload", w.describe());
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("duration_s", plan.duration() == null ? null : plan.duration().toMillis() / 1000.0);
-        r.put("requests", plan.requests());
-        r.put("warmup_s", plan.warmup().toMillis() / 1000.0);
-        r.put("warmup_requests", plan.warmupRequests());
-        r.put("ramp_s", plan.ramp().toMillis() / 1000.0);
-        r.put("grace_s", plan.grace().toMillis() / 1000.0);
+        r.put("duration_s", point.length().timed() ? point.length().maxSeconds() : null);
+        r.put("requests", point.length().requests());
+        r.put("warmup_s", point.length().warmupSeconds());
+        r.put("warmup_requests", point.length().warmupRequests());
+        r.put("ramp_s", point.length().rampSeconds());
+        r.put("grace_s", point.length().graceSeconds());
         c.put("run", r);
         c.put("slo", slos.stream().map(Slo::text).toList());
         RunFiles.writeConfig(dir, c);

@@ -112,7 +112,7 @@ public final class SearchPoints implements SearchRun.LoadPoint {
         RunLength length = m.request().length();
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("requests", length.requests());
-        run.put("max_s", length.maxSeconds() >= Long.MAX_VALUE / 1e9 ? null : length.maxSeconds());
+        run.put("max_s", length.timed() ? length.maxSeconds() : null);
         run.put("warmup_requests", length.warmupRequests());
         run.put("warmup_s", length.warmupSeconds());
         run.put("ramp_s", length.rampSeconds());

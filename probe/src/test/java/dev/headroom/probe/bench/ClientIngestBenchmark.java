@@ -6,7 +6,8 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.probe.Api;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.ProbeResult;
-import dev.headroom.probe.RunPlan;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.probe.Points;
 import dev.headroom.probe.Target;
 import dev.headroom.probe.WorkloadSpec;
 import org.junit.jupiter.api.Assumptions;
@@ -40,7 +41,7 @@ class ClientIngestBenchmark {
             for (int concurrency : new int[] {1, 8, 64, 256}) {
                 Target t = new Target(URI.create(base + "/s" + chunks), Api.CHAT, "bench", null, Map.of(), false,
                         Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(60));
-                RunPlan plan = new RunPlan(new LoadModel.Closed(concurrency), Duration.ZERO, 0,
+                MeasurementRequest plan = Points.of(new LoadModel.Closed(concurrency), Duration.ZERO, 0,
                         Duration.ofSeconds(SECONDS), 0, Duration.ofSeconds(2), 0, Duration.ZERO, Duration.ofSeconds(10), 1);
                 var workload = new WorkloadSpec(new LengthDistribution.Fixed(16), new LengthDistribution.Fixed(chunks), true, 0);
                 ProbeResult r = new Probe(t).run(workload, plan, rec -> { });

@@ -6,7 +6,8 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.probe.Api;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.ProbeResult;
-import dev.headroom.probe.RunPlan;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.probe.Points;
 import dev.headroom.probe.Target;
 import dev.headroom.probe.WorkloadSpec;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,7 +46,7 @@ class TimingAccuracyBenchmark {
             URI base = URI.create(new java.io.BufferedReader(new java.io.InputStreamReader(sim.getInputStream())).readLine().trim());
             Target t = new Target(base, Api.CHAT, null, null, Map.of(), false, Duration.ofSeconds(5),
                     Duration.ofSeconds(60), Duration.ofSeconds(120));
-            RunPlan plan = new RunPlan(new LoadModel.Closed(STREAMS), Duration.ZERO, 0, Duration.ofSeconds(SECONDS), 0,
+            MeasurementRequest plan = Points.of(new LoadModel.Closed(STREAMS), Duration.ZERO, 0, Duration.ofSeconds(SECONDS), 0,
                     Duration.ofSeconds(5), 0, Duration.ZERO, Duration.ofSeconds(30), 1);
             var workload = new WorkloadSpec(new LengthDistribution.Fixed(64), new LengthDistribution.Fixed(256), true, 0);
             ProbeResult r = new Probe(t).run(workload, plan, rec -> { });
