@@ -163,7 +163,6 @@ public final class SearchCommand implements Callable<Integer> {
                     engine == null ? null : engine.describe(),
                     openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min)), 0, 0,
                     work.describe(), virtual ? "simulator tokenizer" : "see each probe", seed, salt, null);
-            if (previous != null) ResumeCheck.sameSearch(previous, info, search, virtual);
             SearchPoints points = new SearchPoints(measurer, info, dir, search.slos());
             if (!virtual) points.withMetrics(target.metricsUrlFor(URI.create(url)), target.metricsInterval);
             SearchRun run = new SearchRun(search, info, virtual, points);

@@ -1,5 +1,6 @@
 package dev.headroom.optimizer;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
@@ -58,13 +60,48 @@ public final class SearchRun {
     /**
      * Continue {@code interrupted}: while this search asks for the same load at the same position as it did, and
      * {@code finished} says that probe's directory is complete, the probe is reused, not measured again.
+     *
+     * @throws BadInputException when {@code interrupted} was run with other settings (reusing its probes would
+     *                           answer a different question); the tolerance and probe budget may change
      */
     public SearchRun resuming(SearchReport interrupted, Predicate<SearchReport.Probe> finished) {
+        sameSearch(interrupted);
         this.previous = interrupted.probes();
         this.finished = finished;
         this.replaying = true;
         if (interrupted.rampSeconds() > 0) shape.restore(interrupted.rampSeconds());
         return this;
+    }
+
+    private void sameSearch(SearchReport before) {
+        same("{objective}", before.objective(), spec.objective().wireName());
+        same("{slo}", String.join(" ", before.slos().stream().map(Slo::text).toList()),
+                String.join(" ", spec.slos().stream().map(Slo::text).toList()));
+        same("{min}", before.min(), spec.min());
+        same("{max}", before.max(), spec.max());
+        same("{seed}", before.run().seed(), info.seed());
+        same("workload", before.run().workload(), info.workload());
+        same("{virtual}", before.simulated(), simulated);
+        same("{load-axis}", before.run().load().getClass().getSimpleName(), info.load().getClass().getSimpleName());
+        // The embedded simulator listens on a new port each run: what it simulates identifies it.
+        if (info.simulator() != null || before.run().simulator() != null) {
+            same("simulator", before.run().simulator(), info.simulator());
+        } else {
+            same("{url}", before.run().url(), info.url());
+        }
+        if (spec.objective() == SearchSpec.Objective.MAX_GOODPUT
+                && before.probes().stream().anyMatch(p -> Double.isNaN(p.goodput()[0]))) {
+            throw new BadInputException("{resume}: the search.json is from an older Headroom; start a new search");
+        }
+    }
+
+    private static void same(String what, Object before, Object now) {
+        boolean equal = before instanceof Double a && now instanceof Double b
+                ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a)) : Objects.equals(before, now);
+        if (!equal) {
+            throw new BadInputException("{resume}: " + what + " was " + before + " in the interrupted search, now "
+                    + now + "; resume with the same options, or start a new search");
+        }
     }
 
     /** The directory name of the load point at position {@code index} (from 0): {@code 03-c=16}, {@code 02-rate=4.5}. */

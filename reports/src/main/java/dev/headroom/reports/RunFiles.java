@@ -4,8 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.Slo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,13 +36,45 @@ public final class RunFiles {
         write(dir.resolve("summary.json"), SummaryJson.write(report));
     }
 
-    /** config.yaml: what was asked for, as a mapping of sections (never a secret). */
-    public static void writeConfig(Path dir, Map<String, Object> config) {
+    private static void writeConfig(Path dir, Map<String, Object> config) {
         try {
             write(dir.resolve("config.yaml"), YAML.writeValueAsString(config));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * config.yaml: what a load point was asked to do, the same sections for every command (never a secret).
+     *
+     * @param target    the target's section (URL, model, API; how the key was given, never the key)
+     * @param simulator the simulated server's section, or null for a real server
+     */
+    public static void writeConfig(Path dir, String command, String toolVersion, String startedAt, MeasurementRequest point,
+                                   String promptSalt, Map<String, Object> target, Object simulator, String workload,
+                                   List<Slo> slos) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("tool", Map.of("name", "headroom", "version", toolVersion));
+        c.put("command", command);
+        c.put("started_at", startedAt);
+        c.put("seed", point.seed());
+        // The command's salt; each load point's prompts are made from it and the point's number (summary.json).
+        if (promptSalt != null) c.put("prompt_salt", promptSalt);
+        c.put("target", target);
+        if (simulator != null) c.put("simulator", simulator);
+        c.put("load", loadSection(point.load(), point.thinkTimeSeconds(), point.maxConcurrency()));
+        c.put("workload", workload);
+        RunLength length = point.length();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("duration_s", length.timed() ? length.maxSeconds() : null);
+        r.put("requests", length.requests());
+        r.put("warmup_s", length.warmupSeconds());
+        r.put("warmup_requests", length.warmupRequests());
+        r.put("ramp_s", length.rampSeconds());
+        r.put("grace_s", length.graceSeconds());
+        c.put("run", r);
+        c.put("slo", slos.stream().map(Slo::text).toList());
+        writeConfig(dir, c);
     }
 
     /** config.yaml's {@code load}: closed (users, think time) or open (rate, arrivals, cap). */

@@ -112,13 +112,6 @@ public final class ProbeRunner {
     }
 
     private void writeConfig(Path dir, WorkloadSpec w, MeasurementRequest point, List<Slo> slos, String startedAt, String command) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("tool", Map.of("name", "headroom", "version", Version.get()));
-        c.put("command", command);
-        c.put("started_at", startedAt);
-        c.put("seed", point.seed());
-        // The command's salt; each load point's prompts are made from it and the point's number (summary.json).
-        c.put("prompt_salt", probe.salt());
         Map<String, Object> tgt = new LinkedHashMap<>();
         tgt.put("url", target.baseUrl().toString());
         tgt.put("api", target.api().wireName());
@@ -130,23 +123,9 @@ public final class ProbeRunner {
         tgt.put("first_token_timeout_s", target.firstTokenTimeout().toMillis() / 1000.0);
         tgt.put("timeout_s", target.totalTimeout().toMillis() / 1000.0);
         tgt.put("keep_alive", target.keepAlive().wireName());
-        c.put("target", tgt);
-        if (simulator != null) {
-            c.put("simulator", Map.of("hardware", simulator.hardware().name(), "model", simulator.model().name(),
-                    "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(), "noise", simulator.noise(),
-                    "prefix_caching", simulator.prefixCaching()));
-        }
-        c.put("load", RunFiles.loadSection(point.load(), point.thinkTimeSeconds(), point.maxConcurrency()));
-        c.put("workload", w.describe());
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("duration_s", point.length().timed() ? point.length().maxSeconds() : null);
-        r.put("requests", point.length().requests());
-        r.put("warmup_s", point.length().warmupSeconds());
-        r.put("warmup_requests", point.length().warmupRequests());
-        r.put("ramp_s", point.length().rampSeconds());
-        r.put("grace_s", point.length().graceSeconds());
-        c.put("run", r);
-        c.put("slo", slos.stream().map(Slo::text).toList());
-        RunFiles.writeConfig(dir, c);
+        Object sim = simulator == null ? null : Map.of("hardware", simulator.hardware().name(), "model",
+                simulator.model().name(), "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(),
+                "noise", simulator.noise(), "prefix_caching", simulator.prefixCaching());
+        RunFiles.writeConfig(dir, command, Version.get(), startedAt, point, probe.salt(), tgt, sim, w.describe(), slos);
     }
 }

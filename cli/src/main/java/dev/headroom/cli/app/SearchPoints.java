@@ -9,7 +9,6 @@ import dev.headroom.model.Measurer;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
-import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.Slo;
@@ -76,7 +75,7 @@ public final class SearchPoints implements SearchRun.LoadPoint {
 
     private void write(Path probeDir, Measurement m, LoadModel lm, ServerMetrics server) {
         Measurement.Notes notes = m.notes();
-        writeConfig(probeDir, m, lm, notes);
+        writeConfig(probeDir, m, notes);
         try (RequestsJsonl log = new RequestsJsonl(probeDir.resolve("requests.jsonl"))) {
             m.records().forEach(log::append);
         }
@@ -93,31 +92,13 @@ public final class SearchPoints implements SearchRun.LoadPoint {
         RunFiles.writeResults(probeDir, m.records(), report, startMillis);
     }
 
-    /** The point's config.yaml: what was measured, as a probe's records it (no secrets: the target's URL and model). */
-    private void writeConfig(Path probeDir, Measurement m, LoadModel lm, Measurement.Notes notes) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("tool", Map.of("name", "headroom", "version", info.toolVersion()));
-        c.put("command", "search");
-        c.put("started_at", info.startedAt());
-        c.put("seed", m.seed());
-        if (notes != null) c.put("prompt_salt", notes.promptSalt());
+    /** The point's config.yaml, as a probe's (no secrets: the target's URL and model). */
+    private void writeConfig(Path probeDir, Measurement m, Measurement.Notes notes) {
         Map<String, Object> target = new LinkedHashMap<>();
         target.put("url", info.url());
         target.put("model", info.model());
         target.put("api", info.api());
-        c.put("target", target);
-        if (info.simulator() != null) c.put("simulator", info.simulator());
-        c.put("load", RunFiles.loadSection(lm, 0, 0));
-        c.put("workload", info.workload());
-        RunLength length = m.request().length();
-        Map<String, Object> run = new LinkedHashMap<>();
-        run.put("requests", length.requests());
-        run.put("max_s", length.timed() ? length.maxSeconds() : null);
-        run.put("warmup_requests", length.warmupRequests());
-        run.put("warmup_s", length.warmupSeconds());
-        run.put("ramp_s", length.rampSeconds());
-        c.put("run", run);
-        c.put("slo", slos.stream().map(Slo::text).toList());
-        RunFiles.writeConfig(probeDir, c);
+        RunFiles.writeConfig(probeDir, "search", info.toolVersion(), info.startedAt(), m.request(),
+                notes == null ? null : notes.promptSalt(), target, info.simulator(), info.workload(), slos);
     }
 }
