@@ -8,19 +8,21 @@ import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
 import dev.headroom.reports.PlanTable;
 import dev.headroom.reports.RunFiles;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** {@code headroom compare}: hardware options side by side, ranked by cost, and the cheapest mix. */
-@Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
         description = "Compare hardware options on the same forecast: capacity per replica, replicas at peak, monthly "
                 + "cost and $/Mtok, ranked by cost; with several classes, also the cheapest mix of options.")
 public final class CompareCommand implements Callable<Integer> {
@@ -32,6 +34,7 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Mixin
     PlanInputOptions inputs;
+
     @Mixin
     OutputOptions output;
 
@@ -42,16 +45,18 @@ public final class CompareCommand implements Callable<Integer> {
         Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
         Comparison c = new Comparer(in.policy()).compare(plan);
         Path dir = output.runDirectory("compare");
-        String json = PlanJson.write(c, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        String json = PlanJson.write(
+                c, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         RunFiles.write(dir.resolve("compare.json"), json);
         String csv = PlanCsv.months(plan);
         RunFiles.write(dir.resolve("plan.csv"), csv);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(switch (format) {
-            case JSON -> json;
-            case CSV -> csv;
-            case TABLE -> PlanTable.compare(c);
-        });
+        out.print(
+                switch (format) {
+                    case JSON -> json;
+                    case CSV -> csv;
+                    case TABLE -> PlanTable.compare(c);
+                });
         out.flush();
         output.finish(dir, spec.commandLine().getErr());
         return ExitCodes.OK;

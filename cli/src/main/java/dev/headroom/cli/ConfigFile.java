@@ -1,13 +1,9 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-
+import dev.headroom.model.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +12,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code --config FILE.yaml}: a command's options from a file. Keys are the options' long names without dashes
@@ -40,7 +39,9 @@ final class ConfigFile {
                 break;
             }
         }
-        if (at < 0) throw new BadInputException("--config " + file + ": name the command it is for, e.g. headroom probe --config " + file);
+        if (at < 0)
+            throw new BadInputException(
+                    "--config " + file + ": name the command it is for, e.g. headroom probe --config " + file);
         String command = args[at];
         CommandSpec spec = root.getSubcommands().get(command).getCommandSpec();
         JsonNode config = read(Path.of(file));
@@ -50,7 +51,8 @@ final class ConfigFile {
             String key = e.getKey();
             if (root.getSubcommands().containsKey(key)) {
                 if (!e.getValue().isObject()) {
-                    throw new BadInputException("--config " + file + ": '" + key + "' must hold the options of headroom " + key);
+                    throw new BadInputException(
+                            "--config " + file + ": '" + key + "' must hold the options of headroom " + key);
                 }
                 if (!key.equals(command)) continue;
                 for (Map.Entry<String, JsonNode> s : e.getValue().properties()) {
@@ -62,7 +64,8 @@ final class ConfigFile {
             }
             OptionSpec o = option(spec, key);
             if (o == null) {
-                if (root.getSubcommands().values().stream().anyMatch(c -> option(c.getCommandSpec(), key) != null)) continue;
+                if (root.getSubcommands().values().stream().anyMatch(c -> option(c.getCommandSpec(), key) != null))
+                    continue;
                 throw unknown(file, key, command, spec);
             }
             add(extra, o, e.getValue(), args, file, key);
@@ -129,10 +132,12 @@ final class ConfigFile {
         try {
             JsonNode n = YAML.readTree(file.toFile());
             if (n == null || n.isMissingNode()) return YAML.createObjectNode();
-            if (!n.isObject()) throw new BadInputException("--config " + file + ": expected a YAML mapping of option: value");
+            if (!n.isObject())
+                throw new BadInputException("--config " + file + ": expected a YAML mapping of option: value");
             return n;
         } catch (IOException e) {
-            throw new BadInputException("--config " + file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException("--config " + file + ": not valid YAML: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 }

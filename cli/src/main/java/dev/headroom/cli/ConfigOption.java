@@ -1,12 +1,13 @@
 package dev.headroom.cli;
 
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
+import picocli.CommandLine.Option;
 
 /** {@code --config FILE.yaml}, which every command accepts (read by {@link ConfigFile} before parsing). */
 public final class ConfigOption {
-    @Option(names = "--config", paramLabel = "FILE.yaml",
+    @Option(
+            names = "--config",
+            paramLabel = "FILE.yaml",
             description = "Options from a YAML file (keys = long option names); flags on the command line override it.")
     Path config;
 }

@@ -2,11 +2,10 @@ package dev.headroom.cli;
 
 import dev.headroom.model.BadInputException;
 import dev.headroom.probe.TargetRefusedException;
-import picocli.CommandLine;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import picocli.CommandLine;
 
 /**
  * The one mapping from failures to exit codes (documented in docs/cli.md):

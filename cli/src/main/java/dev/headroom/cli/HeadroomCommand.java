@@ -6,13 +6,28 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** The top-level {@code headroom} command: lists the subcommands. */
-@Command(name = "headroom",
+@Command(
+        name = "headroom",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Measures LLM serving endpoints and turns the measurements into fleet plans.",
-        subcommands = {ProbeCommand.class, SweepCommand.class, SearchCommand.class, PlanCommand.class, CompareCommand.class, ImportCommand.class, ReportCommand.class, InitCommand.class, SimCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 I/O error, 5 the target refused every "
-                + "request, 130 interrupted."})
+        subcommands = {
+            ProbeCommand.class,
+            SweepCommand.class,
+            SearchCommand.class,
+            PlanCommand.class,
+            CompareCommand.class,
+            ImportCommand.class,
+            ReportCommand.class,
+            InitCommand.class,
+            SimCommand.class,
+            CommandLine.HelpCommand.class
+        },
+        footer = {
+            "",
+            "Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 I/O error, 5 the target refused every "
+                    + "request, 130 interrupted."
+        })
 public final class HeadroomCommand implements Runnable {
     @Spec
     CommandSpec spec;

@@ -1,9 +1,15 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.Slo;
-import dev.headroom.reports.imports.Imported;
 import dev.headroom.reports.imports.ImportRun;
+import dev.headroom.reports.imports.Imported;
 import dev.headroom.reports.imports.Imports;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,18 +17,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.Callable;
-
 /** {@code headroom import}: other tools' results as Headroom probe (and sweep) results, for plan, compare and report. */
-@Command(name = "import", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Turn AIPerf, GenAI-Perf, GuideLLM, vLLM bench, SGLang bench_serving or LLMPerf result files into "
-                + "Headroom results (summary.json per benchmark, sweep.json when there are several), recording the source "
-                + "and leaving out whatever the source did not measure.")
+@Command(
+        name = "import",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description =
+                "Turn AIPerf, GenAI-Perf, GuideLLM, vLLM bench, SGLang bench_serving or LLMPerf result files into "
+                        + "Headroom results (summary.json per benchmark, sweep.json when there are several), recording the source "
+                        + "and leaving out whatever the source did not measure.")
 public final class ImportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,15 +33,21 @@ public final class ImportCommand implements Callable<Integer> {
     @Mixin
     ConfigOption configFile;
 
-    @Option(names = "--from", paramLabel = "TOOL", defaultValue = "auto",
+    @Option(
+            names = "--from",
+            paramLabel = "TOOL",
+            defaultValue = "auto",
             description = "aiperf, genai-perf, guidellm, vllm, sglang, llmperf or auto (default: ${DEFAULT-VALUE}).")
     String from;
 
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Result files of that tool.")
     List<Path> files;
 
-    @Option(names = "--slo", paramLabel = "SLO", description = "Check these SLOs on each imported benchmark's own statistics "
-            + "(repeatable; a statistic the source did not measure is an error, never a guess).")
+    @Option(
+            names = "--slo",
+            paramLabel = "SLO",
+            description = "Check these SLOs on each imported benchmark's own statistics "
+                    + "(repeatable; a statistic the source did not measure is an error, never a guess).")
     List<String> slos;
 
     @Mixin
@@ -47,7 +56,8 @@ public final class ImportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         OutputFormat format = output.format();
-        List<Slo> sloList = slos == null ? List.of() : slos.stream().map(Slo::parse).toList();
+        List<Slo> sloList =
+                slos == null ? List.of() : slos.stream().map(Slo::parse).toList();
         List<Imported> all = new ArrayList<>();
         for (Path f : files) all.addAll(Imports.read(from.trim().toLowerCase(Locale.ROOT), f));
         ImportRun run = new ImportRun(all, sloList, Version.get());

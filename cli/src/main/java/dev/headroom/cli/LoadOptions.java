@@ -1,28 +1,42 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
-import picocli.CommandLine.Option;
-
 import java.time.Duration;
 import java.util.Locale;
+import picocli.CommandLine.Option;
 
 /** Open-loop arrivals and closed-loop pacing: everything about the load except its size. */
 public final class LoadOptions {
-    @Option(names = "--arrival", paramLabel = "constant|poisson|gamma", defaultValue = "poisson",
+    @Option(
+            names = "--arrival",
+            paramLabel = "constant|poisson|gamma",
+            defaultValue = "poisson",
             description = "Open-loop arrival process (default: ${DEFAULT-VALUE}).")
     String arrival;
 
-    @Option(names = "--burstiness", paramLabel = "K", defaultValue = "1",
-            description = "Gamma shape for --arrival gamma: < 1 burstier than Poisson, 1 = Poisson (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--burstiness",
+            paramLabel = "K",
+            defaultValue = "1",
+            description =
+                    "Gamma shape for --arrival gamma: < 1 burstier than Poisson, 1 = Poisson (default: ${DEFAULT-VALUE}).")
     double burstiness;
 
-    @Option(names = "--max-concurrency", paramLabel = "N", defaultValue = "0",
-            description = "Open loop: cap on requests in flight; the time waited for a slot is reported (default: no cap).")
+    @Option(
+            names = "--max-concurrency",
+            paramLabel = "N",
+            defaultValue = "0",
+            description =
+                    "Open loop: cap on requests in flight; the time waited for a slot is reported (default: no cap).")
     int maxConcurrency;
 
-    @Option(names = "--think-time", paramLabel = "DURATION", defaultValue = "0s", converter = DurationConverter.class,
+    @Option(
+            names = "--think-time",
+            paramLabel = "DURATION",
+            defaultValue = "0s",
+            converter = DurationConverter.class,
             description = "Closed loop: pause between a response and the user's next request (default: none).")
     Duration thinkTime;
 
@@ -32,8 +46,9 @@ public final class LoadOptions {
             case "constant" -> new ArrivalProcess.Constant();
             case "poisson" -> new ArrivalProcess.Poisson();
             case "gamma" -> new ArrivalProcess.Gamma(burstiness);
-            default -> throw new BadInputException("bad --arrival '" + arrival
-                    + "': valid values are constant, poisson, gamma");
+            default ->
+                throw new BadInputException(
+                        "bad --arrival '" + arrival + "': valid values are constant, poisson, gamma");
         };
         return new LoadModel.Open(rate, a);
     }

@@ -10,10 +10,16 @@ public final class LoadPointOptions {
     Mode mode;
 
     static final class Mode {
-        @Option(names = "--concurrency", paramLabel = "N", description = "Closed loop: N users, each sending its next request when its last ends (default: 8).")
+        @Option(
+                names = "--concurrency",
+                paramLabel = "N",
+                description = "Closed loop: N users, each sending its next request when its last ends (default: 8).")
         Integer concurrency;
 
-        @Option(names = "--rate", paramLabel = "R", description = "Open loop: R requests per second on a schedule fixed in advance.")
+        @Option(
+                names = "--rate",
+                paramLabel = "R",
+                description = "Open loop: R requests per second on a schedule fixed in advance.")
         Double rate;
     }
 

@@ -9,7 +9,8 @@ public final class Main {
 
     public static void main(String[] args) {
         // Smile logs through SLF4J and we ship no binding: without this, SLF4J prints a three-line notice on stderr.
-        if (System.getProperty("slf4j.internal.verbosity") == null) System.setProperty("slf4j.internal.verbosity", "ERROR");
+        if (System.getProperty("slf4j.internal.verbosity") == null)
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
         System.exit(execute(commandLine(), args));
     }
 

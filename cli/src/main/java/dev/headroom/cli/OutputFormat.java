@@ -5,7 +5,9 @@ import java.util.Locale;
 
 /** What a command prints on standard output ({@code --format}). */
 enum OutputFormat {
-    TABLE, JSON, CSV;
+    TABLE,
+    JSON,
+    CSV;
 
     static OutputFormat parse(String s) {
         return switch (s.trim().toLowerCase(Locale.ROOT)) {

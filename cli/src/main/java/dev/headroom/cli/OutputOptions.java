@@ -2,8 +2,6 @@ package dev.headroom.cli;
 
 import dev.headroom.model.BadInputException;
 import dev.headroom.reports.HtmlReport;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -11,28 +9,40 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import picocli.CommandLine.Option;
 
 /** Where a command writes its run directory and what it prints. */
 public final class OutputOptions {
-    @Option(names = "--out", paramLabel = "DIR", description = "Run directory to write (default: runs/<time>-<command>).")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "Run directory to write (default: runs/<time>-<command>).")
     Path out;
 
     @Option(names = "--no-report", description = "Do not write report.html into the run directory.")
     boolean noReport;
 
-    @Option(names = "--format", paramLabel = "table|json|csv", defaultValue = "table",
+    @Option(
+            names = "--format",
+            paramLabel = "table|json|csv",
+            defaultValue = "table",
             description = "What to print: a table, the JSON result, or CSV (default: ${DEFAULT-VALUE}).")
     String format;
 
     /** Creates and returns the run directory; refuses a non-empty existing one so nothing is overwritten. */
     Path runDirectory(String command) {
-        Path dir = out != null ? out : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + command);
+        Path dir = out != null
+                ? out
+                : Path.of(
+                        "runs",
+                        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + command);
         try {
             if (Files.isDirectory(dir)) {
                 try (var entries = Files.list(dir)) {
                     if (entries.findAny().isPresent()) {
-                        if (out != null) throw new BadInputException("--out " + dir + " exists and is not empty; "
-                                + "give a new directory");
+                        if (out != null)
+                            throw new BadInputException(
+                                    "--out " + dir + " exists and is not empty; " + "give a new directory");
                         dir = Path.of(dir + "-" + ProcessHandle.current().pid());
                     }
                 }
@@ -57,7 +67,8 @@ public final class OutputOptions {
             try {
                 err.println("report: " + HtmlReport.write(dir, null, false).html());
             } catch (RuntimeException e) {
-                err.println("warning: no report.html (" + e.getMessage() + "); make it later with ./headroom report " + dir);
+                err.println("warning: no report.html (" + e.getMessage() + "); make it later with ./headroom report "
+                        + dir);
             }
         }
         err.println("run directory: " + dir);

@@ -12,23 +12,26 @@ import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
 import dev.headroom.reports.PlanTable;
 import dev.headroom.reports.RunFiles;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code headroom plan}: measured capacity → replicas, cost and $/Mtok over a traffic forecast. */
-@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Turn measured capacity into replicas, monthly cost and dollars per million tokens over a traffic "
-                + "forecast, for each hardware option, with the range the capacity interval and the p90 forecast give.")
+@Command(
+        name = "plan",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description =
+                "Turn measured capacity into replicas, monthly cost and dollars per million tokens over a traffic "
+                        + "forecast, for each hardware option, with the range the capacity interval and the p90 forecast give.")
 public final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -38,22 +41,35 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Mixin
     PlanInputOptions inputs;
+
     @Mixin
     OutputOptions output;
 
-    @Option(names = "--hourly", description = "Also write plan-hours.csv: every representative hour's rate and replicas.")
+    @Option(
+            names = "--hourly",
+            description = "Also write plan-hours.csv: every representative hour's rate and replicas.")
     boolean hourly;
 
-    @Option(names = "--verify", description = "Check the plan in the simulator (capacities measured on it): each class's "
-            + "busiest hour as Poisson arrivals against the planned replicas behind a least-loaded balancer, and against "
-            + "the fleet without headroom and redundancy.")
+    @Option(
+            names = "--verify",
+            description = "Check the plan in the simulator (capacities measured on it): each class's "
+                    + "busiest hour as Poisson arrivals against the planned replicas behind a least-loaded balancer, and against "
+                    + "the fleet without headroom and redundancy.")
     boolean verify;
 
-    @Option(names = "--verify-seconds", paramLabel = "S", defaultValue = "300",
-            description = "Virtual seconds of peak traffic per check, the first fifth (at most 60 s) warm-up (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--verify-seconds",
+            paramLabel = "S",
+            defaultValue = "300",
+            description =
+                    "Virtual seconds of peak traffic per check, the first fifth (at most 60 s) warm-up (default: ${DEFAULT-VALUE}).")
     double verifySeconds;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed of the --verify arrivals (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            defaultValue = "42",
+            description = "Seed of the --verify arrivals (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Override
@@ -66,21 +82,28 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (Planner.MissingCapacityException e) {
             throw new BadInputException(howToMeasure(e.workloadClass(), e.option()), e);
         }
-        if (verify && !(verifySeconds >= 10)) throw new BadInputException("--verify-seconds must be >= 10, got " + verifySeconds);
+        if (verify && !(verifySeconds >= 10))
+            throw new BadInputException("--verify-seconds must be >= 10, got " + verifySeconds);
         // Verify before making the run directory: a catalog that cannot be simulated leaves nothing half-written.
-        List<Verification> checks = verify ? PlanVerification.verify(plan, verifySeconds, seed, new SimulatedFleet()) : List.of();
+        List<Verification> checks =
+                verify ? PlanVerification.verify(plan, verifySeconds, seed, new SimulatedFleet()) : List.of();
         Path dir = output.runDirectory("plan");
-        String json = PlanJson.write(plan, checks, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        String json = PlanJson.write(
+                plan,
+                checks,
+                Version.get(),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         RunFiles.write(dir.resolve("plan.json"), json);
         String csv = PlanCsv.months(plan);
         RunFiles.write(dir.resolve("plan.csv"), csv);
         if (hourly) RunFiles.write(dir.resolve("plan-hours.csv"), PlanCsv.hours(plan));
         PrintWriter out = spec.commandLine().getOut();
-        out.print(switch (format) {
-            case JSON -> json;
-            case CSV -> csv;
-            case TABLE -> PlanTable.plan(plan) + PlanJson.verifyLines(checks);
-        });
+        out.print(
+                switch (format) {
+                    case JSON -> json;
+                    case CSV -> csv;
+                    case TABLE -> PlanTable.plan(plan) + PlanJson.verifyLines(checks);
+                });
         out.flush();
         output.finish(dir, spec.commandLine().getErr());
         return ExitCodes.OK;

@@ -3,27 +3,29 @@ package dev.headroom.cli;
 import dev.headroom.cli.app.ProbeRunner;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
-import dev.headroom.model.MeasurementRequest;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SummaryJson;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.SimServer;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.Callable;
-
 /** {@code headroom probe}: measure one load point and write a run directory. */
-@Command(name = "probe", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(
+        name = "probe",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
         description = "Measure an OpenAI-compatible streaming endpoint (default: the embedded simulator) at one load "
                 + "point: TTFT, ITL, TPOT, E2E, throughput, goodput, errors.")
 public final class ProbeCommand implements Callable<Integer> {
@@ -32,18 +34,25 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Mixin
     ConfigOption configFile;
+
     @Mixin
     TargetOptions target;
+
     @Mixin
     LoadPointOptions point;
+
     @Mixin
     LoadOptions load;
+
     @Mixin
     WorkloadOptions workload;
+
     @Mixin
     RunOptions run;
+
     @Mixin
     OutputOptions output;
+
     @Mixin
     SimulatorOptions sim;
 
@@ -56,7 +65,11 @@ public final class ProbeCommand implements Callable<Integer> {
         if (work.trace() != null) {
             if (point.mode != null) throw new BadInputException("--trace sets the arrivals; drop --concurrency/--rate");
             var replay = work.trace().arrivals();
-            plan = run.planForTrace(new LoadModel.Open(replay.meanRate(), replay), load, work.workload(), work.trace().size());
+            plan = run.planForTrace(
+                    new LoadModel.Open(replay.meanRate(), replay),
+                    load,
+                    work.workload(),
+                    work.trace().size());
         } else {
             plan = run.plan(point.toLoad(load, 8), load, work.workload());
         }
@@ -68,7 +81,8 @@ public final class ProbeCommand implements Callable<Integer> {
         try (SimServer server = engine == null ? null : SimServer.start(SimServer.Config.loopback(engine))) {
             var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
             ProbeReport report = new ProbeRunner(t, engine, target.apiKeyOrigin(), workload.promptSalt(), err)
-                    .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval).run(dir, work, plan, slos, "probe");
+                    .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval)
+                    .run(dir, work, plan, slos, "probe");
             switch (format) {
                 case JSON -> out.print(SummaryJson.write(report));
                 case CSV -> out.print(SummaryCsv.write(List.of(SummaryCsv.row(report))));

@@ -1,6 +1,9 @@
 package dev.headroom.cli;
 
 import dev.headroom.reports.HtmlReport;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -8,14 +11,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-
 /** {@code headroom report DIR}: the offline HTML report of a stored run directory, made again without re-running it. */
-@Command(name = "report", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Write the self-contained HTML report (inline SVG charts, no script, nothing from the network) of a "
-                + "probe, sweep, search, plan or compare run directory, from its stored results only.")
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description =
+                "Write the self-contained HTML report (inline SVG charts, no script, nothing from the network) of a "
+                        + "probe, sweep, search, plan or compare run directory, from its stored results only.")
 public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -26,10 +29,15 @@ public final class ReportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", description = "The run directory.")
     Path dir;
 
-    @Option(names = "--out", paramLabel = "FILE.html", description = "Where to write the report (default: DIR/report.html).")
+    @Option(
+            names = "--out",
+            paramLabel = "FILE.html",
+            description = "Where to write the report (default: DIR/report.html).")
     Path out;
 
-    @Option(names = "--png", description = "Also write every chart as a PNG (for slides) into charts/ beside the report.")
+    @Option(
+            names = "--png",
+            description = "Also write every chart as a PNG (for slides) into charts/ beside the report.")
     boolean png;
 
     @Override

@@ -5,45 +5,72 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Workload;
-import picocli.CommandLine.Option;
-
 import java.time.Duration;
 import java.util.List;
+import picocli.CommandLine.Option;
 
 /** How long a load point runs, its warm-up, and the SLOs it is judged by. */
 public final class RunOptions {
-    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(
+            names = "--duration",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
             description = "Measure for this long after warm-up (default: 30s unless --requests is given).")
     Duration duration;
 
-    @Option(names = "--requests", paramLabel = "N", defaultValue = "0", description = "Measure this many requests after warm-up.")
+    @Option(
+            names = "--requests",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Measure this many requests after warm-up.")
     int requests;
 
     static final Duration DEFAULT_WARMUP = Duration.ofSeconds(5);
 
-    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
             description = "Warm-up time; its requests are recorded but excluded from every metric; 0 for none "
                     + "(default: 5s unless --warmup-requests is given).")
     Duration warmup;
 
-    @Option(names = "--warmup-requests", paramLabel = "N",
+    @Option(
+            names = "--warmup-requests",
+            paramLabel = "N",
             description = "Warm-up by count instead: the first N requests; 0 for no warm-up (either way no timed "
                     + "warm-up unless --warmup is given too).")
     Integer warmupRequests;
 
-    @Option(names = "--ramp", paramLabel = "DURATION", defaultValue = "0s", converter = DurationConverter.class,
+    @Option(
+            names = "--ramp",
+            paramLabel = "DURATION",
+            defaultValue = "0s",
+            converter = DurationConverter.class,
             description = "Start users evenly (closed loop) or raise the rate linearly (open loop) over this time.")
     Duration ramp;
 
-    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
-            description = "Time in-flight requests may finish after the last send; later ones count as incomplete (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--grace",
+            paramLabel = "DURATION",
+            defaultValue = "30s",
+            converter = DurationConverter.class,
+            description =
+                    "Time in-flight requests may finish after the last send; later ones count as incomplete (default: ${DEFAULT-VALUE}).")
     Duration grace;
 
-    @Option(names = "--slo", paramLabel = "SLO",
-            description = "Service-level objective, repeatable: e.g. ttft:p95<500ms, itl:p99<50ms, e2e:p99<10s, error_rate<1%%.")
+    @Option(
+            names = "--slo",
+            paramLabel = "SLO",
+            description =
+                    "Service-level objective, repeatable: e.g. ttft:p95<500ms, itl:p99<50ms, e2e:p99<10s, error_rate<1%%.")
     List<String> slos = List.of();
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed for lengths, prompts and arrivals (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            defaultValue = "42",
+            description = "Seed for lengths, prompts and arrivals (default: ${DEFAULT-VALUE}).")
     long seed;
 
     List<Slo> slos() {
@@ -61,10 +88,15 @@ public final class RunOptions {
     }
 
     private MeasurementRequest point(LoadModel loadModel, LoadOptions load, Workload workload, Duration d, int n) {
-        RunLength length = new RunLength(n, d == null ? Double.POSITIVE_INFINITY : seconds(d), warmupCount(),
-                seconds(ramp), seconds(effectiveWarmup()), seconds(grace));
-        return new MeasurementRequest(loadModel, workload, length, seed, null, seconds(load.thinkTime),
-                load.maxConcurrency);
+        RunLength length = new RunLength(
+                n,
+                d == null ? Double.POSITIVE_INFINITY : seconds(d),
+                warmupCount(),
+                seconds(ramp),
+                seconds(effectiveWarmup()),
+                seconds(grace));
+        return new MeasurementRequest(
+                loadModel, workload, length, seed, null, seconds(load.thinkTime), load.maxConcurrency);
     }
 
     private static double seconds(Duration d) {

@@ -21,12 +21,6 @@ import dev.headroom.reports.SearchJson;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.SimServer;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -36,12 +30,21 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code headroom search}: the largest concurrency or rate that meets the SLOs, or the load with the most goodput. */
-@Command(name = "search", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Find the max concurrency (or rate) under SLOs, or the load with the most goodput, with an adaptive "
-                + "search: each probe is chosen from everything measured so far; stops when the answer is known to the "
-                + "stated precision.")
+@Command(
+        name = "search",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description =
+                "Find the max concurrency (or rate) under SLOs, or the load with the most goodput, with an adaptive "
+                        + "search: each probe is chosen from everything measured so far; stops when the answer is known to the "
+                        + "stated precision.")
 public final class SearchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -49,53 +52,92 @@ public final class SearchCommand implements Callable<Integer> {
     @Mixin
     ConfigOption configFile;
 
-    @Option(names = "--objective", paramLabel = "max-concurrency|max-rate|max-goodput", defaultValue = "max-concurrency",
+    @Option(
+            names = "--objective",
+            paramLabel = "max-concurrency|max-rate|max-goodput",
+            defaultValue = "max-concurrency",
             description = "What to find (default: ${DEFAULT-VALUE}).")
     String objective;
 
-    @Option(names = "--slo", paramLabel = "SLO", required = true,
-            description = "Objective the boundary must meet, repeatable: e.g. ttft:p95<300ms, itl:p99<50ms, error_rate<1%%.")
+    @Option(
+            names = "--slo",
+            paramLabel = "SLO",
+            required = true,
+            description =
+                    "Objective the boundary must meet, repeatable: e.g. ttft:p95<300ms, itl:p99<50ms, error_rate<1%%.")
     List<String> slos;
 
-    @Option(names = "--min", paramLabel = "X", defaultValue = "1", description = "Smallest load to consider (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--min",
+            paramLabel = "X",
+            defaultValue = "1",
+            description = "Smallest load to consider (default: ${DEFAULT-VALUE}).")
     double min;
 
-    @Option(names = "--max", paramLabel = "X", defaultValue = "1024", description = "Largest load to consider (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max",
+            paramLabel = "X",
+            defaultValue = "1024",
+            description = "Largest load to consider (default: ${DEFAULT-VALUE}).")
     double max;
 
-    @Option(names = "--tolerance", paramLabel = "F", defaultValue = "0.05",
+    @Option(
+            names = "--tolerance",
+            paramLabel = "F",
+            defaultValue = "0.05",
             description = "Stop when the bracket's relative width is below this and a sure pass and a sure fail lie "
                     + "within this of the answer (default: ${DEFAULT-VALUE}).")
     double tolerance;
 
-    @Option(names = "--max-probes", paramLabel = "N", defaultValue = "20", description = "Most probes (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-probes",
+            paramLabel = "N",
+            defaultValue = "20",
+            description = "Most probes (default: ${DEFAULT-VALUE}).")
     int maxProbes;
 
-    @Option(names = "--probe-requests", paramLabel = "N", defaultValue = "200",
+    @Option(
+            names = "--probe-requests",
+            paramLabel = "N",
+            defaultValue = "200",
             description = "Requests per probe (default: ${DEFAULT-VALUE}).")
     int probeRequests;
 
-    @Option(names = "--probe-duration", paramLabel = "DURATION", defaultValue = "20s", converter = DurationConverter.class,
+    @Option(
+            names = "--probe-duration",
+            paramLabel = "DURATION",
+            defaultValue = "20s",
+            converter = DurationConverter.class,
             description = "Longest time per probe; it ends at --probe-requests or this, whichever comes first "
                     + "(default: ${DEFAULT-VALUE}; virtual time with --virtual).")
     Duration probeDuration;
 
-    @Option(names = "--goodput-unit", paramLabel = "requests|tokens", defaultValue = "requests",
+    @Option(
+            names = "--goodput-unit",
+            paramLabel = "requests|tokens",
+            defaultValue = "requests",
             description = "max-goodput maximises good requests/s or their output tokens/s (default: ${DEFAULT-VALUE}).")
     String goodputUnit;
 
-    @Option(names = "--load-axis", paramLabel = "concurrency|rate", defaultValue = "concurrency",
+    @Option(
+            names = "--load-axis",
+            paramLabel = "concurrency|rate",
+            defaultValue = "concurrency",
             description = "max-goodput varies the concurrency (closed loop) or the request rate (open loop) "
                     + "(default: ${DEFAULT-VALUE}).")
     String loadAxis;
 
-    @Option(names = "--resume", paramLabel = "DIR",
+    @Option(
+            names = "--resume",
+            paramLabel = "DIR",
             description = "Continue the interrupted search in DIR (give the same options): finished probes are reused, "
                     + "not measured again.")
     Path resume;
 
-    @Option(names = "--virtual", description = "Measure the simulator on its virtual clock: no HTTP, no waiting; "
-            + "results are labelled simulated.")
+    @Option(
+            names = "--virtual",
+            description = "Measure the simulator on its virtual clock: no HTTP, no waiting; "
+                    + "results are labelled simulated.")
     boolean virtual;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
@@ -103,12 +145,16 @@ public final class SearchCommand implements Callable<Integer> {
 
     @Mixin
     TargetOptions target;
+
     @Mixin
     LoadOptions load;
+
     @Mixin
     WorkloadOptions workload;
+
     @Mixin
     OutputOptions output;
+
     @Mixin
     SimulatorOptions sim;
 
@@ -124,19 +170,34 @@ public final class SearchCommand implements Callable<Integer> {
         boolean openLoop = switch (obj) {
             case MAX_CONCURRENCY -> false;
             case MAX_RATE -> true;
-            case MAX_GOODPUT -> switch (loadAxis.trim()) {
-                case "concurrency" -> false;
-                case "rate" -> true;
-                default -> throw new BadInputException("bad --load-axis '" + loadAxis + "': valid values are concurrency, rate");
-            };
+            case MAX_GOODPUT ->
+                switch (loadAxis.trim()) {
+                    case "concurrency" -> false;
+                    case "rate" -> true;
+                    default ->
+                        throw new BadInputException(
+                                "bad --load-axis '" + loadAxis + "': valid values are concurrency, rate");
+                };
         };
         ArrivalProcess arrivals = openLoop ? ((LoadModel.Open) load.open(1)).arrivals() : new ArrivalProcess.Poisson();
         RunLength perProbe = new RunLength(probeRequests, probeDuration.toMillis() / 1000.0);
-        Workload w = new Workload(work.inputTokens(),
+        Workload w = new Workload(
+                work.inputTokens(),
                 work.outputTokens() == null ? new LengthDistribution.Fixed(256) : work.outputTokens(),
                 work.ignoreEos());
-        SearchSpec search = new SearchSpec(obj, sloList, min, max, tolerance, maxProbes, w, perProbe, arrivals, seed,
-                openLoop, Goodput.Unit.parse(goodputUnit));
+        SearchSpec search = new SearchSpec(
+                obj,
+                sloList,
+                min,
+                max,
+                tolerance,
+                maxProbes,
+                w,
+                perProbe,
+                arrivals,
+                seed,
+                openLoop,
+                Goodput.Unit.parse(goodputUnit));
         if (virtual && !target.embedded()) throw new BadInputException("--virtual simulates; it cannot take --url");
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         if (!target.embedded()) target.toTarget(target.parsedUrl());
@@ -144,7 +205,9 @@ public final class SearchCommand implements Callable<Integer> {
         Path dir = resume != null ? resume : output.runDirectory("search");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String startedAt = previous != null ? previous.run().startedAt() : Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+        String startedAt = previous != null
+                ? previous.run().startedAt()
+                : Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         try (SimServer server = engine == null || virtual ? null : SimServer.start(SimServer.Config.loopback(engine))) {
             Measurer measurer;
             String url, model;
@@ -159,10 +222,21 @@ public final class SearchCommand implements Callable<Integer> {
                 url = t.baseUrl().toString();
                 model = t.model() == null ? "(first listed)" : t.model();
             }
-            RunInfo info = new RunInfo(Version.get(), startedAt, url, model, target.api,
+            RunInfo info = new RunInfo(
+                    Version.get(),
+                    startedAt,
+                    url,
+                    model,
+                    target.api,
                     engine == null ? null : engine.describe(),
-                    openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min)), 0, 0,
-                    work.describe(), virtual ? "simulator tokenizer" : "see each probe", seed, salt, null);
+                    openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min)),
+                    0,
+                    0,
+                    work.describe(),
+                    virtual ? "simulator tokenizer" : "see each probe",
+                    seed,
+                    salt,
+                    null);
             SearchPoints points = new SearchPoints(measurer, info, dir, search.slos());
             if (!virtual) points.withMetrics(target.metricsUrlFor(URI.create(url)), target.metricsInterval);
             SearchRun run = new SearchRun(search, info, virtual, points);
@@ -170,7 +244,8 @@ public final class SearchCommand implements Callable<Integer> {
             SearchReport done = run.run((sofar, progress) -> {
                 RunFiles.writeAtomically(dir.resolve("search.json"), SearchJson.write(sofar));
                 if (format == OutputFormat.TABLE) {
-                    out.println(SearchJson.progressLine(sofar, progress, search.goodputUnit().rateUnit()));
+                    out.println(SearchJson.progressLine(
+                            sofar, progress, search.goodputUnit().rateUnit()));
                     out.flush();
                 }
             });
@@ -182,8 +257,9 @@ public final class SearchCommand implements Callable<Integer> {
                 case TABLE -> out.print(SearchJson.answer(done));
             }
             out.flush();
-            if (run.reused() > 0) err.println("resumed: " + run.reused() + " finished probe(s) reused, "
-                    + (done.probes().size() - run.reused()) + " measured now");
+            if (run.reused() > 0)
+                err.println("resumed: " + run.reused() + " finished probe(s) reused, "
+                        + (done.probes().size() - run.reused()) + " measured now");
             output.finish(dir, err);
             err.flush();
             return ExitCodes.OK;

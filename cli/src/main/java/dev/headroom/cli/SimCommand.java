@@ -5,12 +5,6 @@ import dev.headroom.sim.FaultPlan;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.ServerBehaviour;
 import dev.headroom.sim.http.SimServer;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,9 +13,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code headroom sim}: serve the simulated LLM over HTTP until interrupted. */
-@Command(name = "sim", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(
+        name = "sim",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
         description = "Run the embedded LLM simulator as an OpenAI-compatible HTTP server until Ctrl-C.")
 public final class SimCommand implements Callable<Integer> {
     @Spec
@@ -36,55 +38,88 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "NAME|FILE", description = "Model profile (the same as --sim-model).")
     String model;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            defaultValue = "42",
             description = "Seed for noise, lengths and faults (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--port", defaultValue = "8000", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--port",
+            defaultValue = "8000",
+            description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--fault", paramLabel = "KIND=RATE",
-            description = "Inject a fault into this fraction of requests; repeatable. Kinds: http500, http503, http429, "
-                    + "reset, stall, malformed, truncated, empty, slow-headers.")
+    @Option(
+            names = "--fault",
+            paramLabel = "KIND=RATE",
+            description =
+                    "Inject a fault into this fraction of requests; repeatable. Kinds: http500, http503, http429, "
+                            + "reset, stall, malformed, truncated, empty, slow-headers.")
     List<String> faults = List.of();
 
-    @Option(names = "--fault-stall", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+    @Option(
+            names = "--fault-stall",
+            paramLabel = "DURATION",
+            defaultValue = "5s",
+            converter = DurationConverter.class,
             description = "How long a 'stall' fault pauses a stream (default: ${DEFAULT-VALUE}).")
     Duration faultStall;
 
-    @Option(names = "--fault-slow-headers", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
+    @Option(
+            names = "--fault-slow-headers",
+            paramLabel = "DURATION",
+            defaultValue = "2s",
+            converter = DurationConverter.class,
             description = "How long a 'slow-headers' fault delays the response headers (default: ${DEFAULT-VALUE}).")
     Duration faultSlowHeaders;
 
-    @Option(names = "--max-body-bytes", paramLabel = "N", defaultValue = "4194304",
+    @Option(
+            names = "--max-body-bytes",
+            paramLabel = "N",
+            defaultValue = "4194304",
             description = "Largest request body accepted; larger gets HTTP 413 (default: ${DEFAULT-VALUE}).")
     int maxBodyBytes;
 
-    @Option(names = "--trace-out", paramLabel = "FILE",
+    @Option(
+            names = "--trace-out",
+            paramLabel = "FILE",
             description = "Write every request's server-side timings to this JSONL file.")
     Path traceOut;
 
-    @Option(names = "--tokenize", paramLabel = "DIALECT", defaultValue = "vllm",
+    @Option(
+            names = "--tokenize",
+            paramLabel = "DIALECT",
+            defaultValue = "vllm",
             description = "The /tokenize endpoints to speak: vllm, sglang, llama.cpp (/tokenize and /apply-template), "
                     + "tgi (/tokenize and /chat_tokenize) or none (default: ${DEFAULT-VALUE}).")
     String tokenize;
 
-    @Option(names = "--usage", paramLabel = "PLACE", defaultValue = "own-chunk",
+    @Option(
+            names = "--usage",
+            paramLabel = "PLACE",
+            defaultValue = "own-chunk",
             description = "Where a stream's usage goes: own-chunk (vLLM, llama.cpp, Ollama) or last-chunk (TGI) "
                     + "(default: ${DEFAULT-VALUE}).")
     String usage;
 
-    @Option(names = "--close-after-stream",
+    @Option(
+            names = "--close-after-stream",
             description = "Close the connection after every streamed response without a Connection: close header, "
                     + "as llama.cpp's server does.")
     boolean closeAfterStream;
 
-    @Option(names = "--idle-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Close kept-alive connections idle for longer than this (uvicorn, under vLLM and SGLang: 5s); "
-                    + "default: never.")
+    @Option(
+            names = "--idle-timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "Close kept-alive connections idle for longer than this (uvicorn, under vLLM and SGLang: 5s); "
+                            + "default: never.")
     Duration idleTimeout;
 
     @Override
@@ -97,8 +132,11 @@ public final class SimCommand implements Callable<Integer> {
             rates.merge(e.getKey(), e.getValue(), Double::sum);
         }
         FaultPlan plan = new FaultPlan(rates, faultStall, faultSlowHeaders, config.seed());
-        var behaviour = new ServerBehaviour(ServerBehaviour.Tokenize.parse(tokenize), ServerBehaviour.Usage.parse(usage),
-                closeAfterStream, idleTimeout);
+        var behaviour = new ServerBehaviour(
+                ServerBehaviour.Tokenize.parse(tokenize),
+                ServerBehaviour.Usage.parse(usage),
+                closeAfterStream,
+                idleTimeout);
         var serverConfig = new SimServer.Config(host, port, config, plan, maxBodyBytes, traceOut, 10_000, behaviour);
         SimServer server = SimServer.start(serverConfig);
         CountDownLatch stop = new CountDownLatch(1);
@@ -109,9 +147,15 @@ public final class SimCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(hook);
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "simulating %s on %s x%d (%d KV blocks of %d tokens, max_num_seqs %d)%n",
-                config.model().displayName(), config.hardware().displayName(), config.tensorParallel(),
-                config.kvBlocks(), config.blockSize(), config.maxNumSeqs());
+        out.printf(
+                Locale.ROOT,
+                "simulating %s on %s x%d (%d KV blocks of %d tokens, max_num_seqs %d)%n",
+                config.model().displayName(),
+                config.hardware().displayName(),
+                config.tensorParallel(),
+                config.kvBlocks(),
+                config.blockSize(),
+                config.maxNumSeqs());
         if (!rates.isEmpty()) out.println("injecting faults: " + rates);
         out.println("prefix caching " + (config.prefixCaching() ? "on" : "off") + " · /tokenize " + tokenize
                 + " · usage " + usage + (closeAfterStream ? " · closes the connection after each stream" : "")

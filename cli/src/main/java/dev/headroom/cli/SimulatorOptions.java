@@ -11,67 +11,117 @@ import picocli.CommandLine.Option;
  * {@code --sim-model} has none here, as {@code --model} names the target's model ({@code sim} adds it back).
  */
 public final class SimulatorOptions {
-    @Option(names = {"--sim-hardware", "--hardware"}, paramLabel = "NAME|FILE", defaultValue = "h100-sxm",
-            description = "Simulator: hardware profile, a name from configs/hardware or a YAML file (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"--sim-hardware", "--hardware"},
+            paramLabel = "NAME|FILE",
+            defaultValue = "h100-sxm",
+            description =
+                    "Simulator: hardware profile, a name from configs/hardware or a YAML file (default: ${DEFAULT-VALUE}).")
     String hardware;
 
-    @Option(names = "--sim-model", paramLabel = "NAME|FILE", defaultValue = "llama-3.1-8b",
-            description = "Simulator: model profile, a name from configs/models or a YAML file (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--sim-model",
+            paramLabel = "NAME|FILE",
+            defaultValue = "llama-3.1-8b",
+            description =
+                    "Simulator: model profile, a name from configs/models or a YAML file (default: ${DEFAULT-VALUE}).")
     String model;
 
-    @Option(names = {"--sim-tp", "--tp"}, paramLabel = "N", defaultValue = "1",
+    @Option(
+            names = {"--sim-tp", "--tp"},
+            paramLabel = "N",
+            defaultValue = "1",
             description = "Simulator: tensor-parallel degree (default: ${DEFAULT-VALUE}).")
     int tp;
 
-    @Option(names = {"--sim-max-num-seqs", "--max-num-seqs"}, paramLabel = "N",
+    @Option(
+            names = {"--sim-max-num-seqs", "--max-num-seqs"},
+            paramLabel = "N",
             defaultValue = "" + EngineConfig.DEFAULT_MAX_NUM_SEQS,
             description = "Simulator: most sequences per batch (default: ${DEFAULT-VALUE}).")
     int maxNumSeqs;
 
-    @Option(names = {"--sim-max-num-batched-tokens", "--max-num-batched-tokens"}, paramLabel = "N",
+    @Option(
+            names = {"--sim-max-num-batched-tokens", "--max-num-batched-tokens"},
+            paramLabel = "N",
             defaultValue = "" + EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS,
-            description = "Simulator: token budget per step; longer prompts are prefilled in chunks (default: ${DEFAULT-VALUE}).")
+            description =
+                    "Simulator: token budget per step; longer prompts are prefilled in chunks (default: ${DEFAULT-VALUE}).")
     int maxNumBatchedTokens;
 
-    @Option(names = {"--sim-gpu-memory-utilization", "--gpu-memory-utilization"}, paramLabel = "F", defaultValue = "0.9",
+    @Option(
+            names = {"--sim-gpu-memory-utilization", "--gpu-memory-utilization"},
+            paramLabel = "F",
+            defaultValue = "0.9",
             description = "Simulator: fraction of GPU memory for weights + KV cache (default: ${DEFAULT-VALUE}).")
     double gpuMemoryUtilization;
 
-    @Option(names = {"--sim-max-waiting", "--max-waiting"}, paramLabel = "N",
+    @Option(
+            names = {"--sim-max-waiting", "--max-waiting"},
+            paramLabel = "N",
             defaultValue = "" + EngineConfig.DEFAULT_MAX_WAITING,
-            description = "Simulator: longest waiting queue; beyond it requests get HTTP 429 (default: ${DEFAULT-VALUE}).")
+            description =
+                    "Simulator: longest waiting queue; beyond it requests get HTTP 429 (default: ${DEFAULT-VALUE}).")
     int maxWaiting;
 
-    @Option(names = {"--sim-noise", "--noise"}, paramLabel = "SIGMA", defaultValue = "" + EngineConfig.DEFAULT_NOISE,
+    @Option(
+            names = {"--sim-noise", "--noise"},
+            paramLabel = "SIGMA",
+            defaultValue = "" + EngineConfig.DEFAULT_NOISE,
             description = "Simulator: per-step log-normal jitter sigma; 0 for none (default: ${DEFAULT-VALUE}).")
     double noise;
 
-    @Option(names = {"--sim-stall-probability", "--stall-probability"}, paramLabel = "P",
+    @Option(
+            names = {"--sim-stall-probability", "--stall-probability"},
+            paramLabel = "P",
             defaultValue = "" + EngineConfig.DEFAULT_STALL_PROBABILITY,
             description = "Simulator: chance that an engine step stalls (default: ${DEFAULT-VALUE}).")
     double stallProbability;
 
-    @Option(names = {"--sim-stall-ms", "--stall-ms"}, paramLabel = "MS", defaultValue = "" + EngineConfig.DEFAULT_STALL_MS,
+    @Option(
+            names = {"--sim-stall-ms", "--stall-ms"},
+            paramLabel = "MS",
+            defaultValue = "" + EngineConfig.DEFAULT_STALL_MS,
             description = "Simulator: length of an engine stall in ms (default: ${DEFAULT-VALUE}).")
     double stallMs;
 
-    @Option(names = {"--sim-eos-length", "--eos-length"}, paramLabel = "DIST", defaultValue = "lognormal:256,200",
+    @Option(
+            names = {"--sim-eos-length", "--eos-length"},
+            paramLabel = "DIST",
+            defaultValue = "lognormal:256,200",
             description = "Simulator: output length when a request does not set ignore_eos: N, fixed:N, "
                     + "normal:MEAN,SD, uniform:MIN,MAX or lognormal:MEAN,SD (default: ${DEFAULT-VALUE}).")
     String eosLength;
 
-    @Option(names = {"--sim-prefix-caching", "--prefix-caching"}, negatable = true, defaultValue = "true",
-            fallbackValue = "true", description = "Simulator: automatic prefix caching as vLLM does it: full 16-token "
-            + "prompt blocks already in the KV cache are not prefilled again (default: on; --no-sim-prefix-caching "
-            + "turns it off).")
+    @Option(
+            names = {"--sim-prefix-caching", "--prefix-caching"},
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Simulator: automatic prefix caching as vLLM does it: full 16-token "
+                    + "prompt blocks already in the KV cache are not prefilled again (default: on; --no-sim-prefix-caching "
+                    + "turns it off).")
     boolean prefixCaching;
 
     /** The engine configuration, validated (a model that does not fit is bad input, reported now). */
     EngineConfig toConfig(long seed) {
         var base = EngineConfig.defaults(Profiles.hardware(hardware), Profiles.model(model));
-        var config = new EngineConfig(base.hardware(), base.model(), tp, maxNumSeqs, maxNumBatchedTokens,
-                base.blockSize(), gpuMemoryUtilization, base.activationReserveGb(), maxWaiting, noise,
-                stallProbability, stallMs, LengthDistribution.parse(eosLength), seed, prefixCaching);
+        var config = new EngineConfig(
+                base.hardware(),
+                base.model(),
+                tp,
+                maxNumSeqs,
+                maxNumBatchedTokens,
+                base.blockSize(),
+                gpuMemoryUtilization,
+                base.activationReserveGb(),
+                maxWaiting,
+                noise,
+                stallProbability,
+                stallMs,
+                LengthDistribution.parse(eosLength),
+                seed,
+                prefixCaching);
         config.kvBlocks();
         return config;
     }

@@ -12,6 +12,11 @@ import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SweepJson;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.SimServer;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,14 +24,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
-
 /** {@code headroom sweep}: one probe per load point into one directory, with the knee marked. */
-@Command(name = "sweep", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(
+        name = "sweep",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
         description = "Run one probe per load point (--concurrency 1,2,4,8 or --rate 1,2,4) and show where "
                 + "throughput stops paying for latency (the knee).")
 public final class SweepCommand implements Callable<Integer> {
@@ -40,23 +42,36 @@ public final class SweepCommand implements Callable<Integer> {
     Points points;
 
     static final class Points {
-        @Option(names = "--concurrency", paramLabel = "N,N,...", split = ",", description = "Closed-loop points: user counts.")
+        @Option(
+                names = "--concurrency",
+                paramLabel = "N,N,...",
+                split = ",",
+                description = "Closed-loop points: user counts.")
         List<Integer> concurrency;
 
-        @Option(names = "--rate", paramLabel = "R,R,...", split = ",", description = "Open-loop points: requests per second.")
+        @Option(
+                names = "--rate",
+                paramLabel = "R,R,...",
+                split = ",",
+                description = "Open-loop points: requests per second.")
         List<Double> rate;
     }
 
     @Mixin
     TargetOptions target;
+
     @Mixin
     LoadOptions load;
+
     @Mixin
     WorkloadOptions workload;
+
     @Mixin
     RunOptions run;
+
     @Mixin
     OutputOptions output;
+
     @Mixin
     SimulatorOptions sim;
 
@@ -89,13 +104,15 @@ public final class SweepCommand implements Callable<Integer> {
                 dirs.add(name);
                 // Written after every point, so an interrupted sweep keeps the points it finished.
                 RunFiles.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));
-                RunFiles.write(dir.resolve("sweep.csv"),
+                RunFiles.write(
+                        dir.resolve("sweep.csv"),
                         SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
             }
         }
         switch (format) {
             case JSON -> out.print(SweepJson.write(reports, dirs));
-            case CSV -> out.print(SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
+            case CSV ->
+                out.print(SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
             case TABLE -> out.print(ConsoleTable.sweep(reports));
         }
         out.flush();

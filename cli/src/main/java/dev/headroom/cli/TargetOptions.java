@@ -5,8 +5,6 @@ import dev.headroom.probe.Api;
 import dev.headroom.probe.KeepAlive;
 import dev.headroom.probe.MetricsScraper;
 import dev.headroom.probe.Target;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -16,46 +14,71 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Option;
 
 /** Which endpoint to measure and how to reach it; shared by every measuring command. */
 public final class TargetOptions {
-    @Option(names = "--url", paramLabel = "URL",
+    @Option(
+            names = "--url",
+            paramLabel = "URL",
             description = "Base URL of the OpenAI-compatible server (e.g. http://127.0.0.1:8000). Without it, the "
                     + "embedded simulator is started in-process and measured.")
     String url;
 
-    @Option(names = "--api", paramLabel = "chat|completions", defaultValue = "chat",
+    @Option(
+            names = "--api",
+            paramLabel = "chat|completions",
+            defaultValue = "chat",
             description = "Endpoint: /v1/chat/completions or /v1/completions (default: ${DEFAULT-VALUE}).")
     String api;
 
-    @Option(names = "--model", paramLabel = "NAME",
+    @Option(
+            names = "--model",
+            paramLabel = "NAME",
             description = "Model to request; default: the first one GET /v1/models lists.")
     String model;
 
-    @Option(names = "--api-key-env", paramLabel = "NAME", defaultValue = "OPENAI_API_KEY",
-            description = "Environment variable holding the API key, sent as a Bearer token (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--api-key-env",
+            paramLabel = "NAME",
+            defaultValue = "OPENAI_API_KEY",
+            description =
+                    "Environment variable holding the API key, sent as a Bearer token (default: ${DEFAULT-VALUE}).")
     String apiKeyEnv;
 
     @Option(names = "--api-key-file", paramLabel = "FILE", description = "File holding the API key (first line).")
     Path apiKeyFile;
 
-    @Option(names = "--header", paramLabel = "K:V", description = "Extra request header; repeatable. Values are never printed.")
+    @Option(
+            names = "--header",
+            paramLabel = "K:V",
+            description = "Extra request header; repeatable. Values are never printed.")
     List<String> headers = List.of();
 
     @Option(names = "--insecure", description = "Do not verify TLS certificates.")
     boolean insecure;
 
-    @Option(names = "--keep-alive", paramLabel = "auto|on|off", defaultValue = "auto",
+    @Option(
+            names = "--keep-alive",
+            paramLabel = "auto|on|off",
+            defaultValue = "auto",
             description = "Kept-alive connections: auto learns from one streamed request whether the server closes "
                     + "after each response and reuses less after a failure on a reused connection; on reuses "
                     + "connections idle < 4 s; off sends Connection: close (default: ${DEFAULT-VALUE}).")
     String keepAlive;
 
-    @Option(names = "--metrics-url", paramLabel = "URL",
-            description = "Prometheus metrics to scrape during every probe (default: the target's /metrics when it answers).")
+    @Option(
+            names = "--metrics-url",
+            paramLabel = "URL",
+            description =
+                    "Prometheus metrics to scrape during every probe (default: the target's /metrics when it answers).")
     String metricsUrl;
 
-    @Option(names = "--metrics-interval", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
+    @Option(
+            names = "--metrics-interval",
+            paramLabel = "DURATION",
+            defaultValue = "1s",
+            converter = DurationConverter.class,
             description = "Time between metrics scrapes (default: ${DEFAULT-VALUE}).")
     Duration metricsInterval;
 
@@ -78,7 +101,8 @@ public final class TargetOptions {
             } catch (IllegalArgumentException e) {
                 u = URI.create("bad:x");
             }
-            if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
+            if (u.getScheme() == null
+                    || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
                 throw new BadInputException("bad --metrics-url '" + metricsUrl + "': give an http:// or https:// URL");
             }
             return metricsUrl;
@@ -87,15 +111,27 @@ public final class TargetOptions {
         return MetricsScraper.answers(guess) ? guess : null;
     }
 
-    @Option(names = "--connect-timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
+    @Option(
+            names = "--connect-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "10s",
+            converter = DurationConverter.class,
             description = "TCP/TLS connect timeout (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
-    @Option(names = "--first-token-timeout", paramLabel = "DURATION", defaultValue = "60s", converter = DurationConverter.class,
+    @Option(
+            names = "--first-token-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "60s",
+            converter = DurationConverter.class,
             description = "Longest wait from the send for the first token (default: ${DEFAULT-VALUE}).")
     Duration firstTokenTimeout;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "300s", converter = DurationConverter.class,
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "300s",
+            converter = DurationConverter.class,
             description = "Longest time one request may take in all (default: ${DEFAULT-VALUE}).")
     Duration totalTimeout;
 
@@ -113,12 +149,21 @@ public final class TargetOptions {
         Map<String, String> h = new LinkedHashMap<>();
         for (String kv : headers) {
             int colon = kv.indexOf(':');
-            if (colon <= 0) throw new BadInputException("bad --header '" + kv.replaceAll(":.*", ":***")
-                    + "': expected NAME:VALUE");
+            if (colon <= 0)
+                throw new BadInputException("bad --header '" + kv.replaceAll(":.*", ":***") + "': expected NAME:VALUE");
             h.put(kv.substring(0, colon).trim(), kv.substring(colon + 1).trim());
         }
-        return new Target(baseUrl, Api.parse(api), model, apiKey(), h, insecure, connectTimeout, firstTokenTimeout,
-                totalTimeout, KeepAlive.parse(keepAlive));
+        return new Target(
+                baseUrl,
+                Api.parse(api),
+                model,
+                apiKey(),
+                h,
+                insecure,
+                connectTimeout,
+                firstTokenTimeout,
+                totalTimeout,
+                KeepAlive.parse(keepAlive));
     }
 
     URI parsedUrl() {
@@ -129,15 +174,18 @@ public final class TargetOptions {
             }
             return u;
         } catch (IllegalArgumentException e) {
-            throw new BadInputException("bad --url '" + url + "': give an http:// or https:// base URL, e.g. "
-                    + "http://127.0.0.1:8000");
+            throw new BadInputException(
+                    "bad --url '" + url + "': give an http:// or https:// base URL, e.g. " + "http://127.0.0.1:8000");
         }
     }
 
     private String apiKey() {
         if (apiKeyFile != null) {
             try {
-                return Files.readAllLines(apiKeyFile).stream().findFirst().map(String::trim).orElse(null);
+                return Files.readAllLines(apiKeyFile).stream()
+                        .findFirst()
+                        .map(String::trim)
+                        .orElse(null);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read --api-key-file " + apiKeyFile + ": " + e.getMessage(), e);
             }

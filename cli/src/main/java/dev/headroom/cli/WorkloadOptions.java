@@ -7,44 +7,72 @@ import dev.headroom.probe.Dataset;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.Trace;
 import dev.headroom.probe.WorkloadSpec;
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
-
 /** The synthetic workload: input and output length distributions and output-length control. */
 public final class WorkloadOptions {
-    @Option(names = "--isl", paramLabel = "N", defaultValue = "512", description = "Mean input length in tokens (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--isl",
+            paramLabel = "N",
+            defaultValue = "512",
+            description = "Mean input length in tokens (default: ${DEFAULT-VALUE}).")
     int isl;
 
-    @Option(names = "--isl-stddev", paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = "--isl-stddev",
+            paramLabel = "N",
+            defaultValue = "0",
             description = "Standard deviation of the input length; > 0 makes it normal (default: fixed).")
     double islStddev;
 
-    @Option(names = "--isl-dist", paramLabel = "DIST",
-            description = "Input length distribution, overriding --isl: fixed:N, normal:MEAN,SD, uniform:MIN,MAX, lognormal:MEAN,SD.")
+    @Option(
+            names = "--isl-dist",
+            paramLabel = "DIST",
+            description =
+                    "Input length distribution, overriding --isl: fixed:N, normal:MEAN,SD, uniform:MIN,MAX, lognormal:MEAN,SD.")
     String islDist;
 
-    @Option(names = "--osl", paramLabel = "N", defaultValue = "256",
-            description = "Output length in tokens, sent as max_tokens; 0 lets the server decide (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--osl",
+            paramLabel = "N",
+            defaultValue = "256",
+            description =
+                    "Output length in tokens, sent as max_tokens; 0 lets the server decide (default: ${DEFAULT-VALUE}).")
     int osl;
 
-    @Option(names = "--osl-stddev", paramLabel = "N", defaultValue = "0", description = "Standard deviation of the output length.")
+    @Option(
+            names = "--osl-stddev",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Standard deviation of the output length.")
     double oslStddev;
 
-    @Option(names = "--osl-dist", paramLabel = "DIST", description = "Output length distribution, overriding --osl (same forms as --isl-dist).")
+    @Option(
+            names = "--osl-dist",
+            paramLabel = "DIST",
+            description = "Output length distribution, overriding --osl (same forms as --isl-dist).")
     String oslDist;
 
-    @Option(names = "--no-ignore-eos", negatable = false,
+    @Option(
+            names = "--no-ignore-eos",
+            negatable = false,
             description = "Do not send ignore_eos/min_tokens: the model may stop before max_tokens.")
     boolean noIgnoreEos;
 
-    @Option(names = "--shared-prefix", paramLabel = "N", defaultValue = "0",
-            description = "Tokens of common prefix at the start of every prompt of a run, before its unique nonce, so a "
-                    + "server's prefix cache may serve them (default: none).")
+    @Option(
+            names = "--shared-prefix",
+            paramLabel = "N",
+            defaultValue = "0",
+            description =
+                    "Tokens of common prefix at the start of every prompt of a run, before its unique nonce, so a "
+                            + "server's prefix cache may serve them (default: none).")
     int sharedPrefix;
 
-    @Option(names = "--prompt-salt", paramLabel = "TEXT",
+    @Option(
+            names = "--prompt-salt",
+            paramLabel = "TEXT",
             description = "Make the prompts from this text, so a run can be repeated prompt for prompt (default: a "
                     + "random salt: no prompt is ever sent twice, across runs, seeds, probes or sweep points).")
     String promptSalt;
@@ -56,20 +84,27 @@ public final class WorkloadOptions {
         return promptSalt;
     }
 
-    @Option(names = "--dataset", paramLabel = "FILE",
+    @Option(
+            names = "--dataset",
+            paramLabel = "FILE",
             description = "Prompts from a file: JSONL with prompt or messages (+ max_tokens), or ShareGPT JSON. "
                     + "--osl, when given explicitly, overrides the file's output lengths.")
     Path dataset;
 
-    @Option(names = "--trace", paramLabel = "FILE",
+    @Option(
+            names = "--trace",
+            paramLabel = "FILE",
             description = "Replay a JSONL trace of {timestamp (ms), input_length, output_length} (Mooncake style): "
                     + "arrival times and lengths come from the file.")
     Path trace;
 
-    @Option(names = "--tokenizer", paramLabel = "cl100k|o200k|FILE",
-            description = "Client tokenizer for hitting --isl when the server has no /tokenize: a named tiktoken encoding "
-                    + "(cached, or fetched once and hash-checked), a model's tokenizer.json (byte-level BPE) or a "
-                    + "tiktoken rank file (*.tiktoken).")
+    @Option(
+            names = "--tokenizer",
+            paramLabel = "cl100k|o200k|FILE",
+            description =
+                    "Client tokenizer for hitting --isl when the server has no /tokenize: a named tiktoken encoding "
+                            + "(cached, or fetched once and hash-checked), a model's tokenizer.json (byte-level BPE) or a "
+                            + "tiktoken rank file (*.tiktoken).")
     String tokenizer;
 
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
@@ -77,15 +112,22 @@ public final class WorkloadOptions {
 
     WorkloadSpec toSpec() {
         LengthDistribution in = distribution("--isl", isl, islStddev, islDist, true);
-        boolean oslGiven = mixee != null && mixee.commandLine() != null
+        boolean oslGiven = mixee != null
+                && mixee.commandLine() != null
                 && mixee.commandLine().getParseResult() != null
                 && (mixee.commandLine().getParseResult().hasMatchedOption("--osl")
-                || mixee.commandLine().getParseResult().hasMatchedOption("--osl-dist"));
-        LengthDistribution out = osl == 0 && oslDist == null ? null : distribution("--osl", osl, oslStddev, oslDist, false);
+                        || mixee.commandLine().getParseResult().hasMatchedOption("--osl-dist"));
+        LengthDistribution out =
+                osl == 0 && oslDist == null ? null : distribution("--osl", osl, oslStddev, oslDist, false);
         // A dataset brings its own output lengths unless --osl is given explicitly.
         if (dataset != null && !oslGiven) out = null;
         boolean ignore = !noIgnoreEos && (out != null || dataset != null || trace != null);
-        return new WorkloadSpec(in, out, ignore, sharedPrefix, dataset == null ? null : Dataset.load(dataset),
+        return new WorkloadSpec(
+                in,
+                out,
+                ignore,
+                sharedPrefix,
+                dataset == null ? null : Dataset.load(dataset),
                 trace == null ? null : Trace.load(trace),
                 tokenizer == null ? null : ClientTokenizer.load(tokenizer));
     }

@@ -1,7 +1,8 @@
 package dev.headroom.cli;
 
-import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -12,10 +13,8 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class CliTest {
 
@@ -60,7 +59,9 @@ class CliTest {
         // --sim-* on the measuring commands; sim's own spellings (--hardware, --tp) accepted there too.
         Run probe = run("probe", "--sim-hardware", "l4", "--sim-model", "llama-3.1-70b", "--requests", "1");
         assertEquals(2, probe.code());
-        assertTrue(probe.err().contains("raise --sim-tp"), "the library's {tp} spelled as this command's option: " + probe.err());
+        assertTrue(
+                probe.err().contains("raise --sim-tp"),
+                "the library's {tp} spelled as this command's option: " + probe.err());
         Run alias = run("probe", "--hardware", "tpu-v9", "--requests", "1");
         assertEquals(2, alias.code());
         assertTrue(alias.err().contains("tpu-v9") && alias.err().contains("h100-sxm"), alias.err());
@@ -100,9 +101,13 @@ class CliTest {
         assertTrue(m.find(0), out.toString());
         String base = m.group(1);
         try (HttpClient http = HttpClient.newHttpClient()) {
-            var body = "{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"prompt\":\"hi\",\"max_tokens\":3,\"ignore_eos\":true}";
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/completions"))
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            var body =
+                    "{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"prompt\":\"hi\",\"max_tokens\":3,\"ignore_eos\":true}";
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(base + "/v1/completions"))
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
             assertTrue(r.body().contains("\"completion_tokens\":3"), r.body());
         }

@@ -1,17 +1,16 @@
 package dev.headroom.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class ConfigFileTest {
     private static final Path PRESETS = Path.of("..", "configs", "presets");
@@ -26,7 +25,8 @@ class ConfigFileTest {
     @Test
     void everyPresetInConfigsLoadsForProbeSweepAndSearch() throws IOException {
         try (Stream<Path> files = Files.list(PRESETS)) {
-            List<Path> presets = files.filter(p -> p.toString().endsWith(".yaml")).toList();
+            List<Path> presets =
+                    files.filter(p -> p.toString().endsWith(".yaml")).toList();
             assertEquals(3, presets.size());
             for (Path p : presets) {
                 for (String command : List.of("probe", "sweep", "search")) {
@@ -38,10 +38,14 @@ class ConfigFileTest {
                 s.workload.toSpec(); // lengths validate
             }
         }
-        SearchCommand chat = (SearchCommand) parse("search", "--config", PRESETS.resolve("chat.yaml").toString());
+        SearchCommand chat = (SearchCommand)
+                parse("search", "--config", PRESETS.resolve("chat.yaml").toString());
         assertEquals(List.of("ttft:p99<200ms", "itl:p99<50ms", "error_rate<1%"), chat.slos);
         assertEquals("max-concurrency", chat.objective);
-        SearchCommand batch = (SearchCommand) parse("search", "--config", PRESETS.resolve("batch-summarization.yaml").toString());
+        SearchCommand batch = (SearchCommand) parse(
+                "search",
+                "--config",
+                PRESETS.resolve("batch-summarization.yaml").toString());
         assertEquals("max-goodput", batch.objective);
         assertEquals("tokens", batch.goodputUnit);
     }
@@ -49,8 +53,16 @@ class ConfigFileTest {
     @Test
     void flagsOnTheCommandLineOverrideTheFile() {
         Path chat = PRESETS.resolve("chat.yaml");
-        SearchCommand s = (SearchCommand) parse("search", "--config", chat.toString(), "--objective", "max-rate",
-                "--slo", "e2e:p99<10s", "--isl", "64");
+        SearchCommand s = (SearchCommand) parse(
+                "search",
+                "--config",
+                chat.toString(),
+                "--objective",
+                "max-rate",
+                "--slo",
+                "e2e:p99<10s",
+                "--isl",
+                "64");
         assertEquals("max-rate", s.objective);
         assertEquals(List.of("e2e:p99<10s"), s.slos, "a list on the command line replaces the file's");
         assertEquals(64, s.workload.isl);
@@ -72,7 +84,10 @@ class ConfigFileTest {
         var s = CliTest.run("search", "--config", f.toString(), "--slo", "ttft:p95<1s");
         assertEquals(2, s.code());
         assertTrue(s.err().contains("search.bogus"), s.err());
-        assertEquals(2, CliTest.run("probe", "--config", tmp.resolve("none.yaml").toString()).code());
+        assertEquals(
+                2,
+                CliTest.run("probe", "--config", tmp.resolve("none.yaml").toString())
+                        .code());
         // Keys of other commands are fine at the top level: a file can serve several commands.
         Files.writeString(f, "objective: max-rate\nisl: 100\n");
         assertEquals(100, ((ProbeCommand) parse("probe", "--config", f.toString())).workload.isl);
@@ -81,16 +96,33 @@ class ConfigFileTest {
     @Test
     void initWritesAStarterConfigThatLoads(@TempDir Path tmp) throws IOException {
         Path f = tmp.resolve("headroom.yaml");
-        var r = CliTest.run("init", "--url", "http://gpu-box:8000", "--model", "meta-llama/Llama-3.1-70B-Instruct", "--preset", "rag",
-                "--out", f.toString());
+        var r = CliTest.run(
+                "init",
+                "--url",
+                "http://gpu-box:8000",
+                "--model",
+                "meta-llama/Llama-3.1-70B-Instruct",
+                "--preset",
+                "rag",
+                "--out",
+                f.toString());
         assertEquals(0, r.code(), r.err());
         String text = Files.readString(f);
-        assertTrue(text.contains("url: http://gpu-box:8000") && text.contains("# ") && text.contains("ttft:p95<2s"), text);
+        assertTrue(
+                text.contains("url: http://gpu-box:8000") && text.contains("# ") && text.contains("ttft:p95<2s"), text);
         ProbeCommand p = (ProbeCommand) parse("probe", "--config", f.toString());
         assertEquals("http://gpu-box:8000", p.target.url);
         assertEquals(4096, p.workload.isl);
         assertTrue(parse("sweep", "--config", f.toString()) instanceof SweepCommand);
         assertEquals(2, CliTest.run("init", "--out", f.toString()).code(), "never overwrites");
-        assertEquals(2, CliTest.run("init", "--preset", "gaming", "--out", tmp.resolve("x.yaml").toString()).code());
+        assertEquals(
+                2,
+                CliTest.run(
+                                "init",
+                                "--preset",
+                                "gaming",
+                                "--out",
+                                tmp.resolve("x.yaml").toString())
+                        .code());
     }
 }

@@ -1,18 +1,17 @@
 package dev.headroom.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.BadInputException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.concurrent.Callable;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ExitCodesTest {
 
@@ -20,15 +19,18 @@ class ExitCodesTest {
     static final class Throwing implements Callable<Integer> {
         @Option(names = "--requests")
         int requests;
+
         @Option(names = "--sim-tp")
         int tp;
+
         @Option(names = "--what")
         String what = "bad";
 
         @Override
         public Integer call() {
             throw switch (what) {
-                case "bad" -> new BadInputException("{requests} must be >= 1, got 0; or raise {tp}; {warmup} is not here");
+                case "bad" ->
+                    new BadInputException("{requests} must be >= 1, got 0; or raise {tp}; {warmup} is not here");
                 case "bug" -> new IllegalArgumentException("index 3 out of range");
                 default -> new IllegalStateException("broken invariant");
             };
@@ -49,7 +51,9 @@ class ExitCodesTest {
     void badInputIsExitTwoWithTheInputsSpelledAsThisCommandsOptions() {
         CliTest.Run r = run("--what", "bad");
         assertEquals(ExitCodes.BAD_INPUT, r.code());
-        assertEquals("error: --requests must be >= 1, got 0; or raise --sim-tp; warmup is not here", r.err().strip());
+        assertEquals(
+                "error: --requests must be >= 1, got 0; or raise --sim-tp; warmup is not here",
+                r.err().strip());
     }
 
     @Test

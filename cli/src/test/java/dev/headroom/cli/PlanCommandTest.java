@@ -1,29 +1,34 @@
 package dev.headroom.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.cli.plan.CapacityInputs;
-import dev.headroom.reports.plan.PlanInputs;
 import dev.headroom.model.plan.Capacity;
+import dev.headroom.reports.plan.PlanInputs;
 import dev.headroom.sim.profile.Profiles;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PlanCommandTest {
     private static final Path CONFIGS = Path.of("..", "configs", "plan");
 
     private static String[] inputs(String... more) {
-        List<String> args = new java.util.ArrayList<>(List.of("--forecast", CONFIGS.resolve("forecast.yaml").toString(),
-                "--catalog", CONFIGS.resolve("catalog.yaml").toString(), "--capacity", CONFIGS.resolve("capacities.yaml").toString(),
-                "--policy", CONFIGS.resolve("policy.yaml").toString()));
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "--forecast",
+                CONFIGS.resolve("forecast.yaml").toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                CONFIGS.resolve("capacities.yaml").toString(),
+                "--policy",
+                CONFIGS.resolve("policy.yaml").toString()));
         args.addAll(List.of(more));
         return args.toArray(String[]::new);
     }
@@ -38,14 +43,21 @@ class PlanCommandTest {
 
     @Test
     void everyPlanConfigInConfigsLoads() {
-        assertEquals(2, PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).classes().size());
+        assertEquals(
+                2,
+                PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).classes().size());
         assertEquals(12, PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).horizonMonths());
         var catalog = PlanInputs.catalog(CONFIGS.resolve("catalog.yaml"), Profiles.listPrices());
-        assertEquals(List.of("h100", "l40s"), catalog.stream().map(o -> o.name()).toList());
+        assertEquals(
+                List.of("h100", "l40s"), catalog.stream().map(o -> o.name()).toList());
         // The on-demand price comes from the hardware profile the option names.
-        assertEquals(2.99, catalog.getFirst().pricePerGpuHour().get(dev.headroom.model.plan.PricingTier.ON_DEMAND), 1e-9);
+        assertEquals(
+                2.99, catalog.getFirst().pricePerGpuHour().get(dev.headroom.model.plan.PricingTier.ON_DEMAND), 1e-9);
         assertEquals(0.8, PlanInputs.policy(CONFIGS.resolve("policy.yaml")).utilizationTarget(), 1e-9);
-        assertEquals(4, CapacityInputs.parse(List.of(CONFIGS.resolve("capacities.yaml").toString())).size());
+        assertEquals(
+                4,
+                CapacityInputs.parse(List.of(CONFIGS.resolve("capacities.yaml").toString()))
+                        .size());
     }
 
     @Test
@@ -59,15 +71,31 @@ class PlanCommandTest {
         String capacities = Files.readString(CONFIGS.resolve("capacities.yaml")).replace("capacities:\n", "");
         Path plain = tmp.resolve("capacities.yaml");
         Files.writeString(plain, capacities);
-        assertEquals(PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).classes().stream().map(c -> c.slo()).toList(),
+        assertEquals(
+                PlanInputs.forecast(CONFIGS.resolve("forecast.yaml")).classes().stream()
+                        .map(c -> c.slo())
+                        .toList(),
                 PlanInputs.forecast(lists).classes().stream().map(c -> c.slo()).toList());
-        assertEquals(CapacityInputs.parse(List.of(CONFIGS.resolve("capacities.yaml").toString())).stream()
-                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.maxRps()).toList(),
+        assertEquals(
+                CapacityInputs.parse(List.of(CONFIGS.resolve("capacities.yaml").toString())).stream()
+                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.maxRps())
+                        .toList(),
                 CapacityInputs.parse(List.of(plain.toString())).stream()
-                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.maxRps()).toList());
-        var r = CliTest.run("plan", "--forecast", lists.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
-                "--capacity", plain.toString(), "--policy", CONFIGS.resolve("policy.yaml").toString(), "--no-report",
-                "--out", tmp.resolve("p").toString());
+                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.maxRps())
+                        .toList());
+        var r = CliTest.run(
+                "plan",
+                "--forecast",
+                lists.toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                plain.toString(),
+                "--policy",
+                CONFIGS.resolve("policy.yaml").toString(),
+                "--no-report",
+                "--out",
+                tmp.resolve("p").toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("$333,953"), r.out());
     }
@@ -77,17 +105,26 @@ class PlanCommandTest {
         Path out = tmp.resolve("p");
         var r = CliTest.run(cmd("plan", "--out", out.toString(), "--hourly"));
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("option h100") && r.out().contains("option l40s") && r.out().contains("total"), r.out());
+        assertTrue(
+                r.out().contains("option h100")
+                        && r.out().contains("option l40s")
+                        && r.out().contains("total"),
+                r.out());
         assertTrue(r.err().contains("run directory: " + out), r.err());
         JsonNode plan = new ObjectMapper().readTree(out.resolve("plan.json").toFile());
         assertEquals("headroom.plan/v1", plan.get("schema").asText());
         assertEquals(12 * 2 * 2, plan.get("months").size());
         for (JsonNode m : plan.get("months")) {
-            assertTrue(m.at("/replicas/low").asDouble() <= m.at("/replicas/point").asDouble()
-                    && m.at("/replicas/point").asDouble() <= m.at("/replicas/high").asDouble(), m.toString());
+            assertTrue(
+                    m.at("/replicas/low").asDouble() <= m.at("/replicas/point").asDouble()
+                            && m.at("/replicas/point").asDouble()
+                                    <= m.at("/replicas/high").asDouble(),
+                    m.toString());
         }
         assertEquals(12 * 2 * 2 + 1, Files.readAllLines(out.resolve("plan.csv")).size());
-        assertEquals(12 * 2 * 2 * 168 + 1, Files.readAllLines(out.resolve("plan-hours.csv")).size());
+        assertEquals(
+                12 * 2 * 2 * 168 + 1,
+                Files.readAllLines(out.resolve("plan-hours.csv")).size());
     }
 
     @Test
@@ -99,7 +136,8 @@ class PlanCommandTest {
         JsonNode c = new ObjectMapper().readTree(out.resolve("compare.json").toFile());
         assertEquals("headroom.compare/v1", c.get("schema").asText());
         JsonNode ranking = c.get("ranking");
-        assertTrue(ranking.get(0).at("/horizon_cost/point").asDouble() <= ranking.get(1).at("/horizon_cost/point").asDouble());
+        assertTrue(ranking.get(0).at("/horizon_cost/point").asDouble()
+                <= ranking.get(1).at("/horizon_cost/point").asDouble());
         assertTrue(c.at("/mix/cost").asDouble() <= c.at("/mix/best_single_cost").asDouble() + 1e-6);
     }
 
@@ -107,37 +145,87 @@ class PlanCommandTest {
     void badInputIsOneLineAndExit2(@TempDir Path tmp) throws IOException {
         // A class with no capacity on an option the plan needs: says how to measure it.
         Path caps = tmp.resolve("caps.yaml");
-        Files.writeString(caps, "capacities:\n  - {option: h100, class: chat, max_rps: 45, ci_low: 44, ci_high: 46}\n"
-                + "  - {option: h100, class: rag, max_rps: 3, ci_low: 3, ci_high: 3.2}\n");
-        var missing = CliTest.run("plan", "--forecast", CONFIGS.resolve("forecast.yaml").toString(), "--catalog",
-                CONFIGS.resolve("catalog.yaml").toString(), "--capacity", caps.toString(), "--out", tmp.resolve("m").toString());
+        Files.writeString(
+                caps,
+                "capacities:\n  - {option: h100, class: chat, max_rps: 45, ci_low: 44, ci_high: 46}\n"
+                        + "  - {option: h100, class: rag, max_rps: 3, ci_low: 3, ci_high: 3.2}\n");
+        var missing = CliTest.run(
+                "plan",
+                "--forecast",
+                CONFIGS.resolve("forecast.yaml").toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                caps.toString(),
+                "--out",
+                tmp.resolve("m").toString());
         assertEquals(2, missing.code());
-        assertTrue(missing.err().contains("no capacity for class chat on option l40s") && missing.err().contains("headroom search"),
+        assertTrue(
+                missing.err().contains("no capacity for class chat on option l40s")
+                        && missing.err().contains("headroom search"),
                 missing.err());
         // --option h100 plans only the option that was measured.
-        assertEquals(0, CliTest.run("plan", "--forecast", CONFIGS.resolve("forecast.yaml").toString(), "--catalog",
-                CONFIGS.resolve("catalog.yaml").toString(), "--capacity", caps.toString(), "--option", "h100",
-                "--out", tmp.resolve("o").toString()).code());
+        assertEquals(
+                0,
+                CliTest.run(
+                                "plan",
+                                "--forecast",
+                                CONFIGS.resolve("forecast.yaml").toString(),
+                                "--catalog",
+                                CONFIGS.resolve("catalog.yaml").toString(),
+                                "--capacity",
+                                caps.toString(),
+                                "--option",
+                                "h100",
+                                "--out",
+                                tmp.resolve("o").toString())
+                        .code());
 
         Path forecast = tmp.resolve("f.yaml");
-        Files.writeString(forecast, "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: x, traffic: "
-                + "{peak_rps: 10, diurnal: [1, 1, 1]}}\n");
-        var diurnal = CliTest.run("plan", "--forecast", forecast.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
-                "--capacity", caps.toString(), "--option", "h100");
+        Files.writeString(
+                forecast,
+                "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: x, traffic: "
+                        + "{peak_rps: 10, diurnal: [1, 1, 1]}}\n");
+        var diurnal = CliTest.run(
+                "plan",
+                "--forecast",
+                forecast.toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                caps.toString(),
+                "--option",
+                "h100");
         assertEquals(2, diurnal.code());
         assertTrue(diurnal.err().contains("f.yaml") && diurnal.err().contains("24"), diurnal.err());
         assertEquals(1, diurnal.err().strip().lines().count(), diurnal.err());
 
-        Files.writeString(forecast, "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: x, traffic: "
-                + "{peak_rps: -3, diurnal: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}}\n");
-        var negative = CliTest.run("plan", "--forecast", forecast.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
-                "--capacity", caps.toString(), "--option", "h100");
+        Files.writeString(
+                forecast,
+                "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: x, traffic: "
+                        + "{peak_rps: -3, diurnal: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}}\n");
+        var negative = CliTest.run(
+                "plan",
+                "--forecast",
+                forecast.toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                caps.toString(),
+                "--option",
+                "h100");
         assertEquals(2, negative.code());
         assertTrue(negative.err().contains("peak_rps") && negative.err().contains("-3"), negative.err());
 
         Files.writeString(caps, "capacities:\n  - {option: h100, class: chat, max_rps: 45, ci_low: 46, ci_high: 50}\n");
-        var interval = CliTest.run("plan", "--forecast", CONFIGS.resolve("forecast.yaml").toString(), "--catalog",
-                CONFIGS.resolve("catalog.yaml").toString(), "--capacity", caps.toString());
+        var interval = CliTest.run(
+                "plan",
+                "--forecast",
+                CONFIGS.resolve("forecast.yaml").toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                caps.toString());
         assertEquals(2, interval.code());
         assertTrue(interval.err().contains("contain max_rps"), interval.err());
 
@@ -152,13 +240,18 @@ class PlanCommandTest {
     @Test
     void capacityFromAMaxConcurrencySearchIsDerivedByLittlesLaw(@TempDir Path tmp) throws IOException {
         Path search = tmp.resolve("s");
-        assertEquals(0, CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--out", search.toString()).code());
+        assertEquals(
+                0,
+                CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--out", search.toString())
+                        .code());
         Capacity c = CapacityInputs.parse(List.of("chat@h100=" + search)).getFirst();
         JsonNode s = new ObjectMapper().readTree(search.resolve("search.json").toFile());
         double boundary = s.at("/result/value").asDouble();
         String dir = null;
-        for (JsonNode p : s.get("probes")) if (p.get("load").asDouble() == boundary) dir = p.get("dir").asText();
-        JsonNode summary = new ObjectMapper().readTree(search.resolve(dir).resolve("summary.json").toFile());
+        for (JsonNode p : s.get("probes"))
+            if (p.get("load").asDouble() == boundary) dir = p.get("dir").asText();
+        JsonNode summary = new ObjectMapper()
+                .readTree(search.resolve(dir).resolve("summary.json").toFile());
         assertTrue(c.derived());
         assertEquals(boundary / (summary.at("/metrics/e2e_ms/mean").asDouble() / 1000), c.maxRps(), 1e-9);
         assertTrue(c.ciLow() <= c.maxRps() && c.maxRps() <= c.ciHigh());
@@ -168,18 +261,40 @@ class PlanCommandTest {
     @Test
     void capacityFromAMaxRateSearchIsItsBoundary(@TempDir Path tmp) throws IOException {
         Path search = tmp.resolve("r");
-        assertEquals(0, CliTest.run("search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms", "--max", "200",
-                "--out", search.toString()).code());
-        Capacity c = CapacityInputs.parse(List.of("chat@h100=" + search.resolve("search.json"))).getFirst();
+        assertEquals(
+                0,
+                CliTest.run(
+                                "search",
+                                "--virtual",
+                                "--objective",
+                                "max-rate",
+                                "--slo",
+                                "ttft:p95<300ms",
+                                "--max",
+                                "200",
+                                "--out",
+                                search.toString())
+                        .code());
+        Capacity c = CapacityInputs.parse(List.of("chat@h100=" + search.resolve("search.json")))
+                .getFirst();
         JsonNode s = new ObjectMapper().readTree(search.resolve("search.json").toFile());
         assertEquals(s.at("/result/value").asDouble(), c.maxRps(), 1e-9);
         assertEquals(s.at("/result/ci_high").asDouble(), c.ciHigh(), 1e-9);
         assertTrue(!c.derived());
-        var goodput = CliTest.run("search", "--virtual", "--objective", "max-goodput", "--slo", "ttft:p95<300ms", "--max-probes", "4",
-                "--out", tmp.resolve("g").toString());
+        var goodput = CliTest.run(
+                "search",
+                "--virtual",
+                "--objective",
+                "max-goodput",
+                "--slo",
+                "ttft:p95<300ms",
+                "--max-probes",
+                "4",
+                "--out",
+                tmp.resolve("g").toString());
         assertEquals(0, goodput.code());
-        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> CapacityInputs.parse(List.of("chat@h100=" + tmp.resolve("g"))));
+        var e = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> CapacityInputs.parse(List.of("chat@h100=" + tmp.resolve("g"))));
         assertTrue(e.getMessage().contains("max-goodput"), e.getMessage());
     }
 
@@ -194,14 +309,21 @@ class PlanCommandTest {
         boolean edge = false;
         for (JsonNode v : plan.get("verify")) {
             assertTrue(v.at("/planned/slo_pass").asBoolean(), v.toString());
-            assertTrue(v.at("/lean/replicas").asInt() < v.at("/planned/replicas").asInt(), v.toString());
-            assertTrue(v.at("/lean/slo_attainment").asDouble() <= v.at("/planned/slo_attainment").asDouble(), v.toString());
+            assertTrue(
+                    v.at("/lean/replicas").asInt() < v.at("/planned/replicas").asInt(), v.toString());
+            assertTrue(
+                    v.at("/lean/slo_attainment").asDouble()
+                            <= v.at("/planned/slo_attainment").asDouble(),
+                    v.toString());
             for (int i = 0; i < v.at("/planned/slo").size(); i++) {
-                assertTrue(v.at("/lean/slo/" + i + "/observed").asDouble() >= v.at("/planned/slo/" + i + "/observed").asDouble(),
+                assertTrue(
+                        v.at("/lean/slo/" + i + "/observed").asDouble()
+                                >= v.at("/planned/slo/" + i + "/observed").asDouble(),
                         "less headroom, more latency: " + v);
             }
             // Without headroom and redundancy the fleet loses requests to the SLO: at the edge or past it.
-            edge |= !v.at("/lean/slo_pass").asBoolean() || v.at("/lean/slo_attainment").asDouble() < 0.99;
+            edge |= !v.at("/lean/slo_pass").asBoolean()
+                    || v.at("/lean/slo_attainment").asDouble() < 0.99;
         }
         assertTrue(edge, plan.get("verify").toString());
     }
@@ -211,9 +333,20 @@ class PlanCommandTest {
         Path catalog = tmp.resolve("catalog.yaml");
         Files.writeString(catalog, "options:\n  - {name: h100, price_per_gpu_hour: {on_demand: 3}}\n");
         Path caps = tmp.resolve("caps.yaml");
-        Files.writeString(caps, "capacities:\n  - {option: h100, class: chat, max_rps: 40}\n  - {option: h100, class: rag, max_rps: 3}\n");
-        var r = CliTest.run("plan", "--forecast", CONFIGS.resolve("forecast.yaml").toString(), "--catalog", catalog.toString(),
-                "--capacity", caps.toString(), "--verify", "--out", tmp.resolve("o").toString());
+        Files.writeString(
+                caps,
+                "capacities:\n  - {option: h100, class: chat, max_rps: 40}\n  - {option: h100, class: rag, max_rps: 3}\n");
+        var r = CliTest.run(
+                "plan",
+                "--forecast",
+                CONFIGS.resolve("forecast.yaml").toString(),
+                "--catalog",
+                catalog.toString(),
+                "--capacity",
+                caps.toString(),
+                "--verify",
+                "--out",
+                tmp.resolve("o").toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("hardware") && r.err().contains("h100"), r.err());
     }
@@ -222,23 +355,39 @@ class PlanCommandTest {
     void aTrafficTimeSeriesIsPlannedHourByHourPerCalendarMonth(@TempDir Path tmp) throws IOException {
         StringBuilder csv = new StringBuilder("timestamp,class,rps\n");
         // January: 10 rps except one 30 rps hour; February: 20 rps flat; another class's rows are ignored.
-        for (int d = 1; d <= 31; d++) for (int h = 0; h < 24; h++) {
-            csv.append(String.format("2026-01-%02dT%02d:00:00Z,chat,%s%n", d, h, d == 15 && h == 12 ? "30" : "10"));
-        }
-        for (int d = 1; d <= 28; d++) for (int h = 0; h < 24; h++) {
-            csv.append(String.format("2026-02-%02dT%02d:00,chat,20%n", d, h)).append(String.format("2026-02-%02dT%02d:00,rag,999%n", d, h));
-        }
+        for (int d = 1; d <= 31; d++)
+            for (int h = 0; h < 24; h++) {
+                csv.append(String.format("2026-01-%02dT%02d:00:00Z,chat,%s%n", d, h, d == 15 && h == 12 ? "30" : "10"));
+            }
+        for (int d = 1; d <= 28; d++)
+            for (int h = 0; h < 24; h++) {
+                csv.append(String.format("2026-02-%02dT%02d:00,chat,20%n", d, h))
+                        .append(String.format("2026-02-%02dT%02d:00,rag,999%n", d, h));
+            }
         Files.writeString(tmp.resolve("traffic.csv"), csv);
         Path forecast = tmp.resolve("forecast.yaml");
-        Files.writeString(forecast, "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: 'ttft:p95<300ms', "
-                + "traffic: {csv: traffic.csv, p90_factor: 1.5}}\n");
+        Files.writeString(
+                forecast,
+                "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: 'ttft:p95<300ms', "
+                        + "traffic: {csv: traffic.csv, p90_factor: 1.5}}\n");
         Path caps = tmp.resolve("caps.yaml");
         Files.writeString(caps, "capacities:\n  - {option: h100, class: chat, max_rps: 5}\n");
         Path out = tmp.resolve("p");
-        var r = CliTest.run("plan", "--forecast", forecast.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
-                "--capacity", caps.toString(), "--option", "h100", "--out", out.toString());
+        var r = CliTest.run(
+                "plan",
+                "--forecast",
+                forecast.toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                caps.toString(),
+                "--option",
+                "h100",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
-        JsonNode months = new ObjectMapper().readTree(out.resolve("plan.json").toFile()).get("months");
+        JsonNode months =
+                new ObjectMapper().readTree(out.resolve("plan.json").toFile()).get("months");
         // Static: January sized for its 30 rps hour, ⌈30 ÷ 4⌉ + 1 = 9; February ⌈20 ÷ 4⌉ + 1 = 6; p90 × 1.5: 13 and 9.
         assertEquals(9, months.get(0).at("/replicas/point").asInt());
         assertEquals(13, months.get(0).at("/replicas/high").asInt());
@@ -248,8 +397,16 @@ class PlanCommandTest {
         assertEquals(janRequests * 512, months.get(0).at("/tokens/input").asDouble(), 1);
 
         Files.writeString(tmp.resolve("traffic.csv"), "timestamp,class,rps\nyesterday,chat,3\n");
-        var bad = CliTest.run("plan", "--forecast", forecast.toString(), "--catalog", CONFIGS.resolve("catalog.yaml").toString(),
-                "--capacity", caps.toString(), "--option", "h100");
+        var bad = CliTest.run(
+                "plan",
+                "--forecast",
+                forecast.toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                caps.toString(),
+                "--option",
+                "h100");
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("traffic.csv line 2") && bad.err().contains("yesterday"), bad.err());
     }

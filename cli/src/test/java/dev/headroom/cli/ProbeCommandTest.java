@@ -1,26 +1,39 @@
 package dev.headroom.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ProbeCommandTest {
 
     @Test
     void probeAgainstTheEmbeddedSimulatorWritesTheRunDirectory(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("run");
-        var r = CliTest.run("probe", "--concurrency", "4", "--requests", "12", "--warmup-requests", "4",
-                "--isl", "64", "--osl", "16", "--slo", "ttft:p95<5s", "--out", out.toString());
+        var r = CliTest.run(
+                "probe",
+                "--concurrency",
+                "4",
+                "--requests",
+                "12",
+                "--warmup-requests",
+                "4",
+                "--isl",
+                "64",
+                "--osl",
+                "16",
+                "--slo",
+                "ttft:p95<5s",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("ttft (ms)") && r.out().contains("SLO ttft:p95<5000ms"), r.out());
         assertTrue(r.err().contains("run directory: " + out), r.err());
@@ -43,8 +56,22 @@ class ProbeCommandTest {
 
     @Test
     void jsonFormatPrintsTheSummaryOnStdout(@TempDir Path tmp) throws IOException {
-        var r = CliTest.run("probe", "--concurrency", "2", "--requests", "4", "--warmup", "0s", "--isl", "32",
-                "--osl", "8", "--format", "json", "--out", tmp.resolve("j").toString());
+        var r = CliTest.run(
+                "probe",
+                "--concurrency",
+                "2",
+                "--requests",
+                "4",
+                "--warmup",
+                "0s",
+                "--isl",
+                "32",
+                "--osl",
+                "8",
+                "--format",
+                "json",
+                "--out",
+                tmp.resolve("j").toString());
         assertEquals(0, r.code(), r.err());
         JsonNode s = new ObjectMapper().readTree(r.out());
         assertEquals(4, s.at("/counts/completed").asInt());
@@ -74,8 +101,22 @@ class ProbeCommandTest {
             port = s.getLocalPort();
         }
         Path out = tmp.resolve("down");
-        var r = CliTest.run("probe", "--url", "http://127.0.0.1:" + port, "--model", "m", "--concurrency", "1",
-                "--requests", "3", "--warmup", "0s", "--connect-timeout", "1s", "--out", out.toString());
+        var r = CliTest.run(
+                "probe",
+                "--url",
+                "http://127.0.0.1:" + port,
+                "--model",
+                "m",
+                "--concurrency",
+                "1",
+                "--requests",
+                "3",
+                "--warmup",
+                "0s",
+                "--connect-timeout",
+                "1s",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
         JsonNode s = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
         assertEquals(3, s.at("/counts/failed").asInt());

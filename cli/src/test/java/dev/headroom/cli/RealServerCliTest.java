@@ -1,44 +1,65 @@
 package dev.headroom.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.SimServer;
 import dev.headroom.sim.profile.Profiles;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The commands against a long-lived server that remembers prompts, as real servers do between runs. */
 class RealServerCliTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static long prefixCacheHits(SimServer s) {
-        Matcher m = Pattern.compile("(?m)^vllm:prefix_cache_hits_total\\{[^}]*} (\\d+)").matcher(s.metricsText());
+        Matcher m = Pattern.compile("(?m)^vllm:prefix_cache_hits_total\\{[^}]*} (\\d+)")
+                .matcher(s.metricsText());
         assertTrue(m.find(), s.metricsText());
         return Long.parseLong(m.group(1));
     }
 
     private static String[] search(SimServer s, Path out) {
-        return new String[] {"search", "--url", s.baseUri().toString(), "--slo", "ttft:p95<60ms", "--min", "1",
-                "--max", "8", "--isl", "256", "--osl", "16", "--probe-requests", "20", "--probe-duration", "20s",
-                "--no-report", "--out", out.toString()};
+        return new String[] {
+            "search",
+            "--url",
+            s.baseUri().toString(),
+            "--slo",
+            "ttft:p95<60ms",
+            "--min",
+            "1",
+            "--max",
+            "8",
+            "--isl",
+            "256",
+            "--osl",
+            "16",
+            "--probe-requests",
+            "20",
+            "--probe-duration",
+            "20s",
+            "--no-report",
+            "--out",
+            out.toString()
+        };
     }
 
     @Test
-    void twoSearchesInARowAgainstAPrefixCachingServerSeeNoCacheHitAndGiveTheSameAnswer(@TempDir Path tmp) throws IOException {
+    void twoSearchesInARowAgainstAPrefixCachingServerSeeNoCacheHitAndGiveTheSameAnswer(@TempDir Path tmp)
+            throws IOException {
         // Four sequences a batch: beyond that, requests wait a whole answer for their turn, a sharp boundary.
         EngineConfig engine = EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"))
-                .withNoise(0, 0, 0).withMaxNumSeqs(4);
+                .withNoise(0, 0, 0)
+                .withMaxNumSeqs(4);
         try (SimServer s = SimServer.start(SimServer.Config.loopback(engine))) {
             String[] answers = new String[2];
             for (int run = 0; run < 2; run++) {
@@ -48,11 +69,20 @@ class RealServerCliTest {
                 JsonNode search = JSON.readTree(out.resolve("search.json").toFile());
                 answers[run] = search.at("/result/value").asText();
                 for (JsonNode p : search.get("probes")) {
-                    JsonNode summary = JSON.readTree(out.resolve(p.get("dir").asText()).resolve("summary.json").toFile());
-                    assertEquals(0, summary.at("/cache/hits").asInt(), "run " + run + " " + p.get("dir") + ": "
-                            + summary.get("cache"));
-                    assertTrue(summary.at("/cache/reporting").asInt() > 0, summary.get("cache").toString());
-                    assertEquals(0, summary.get("warnings").size(), summary.get("warnings").toString());
+                    JsonNode summary = JSON.readTree(out.resolve(p.get("dir").asText())
+                            .resolve("summary.json")
+                            .toFile());
+                    assertEquals(
+                            0,
+                            summary.at("/cache/hits").asInt(),
+                            "run " + run + " " + p.get("dir") + ": " + summary.get("cache"));
+                    assertTrue(
+                            summary.at("/cache/reporting").asInt() > 0,
+                            summary.get("cache").toString());
+                    assertEquals(
+                            0,
+                            summary.get("warnings").size(),
+                            summary.get("warnings").toString());
                 }
                 assertEquals(0, prefixCacheHits(s), "the server served no prompt block from its cache");
             }
@@ -63,19 +93,41 @@ class RealServerCliTest {
     }
 
     @Test
-    void aFixedPromptSaltRepeatsARunPromptForPromptAndTheServerCachesItAndIsCalledOut(@TempDir Path tmp) throws IOException {
-        EngineConfig engine = EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b")).withNoise(0, 0, 0);
+    void aFixedPromptSaltRepeatsARunPromptForPromptAndTheServerCachesItAndIsCalledOut(@TempDir Path tmp)
+            throws IOException {
+        EngineConfig engine = EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"))
+                .withNoise(0, 0, 0);
         try (SimServer s = SimServer.start(SimServer.Config.loopback(engine))) {
             for (int run = 0; run < 2; run++) {
                 Path out = tmp.resolve("p" + run);
-                var r = CliTest.run("probe", "--url", s.baseUri().toString(), "--concurrency", "2", "--requests", "10",
-                        "--warmup-requests", "0", "--isl", "300", "--osl", "4", "--prompt-salt", "repeat-me", "--out", out.toString());
+                var r = CliTest.run(
+                        "probe",
+                        "--url",
+                        s.baseUri().toString(),
+                        "--concurrency",
+                        "2",
+                        "--requests",
+                        "10",
+                        "--warmup-requests",
+                        "0",
+                        "--isl",
+                        "300",
+                        "--osl",
+                        "4",
+                        "--prompt-salt",
+                        "repeat-me",
+                        "--out",
+                        out.toString());
                 assertEquals(0, r.code(), r.err());
                 JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
                 assertEquals("repeat-me/0", summary.at("/workload/prompt_salt").asText());
-                assertTrue(Files.readString(out.resolve("config.yaml")).contains("prompt_salt: \"repeat-me\""),
+                assertTrue(
+                        Files.readString(out.resolve("config.yaml")).contains("prompt_salt: \"repeat-me\""),
                         Files.readString(out.resolve("config.yaml")));
-                assertEquals(run == 0 ? 0 : 10, summary.at("/cache/hits").asInt(), summary.get("cache").toString());
+                assertEquals(
+                        run == 0 ? 0 : 10,
+                        summary.at("/cache/hits").asInt(),
+                        summary.get("cache").toString());
                 assertEquals(run == 1, r.out().contains("served from the server's prefix cache"), r.out());
             }
         }
@@ -85,8 +137,20 @@ class RealServerCliTest {
     void warmUpIsOffWithEitherZero(@TempDir Path tmp) throws IOException {
         for (String[] off : new String[][] {{"--warmup-requests", "0"}, {"--warmup", "0s"}}) {
             Path out = tmp.resolve(off[0].substring(2));
-            var r = CliTest.run("probe", "--concurrency", "2", "--requests", "6", off[0], off[1], "--isl", "32", "--osl", "4",
-                    "--out", out.toString());
+            var r = CliTest.run(
+                    "probe",
+                    "--concurrency",
+                    "2",
+                    "--requests",
+                    "6",
+                    off[0],
+                    off[1],
+                    "--isl",
+                    "32",
+                    "--osl",
+                    "4",
+                    "--out",
+                    out.toString());
             assertEquals(0, r.code(), r.err());
             JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
             assertEquals(0, summary.at("/counts/warmup").asInt(), off[0]);
@@ -95,11 +159,22 @@ class RealServerCliTest {
     }
 
     @Test
-    void aServerThatRefusesEveryRequestStopsTheRunAtOnceWithItsMessageAndExitFive(@TempDir Path tmp) throws IOException {
+    void aServerThatRefusesEveryRequestStopsTheRunAtOnceWithItsMessageAndExitFive(@TempDir Path tmp)
+            throws IOException {
         Path out = tmp.resolve("refused");
         // Prompts longer than the model's context: HTTP 400 at once, every time.
-        var r = CliTest.run("probe", "--concurrency", "4", "--duration", "20s", "--isl", "200000", "--osl", "8",
-                "--out", out.toString());
+        var r = CliTest.run(
+                "probe",
+                "--concurrency",
+                "4",
+                "--duration",
+                "20s",
+                "--isl",
+                "200000",
+                "--osl",
+                "8",
+                "--out",
+                out.toString());
         assertEquals(5, r.code(), r.err());
         assertTrue(r.err().contains("maximum context length"), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());

@@ -1,7 +1,8 @@
 package dev.headroom.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,21 +10,21 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ReportCommandTest {
 
     @Test
     void everyKindOfRunDirectoryGetsASelfContainedReportWithNonEmptyCharts(@TempDir Path tmp) throws IOException {
-        Map<String, Integer> atLeast = Map.of("probe", 5, "sweep", 2, "search", 2, "goodput", 3, "plan", 4, "compare", 4);
+        Map<String, Integer> atLeast =
+                Map.of("probe", 5, "sweep", 2, "search", 2, "goodput", 3, "plan", 4, "compare", 4);
         for (var e : ReportFixtures.allKinds(tmp).entrySet()) {
             String html = Files.readString(e.getValue().resolve("report.html"));
             int charts = ReportFixtures.chartCount(html);
             assertTrue(charts >= atLeast.get(e.getKey()), e.getKey() + ": " + charts + " charts");
-            Matcher points = Pattern.compile("class=\"chart\"[^>]*data-points=\"(\\d+)\"").matcher(html);
+            Matcher points = Pattern.compile("class=\"chart\"[^>]*data-points=\"(\\d+)\"")
+                    .matcher(html);
             int seen = 0;
             while (points.find()) {
                 seen++;
@@ -32,16 +33,24 @@ class ReportCommandTest {
             assertEquals(charts, seen);
             // Offline forever: no script, no stylesheet, font or image from anywhere.
             assertFalse(html.contains("<script"), e.getKey());
-            assertFalse(Pattern.compile("(src|href)=\"(https?:)?//").matcher(html).find(), e.getKey());
+            assertFalse(
+                    Pattern.compile("(src|href)=\"(https?:)?//").matcher(html).find(), e.getKey());
             assertFalse(html.contains("@import") || html.contains("url("), e.getKey());
-            assertTrue(html.contains("<th>seed</th>") || e.getKey().equals("plan") || e.getKey().equals("compare"), e.getKey());
+            assertTrue(
+                    html.contains("<th>seed</th>")
+                            || e.getKey().equals("plan")
+                            || e.getKey().equals("compare"),
+                    e.getKey());
         }
     }
 
     @Test
     void reportIsMadeAgainFromStoredResultsWithPngs(@TempDir Path tmp) throws IOException {
         Path search = tmp.resolve("s");
-        assertEquals(0, CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--no-report", "--out", search.toString()).code());
+        assertEquals(
+                0,
+                CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--no-report", "--out", search.toString())
+                        .code());
         assertFalse(Files.exists(search.resolve("report.html")), "--no-report");
         Path out = tmp.resolve("elsewhere.html");
         var r = CliTest.run("report", search.toString(), "--out", out.toString(), "--png");

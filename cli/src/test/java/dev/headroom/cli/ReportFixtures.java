@@ -1,12 +1,12 @@
 package dev.headroom.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** One run directory of every kind, made by the real commands (each writes its report.html). */
 public final class ReportFixtures {
@@ -16,15 +16,56 @@ public final class ReportFixtures {
 
     public static Map<String, Path> allKinds(Path tmp) {
         Map<String, Path> dirs = new LinkedHashMap<>();
-        dirs.put("probe", run(tmp, "probe", "probe", "--concurrency", "4", "--requests", "40", "--osl", "32",
-                "--slo", "ttft:p95<500ms"));
-        dirs.put("sweep", run(tmp, "sweep", "sweep", "--concurrency", "1,4", "--requests", "16", "--osl", "32",
-                "--slo", "ttft:p95<500ms"));
+        dirs.put(
+                "probe",
+                run(
+                        tmp,
+                        "probe",
+                        "probe",
+                        "--concurrency",
+                        "4",
+                        "--requests",
+                        "40",
+                        "--osl",
+                        "32",
+                        "--slo",
+                        "ttft:p95<500ms"));
+        dirs.put(
+                "sweep",
+                run(
+                        tmp,
+                        "sweep",
+                        "sweep",
+                        "--concurrency",
+                        "1,4",
+                        "--requests",
+                        "16",
+                        "--osl",
+                        "32",
+                        "--slo",
+                        "ttft:p95<500ms"));
         dirs.put("search", run(tmp, "search", "search", "--virtual", "--slo", "ttft:p95<300ms"));
-        dirs.put("goodput", run(tmp, "goodput", "search", "--virtual", "--objective", "max-goodput", "--slo", "ttft:p95<300ms",
-                "--max-probes", "6"));
-        String[] plan = {"--forecast", PLAN.resolve("forecast.yaml").toString(), "--catalog", PLAN.resolve("catalog.yaml").toString(),
-                "--capacity", PLAN.resolve("capacities.yaml").toString()};
+        dirs.put(
+                "goodput",
+                run(
+                        tmp,
+                        "goodput",
+                        "search",
+                        "--virtual",
+                        "--objective",
+                        "max-goodput",
+                        "--slo",
+                        "ttft:p95<300ms",
+                        "--max-probes",
+                        "6"));
+        String[] plan = {
+            "--forecast",
+            PLAN.resolve("forecast.yaml").toString(),
+            "--catalog",
+            PLAN.resolve("catalog.yaml").toString(),
+            "--capacity",
+            PLAN.resolve("capacities.yaml").toString()
+        };
         dirs.put("plan", run(tmp, "plan", "plan", plan));
         dirs.put("compare", run(tmp, "compare", "compare", plan));
         return dirs;

@@ -1,18 +1,17 @@
 package dev.headroom.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SearchCommandTest {
 
@@ -26,17 +25,22 @@ class SearchCommandTest {
         JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
         assertEquals("headroom.search/v1", s.get("schema").asText());
         assertTrue(s.at("/result/simulated").asBoolean());
-        double lo = s.at("/result/ci_low").asDouble(), hi = s.at("/result/ci_high").asDouble();
+        double lo = s.at("/result/ci_low").asDouble(),
+                hi = s.at("/result/ci_high").asDouble();
         assertTrue(lo >= 1 && hi > lo, lo + " .. " + hi);
         assertTrue(s.get("probes").size() <= 20);
         for (JsonNode p : s.get("probes")) {
             // Every probe directory holds what a probe's does.
-            for (String f : List.of("summary.json", "requests.jsonl", "requests.csv", "config.yaml", "histograms.hlog")) {
+            for (String f :
+                    List.of("summary.json", "requests.jsonl", "requests.csv", "config.yaml", "histograms.hlog")) {
                 assertTrue(Files.size(out.resolve(p.get("dir").asText()).resolve(f)) > 0, f + " in " + p.get("dir"));
             }
             String config = Files.readString(out.resolve(p.get("dir").asText()).resolve("config.yaml"));
-            assertTrue(config.contains("command: \"search\"") && config.contains("concurrency: " + p.get("load").asInt())
-                    && config.contains("ttft:p95<300ms"), config);
+            assertTrue(
+                    config.contains("command: \"search\"")
+                            && config.contains("concurrency: " + p.get("load").asInt())
+                            && config.contains("ttft:p95<300ms"),
+                    config);
             boolean pass = p.get("verdict").asText().equals("pass");
             double margin = p.at("/margins/ttft:p95<300ms/value").asDouble();
             assertEquals(pass, margin < 0, p.toString());
@@ -77,18 +81,33 @@ class SearchCommandTest {
     @Test
     void maxGoodputReportsTheArgmaxWithItsPosterior(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("g");
-        var r = CliTest.run("search", "--virtual", "--objective", "max-goodput", "--slo", "ttft:p95<300ms", "--out", out.toString());
+        var r = CliTest.run(
+                "search",
+                "--virtual",
+                "--objective",
+                "max-goodput",
+                "--slo",
+                "ttft:p95<300ms",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("max-goodput under ttft:p95<300ms:") && r.out().contains("good requests/s at concurrency"), r.out());
+        assertTrue(
+                r.out().contains("max-goodput under ttft:p95<300ms:")
+                        && r.out().contains("good requests/s at concurrency"),
+                r.out());
         JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
         JsonNode g = s.at("/result/goodput");
         assertEquals("requests", g.get("unit").asText());
         double argmax = s.at("/result/value").asDouble();
         assertTrue(argmax >= 1 && argmax <= 1024, "argmax " + argmax);
-        assertTrue(s.at("/result/ci_low").asDouble() <= argmax && argmax <= s.at("/result/ci_high").asDouble());
+        assertTrue(s.at("/result/ci_low").asDouble() <= argmax
+                && argmax <= s.at("/result/ci_high").asDouble());
         assertTrue(g.get("sd").asDouble() >= 0);
         // The posterior's best is close to the best probe: the surrogate does not invent goodput it never saw.
-        assertEquals(g.get("best_observed").asDouble(), g.get("mean").asDouble(), 0.15 * g.get("best_observed").asDouble());
+        assertEquals(
+                g.get("best_observed").asDouble(),
+                g.get("mean").asDouble(),
+                0.15 * g.get("best_observed").asDouble());
         assertTrue(s.at("/curves/gp/points").size() > 10);
         assertTrue(s.get("probes").size() >= 4 && s.get("probes").size() <= 20);
         String stop = s.at("/result/stop_reason").asText();
@@ -99,17 +118,46 @@ class SearchCommandTest {
     @Test
     void goodputInTokensIsOutputTokensOfGoodRequests(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("t");
-        var r = CliTest.run("search", "--virtual", "--objective", "max-goodput", "--goodput-unit", "tokens", "--osl", "64",
-                "--slo", "ttft:p95<300ms", "--max-probes", "4", "--out", out.toString());
+        var r = CliTest.run(
+                "search",
+                "--virtual",
+                "--objective",
+                "max-goodput",
+                "--goodput-unit",
+                "tokens",
+                "--osl",
+                "64",
+                "--slo",
+                "ttft:p95<300ms",
+                "--max-probes",
+                "4",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
         JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
         for (JsonNode p : s.get("probes")) {
-            JsonNode summary = new ObjectMapper().readTree(out.resolve(p.get("dir").asText()).resolve("summary.json").toFile());
-            assertEquals(summary.at("/metrics/goodput_tokens_per_s").asDouble(), p.at("/goodput/value").asDouble(),
-                    1e-3 * Math.max(1, p.at("/goodput/value").asDouble()), p.toString());
+            JsonNode summary = new ObjectMapper()
+                    .readTree(out.resolve(p.get("dir").asText())
+                            .resolve("summary.json")
+                            .toFile());
+            assertEquals(
+                    summary.at("/metrics/goodput_tokens_per_s").asDouble(),
+                    p.at("/goodput/value").asDouble(),
+                    1e-3 * Math.max(1, p.at("/goodput/value").asDouble()),
+                    p.toString());
         }
-        assertEquals(2, CliTest.run("search", "--virtual", "--objective", "max-goodput", "--goodput-unit", "bytes",
-                "--slo", "ttft:p95<300ms").code());
+        assertEquals(
+                2,
+                CliTest.run(
+                                "search",
+                                "--virtual",
+                                "--objective",
+                                "max-goodput",
+                                "--goodput-unit",
+                                "bytes",
+                                "--slo",
+                                "ttft:p95<300ms")
+                        .code());
     }
 
     @Test
@@ -119,14 +167,21 @@ class SearchCommandTest {
         assertEquals(0, a.code(), a.err());
         // A search that stopped after three probes, then "crashed" in the fourth: search.json lists three finished
         // probes (stop_reason running, as written between probes) and the fourth directory is half written.
-        var b = CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--max-probes", "3", "--out", crashed.toString());
+        var b = CliTest.run(
+                "search", "--virtual", "--slo", "ttft:p95<300ms", "--max-probes", "3", "--out", crashed.toString());
         assertEquals(0, b.code(), b.err());
         Path json = crashed.resolve("search.json");
-        Files.writeString(json, Files.readString(json).replace("\"stop_reason\" : \"max_probes\"", "\"stop_reason\" : \"running\""));
+        Files.writeString(
+                json,
+                Files.readString(json).replace("\"stop_reason\" : \"max_probes\"", "\"stop_reason\" : \"running\""));
         Path partial = Files.createDirectories(crashed.resolve("04-partial"));
         Files.writeString(partial.resolve("requests.jsonl"), "{\"id\":0,\"phase\":\"meas");
-        long firstProbeModified = Files.getLastModifiedTime(crashed.resolve(
-                new ObjectMapper().readTree(json.toFile()).at("/probes/0/dir").asText()).resolve("requests.jsonl")).toMillis();
+        long firstProbeModified = Files.getLastModifiedTime(crashed.resolve(new ObjectMapper()
+                                .readTree(json.toFile())
+                                .at("/probes/0/dir")
+                                .asText())
+                        .resolve("requests.jsonl"))
+                .toMillis();
 
         var c = CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--resume", crashed.toString());
         assertEquals(0, c.code(), c.err());
@@ -139,38 +194,70 @@ class SearchCommandTest {
         for (int i = 0; i < w.get("probes").size(); i++) {
             assertEquals(w.at("/probes/" + i + "/load"), r.at("/probes/" + i + "/load"));
         }
-        assertEquals(firstProbeModified, Files.getLastModifiedTime(crashed.resolve(r.at("/probes/0/dir").asText())
-                .resolve("requests.jsonl")).toMillis(), "a finished probe is not measured again");
+        assertEquals(
+                firstProbeModified,
+                Files.getLastModifiedTime(
+                                crashed.resolve(r.at("/probes/0/dir").asText()).resolve("requests.jsonl"))
+                        .toMillis(),
+                "a finished probe is not measured again");
     }
 
     @Test
     void aMaxRateSearchSoaksBothEndsOfItsBracketAndAResumedOneSoaksTheSame(@TempDir Path tmp) throws IOException {
         Path whole = tmp.resolve("whole"), cut = tmp.resolve("cut");
-        var a = CliTest.run("search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms", "--out", whole.toString());
+        var a = CliTest.run(
+                "search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms", "--out", whole.toString());
         assertEquals(0, a.code(), a.err());
         assertTrue(a.out().contains("(soak: 4x as long)"), a.out());
         JsonNode w = new ObjectMapper().readTree(whole.resolve("search.json").toFile());
-        double lo = w.at("/result/ci_low").asDouble(), hi = w.at("/result/ci_high").asDouble();
+        double lo = w.at("/result/ci_low").asDouble(),
+                hi = w.at("/result/ci_high").asDouble();
         JsonNode lastAtLo = null, lastAtHi = null;
         int atLo = 0, atHi = 0, firstSoak = -1;
         java.util.Set<Double> seen = new java.util.HashSet<>();
         for (JsonNode p : w.get("probes")) {
             double load = p.get("load").asDouble();
             if (!seen.add(load) && firstSoak < 0) firstSoak = p.get("index").asInt();
-            if (load == lo) { atLo++; lastAtLo = p; }
-            if (load == hi) { atHi++; lastAtHi = p; }
+            if (load == lo) {
+                atLo++;
+                lastAtLo = p;
+            }
+            if (load == hi) {
+                atHi++;
+                lastAtHi = p;
+            }
         }
         assertTrue(atLo == 2 && atHi == 2, "each end measured, then soaked: " + w.get("probes"));
         assertEquals("pass", lastAtLo.get("verdict").asText(), "the soak, which replaces the probe, passes at ci_low");
         assertEquals("fail", lastAtHi.get("verdict").asText());
 
-        // Interrupted just before its first soak, then resumed: the soak is measured as a soak, and the answer is the same.
-        var b = CliTest.run("search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms",
-                "--max-probes", String.valueOf(firstSoak - 1), "--out", cut.toString());
+        // Interrupted just before its first soak, then resumed: the soak is measured as a soak, and the answer is the
+        // same.
+        var b = CliTest.run(
+                "search",
+                "--virtual",
+                "--objective",
+                "max-rate",
+                "--slo",
+                "ttft:p95<300ms",
+                "--max-probes",
+                String.valueOf(firstSoak - 1),
+                "--out",
+                cut.toString());
         assertEquals(0, b.code(), b.err());
         Path json = cut.resolve("search.json");
-        Files.writeString(json, Files.readString(json).replace("\"stop_reason\" : \"max_probes\"", "\"stop_reason\" : \"running\""));
-        var c = CliTest.run("search", "--virtual", "--objective", "max-rate", "--slo", "ttft:p95<300ms", "--resume", cut.toString());
+        Files.writeString(
+                json,
+                Files.readString(json).replace("\"stop_reason\" : \"max_probes\"", "\"stop_reason\" : \"running\""));
+        var c = CliTest.run(
+                "search",
+                "--virtual",
+                "--objective",
+                "max-rate",
+                "--slo",
+                "ttft:p95<300ms",
+                "--resume",
+                cut.toString());
         assertEquals(0, c.code(), c.err());
         assertTrue(c.out().contains("(soak: 4x as long)"), c.out());
         assertEquals(w.at("/result"), new ObjectMapper().readTree(json.toFile()).at("/result"));
@@ -179,11 +266,28 @@ class SearchCommandTest {
     @Test
     void resumeRefusesDifferentSettings(@TempDir Path tmp) {
         Path out = tmp.resolve("s");
-        assertEquals(0, CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--max-probes", "2", "--out", out.toString()).code());
+        assertEquals(
+                0,
+                CliTest.run(
+                                "search",
+                                "--virtual",
+                                "--slo",
+                                "ttft:p95<300ms",
+                                "--max-probes",
+                                "2",
+                                "--out",
+                                out.toString())
+                        .code());
         var r = CliTest.run("search", "--virtual", "--slo", "ttft:p95<200ms", "--resume", out.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--slo") && r.err().contains("ttft:p95<300ms"), r.err());
-        var m = CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--resume", tmp.resolve("none").toString());
+        var m = CliTest.run(
+                "search",
+                "--virtual",
+                "--slo",
+                "ttft:p95<300ms",
+                "--resume",
+                tmp.resolve("none").toString());
         assertEquals(2, m.code());
         assertTrue(m.err().contains("no search.json"), m.err());
     }
@@ -191,15 +295,33 @@ class SearchCommandTest {
     @Test
     void anHttpSearchScrapesTheServersMetricsDuringEachProbe(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("h");
-        var r = CliTest.run("search", "--slo", "ttft:p95<300ms", "--max", "8", "--max-probes", "2", "--probe-requests", "30",
-                "--probe-duration", "3s", "--osl", "16", "--no-report", "--out", out.toString());
+        var r = CliTest.run(
+                "search",
+                "--slo",
+                "ttft:p95<300ms",
+                "--max",
+                "8",
+                "--max-probes",
+                "2",
+                "--probe-requests",
+                "30",
+                "--probe-duration",
+                "3s",
+                "--osl",
+                "16",
+                "--no-report",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
         JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
         for (JsonNode p : s.get("probes")) {
             Path dir = out.resolve(p.get("dir").asText());
             assertTrue(Files.size(dir.resolve("server_metrics.jsonl")) > 0, dir.toString());
-            JsonNode summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
-            assertTrue(summary.at("/server/scrapes").asInt() >= 1, summary.path("server").toString());
+            JsonNode summary =
+                    new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+            assertTrue(
+                    summary.at("/server/scrapes").asInt() >= 1,
+                    summary.path("server").toString());
         }
     }
 }

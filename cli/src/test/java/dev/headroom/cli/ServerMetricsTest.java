@@ -1,25 +1,36 @@
 package dev.headroom.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ServerMetricsTest {
 
     @Test
     void kvCacheUsageTheServerReportsRisesWithLoad(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("s");
-        var r = CliTest.run("sweep", "--concurrency", "1,48", "--duration", "3s", "--isl", "2048", "--osl", "64",
-                "--metrics-interval", "200ms", "--out", out.toString());
+        var r = CliTest.run(
+                "sweep",
+                "--concurrency",
+                "1,48",
+                "--duration",
+                "3s",
+                "--isl",
+                "2048",
+                "--osl",
+                "64",
+                "--metrics-interval",
+                "200ms",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
         JsonNode sweep = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
         double[] kv = new double[2], running = new double[2];
@@ -44,14 +55,36 @@ class ServerMetricsTest {
             port = s.getLocalPort();
         }
         Path out = tmp.resolve("p");
-        var r = CliTest.run("probe", "--concurrency", "2", "--requests", "8", "--osl", "16", "--metrics-url",
-                "http://127.0.0.1:" + port + "/metrics", "--metrics-interval", "200ms", "--out", out.toString());
+        var r = CliTest.run(
+                "probe",
+                "--concurrency",
+                "2",
+                "--requests",
+                "8",
+                "--osl",
+                "16",
+                "--metrics-url",
+                "http://127.0.0.1:" + port + "/metrics",
+                "--metrics-interval",
+                "200ms",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.err().contains("metrics scrapes") && r.err().contains("failed"), r.err());
         JsonNode s = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
         assertEquals(0, s.at("/server/scrapes").asInt());
         assertTrue(s.at("/server/failed_scrapes").asInt() >= 1);
         assertEquals(8, s.at("/counts/completed").asInt(), "the probe itself is unaffected");
-        assertEquals(2, CliTest.run("probe", "--requests", "4", "--metrics-url", "ftp://x/metrics", "--out", tmp.resolve("b").toString()).code());
+        assertEquals(
+                2,
+                CliTest.run(
+                                "probe",
+                                "--requests",
+                                "4",
+                                "--metrics-url",
+                                "ftp://x/metrics",
+                                "--out",
+                                tmp.resolve("b").toString())
+                        .code());
     }
 }

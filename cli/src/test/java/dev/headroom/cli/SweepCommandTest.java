@@ -1,24 +1,35 @@
 package dev.headroom.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SweepCommandTest {
 
     @Test
     void sweepRunsEveryPointIntoOneDirectoryAndMarksTheKnee(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("sweep");
-        var r = CliTest.run("sweep", "--concurrency", "1,8,64", "--requests", "24", "--warmup-requests", "4",
-                "--isl", "128", "--osl", "16", "--out", out.toString());
+        var r = CliTest.run(
+                "sweep",
+                "--concurrency",
+                "1,8,64",
+                "--requests",
+                "24",
+                "--warmup-requests",
+                "4",
+                "--isl",
+                "128",
+                "--osl",
+                "16",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("◀ knee"), r.out());
         JsonNode s = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
@@ -29,7 +40,8 @@ class SweepCommandTest {
             assertTrue(Files.exists(out.resolve(p.get("dir").asText()).resolve("summary.json")), p.toString());
         }
         // Throughput rises with load on the simulator.
-        assertTrue(s.at("/points/2/metrics/output_tokens_per_s").asDouble() > s.at("/points/0/metrics/output_tokens_per_s").asDouble());
+        assertTrue(s.at("/points/2/metrics/output_tokens_per_s").asDouble()
+                > s.at("/points/0/metrics/output_tokens_per_s").asDouble());
         assertTrue(s.at("/knee/index").asInt() >= 1);
         assertEquals(4, Files.readAllLines(out.resolve("sweep.csv")).size());
     }

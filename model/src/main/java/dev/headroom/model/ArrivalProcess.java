@@ -1,11 +1,10 @@
 package dev.headroom.model;
 
+import java.util.Arrays;
+import java.util.Locale;
 import org.apache.commons.math3.distribution.ExponentialDistribution;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.Well19937c;
-
-import java.util.Arrays;
-import java.util.Locale;
 
 /** How open-loop requests are spaced in time at a given mean rate. */
 public sealed interface ArrivalProcess {
@@ -20,7 +19,8 @@ public sealed interface ArrivalProcess {
 
     /** Evenly spaced arrivals, 1/rate apart. */
     record Constant() implements ArrivalProcess {
-        @Override public Gaps gaps(double rate, long seed) {
+        @Override
+        public Gaps gaps(double rate, long seed) {
             double gap = 1.0 / positive(rate);
             return () -> gap;
         }
@@ -28,7 +28,8 @@ public sealed interface ArrivalProcess {
 
     /** Poisson arrivals: exponentially distributed gaps with mean 1/rate. */
     record Poisson() implements ArrivalProcess {
-        @Override public Gaps gaps(double rate, long seed) {
+        @Override
+        public Gaps gaps(double rate, long seed) {
             var exp = new ExponentialDistribution(new Well19937c(seed), 1.0 / positive(rate));
             return exp::sample;
         }
@@ -45,7 +46,8 @@ public sealed interface ArrivalProcess {
             }
         }
 
-        @Override public Gaps gaps(double rate, long seed) {
+        @Override
+        public Gaps gaps(double rate, long seed) {
             double scale = 1.0 / positive(rate) / shape;
             var gamma = new GammaDistribution(new Well19937c(seed), shape, scale);
             return gamma::sample;
@@ -67,11 +69,13 @@ public sealed interface ArrivalProcess {
             offsetsSeconds = offsetsSeconds.clone();
         }
 
-        @Override public Gaps gaps(double rate, long seed) {
+        @Override
+        public Gaps gaps(double rate, long seed) {
             return new Gaps() {
                 private int next;
 
-                @Override public double nextSeconds() {
+                @Override
+                public double nextSeconds() {
                     if (next + 1 >= offsetsSeconds.length) return Double.POSITIVE_INFINITY;
                     double gap = offsetsSeconds[next + 1] - offsetsSeconds[next];
                     next++;
@@ -86,15 +90,18 @@ public sealed interface ArrivalProcess {
             return span > 0 ? (offsetsSeconds.length - 1) / span : offsetsSeconds.length;
         }
 
-        @Override public boolean equals(Object o) {
+        @Override
+        public boolean equals(Object o) {
             return o instanceof Replay r && Arrays.equals(offsetsSeconds, r.offsetsSeconds);
         }
 
-        @Override public int hashCode() {
+        @Override
+        public int hashCode() {
             return Arrays.hashCode(offsetsSeconds);
         }
 
-        @Override public String toString() {
+        @Override
+        public String toString() {
             return "Replay[" + offsetsSeconds.length + " arrivals]";
         }
     }
@@ -111,8 +118,8 @@ public sealed interface ArrivalProcess {
                 // fall through to the error below
             }
         }
-        throw new BadInputException("bad arrival process '" + text
-                + "': valid values are constant, poisson, gamma:SHAPE (e.g. gamma:0.5)");
+        throw new BadInputException(
+                "bad arrival process '" + text + "': valid values are constant, poisson, gamma:SHAPE (e.g. gamma:0.5)");
     }
 
     private static double positive(double rate) {

@@ -13,8 +13,13 @@ import java.util.Locale;
  * @param clientBound    true when any threshold was crossed
  * @param warnings       the reasons, in words
  */
-public record ClientHealth(double sendLagP99Ms, double cpuUtil, double cpuMax, double gcPauseMaxMs,
-                           boolean clientBound, List<String> warnings) {
+public record ClientHealth(
+        double sendLagP99Ms,
+        double cpuUtil,
+        double cpuMax,
+        double gcPauseMaxMs,
+        boolean clientBound,
+        List<String> warnings) {
     public static final double SEND_LAG_P99_LIMIT_MS = 1.0;
     public static final double CPU_LIMIT = 0.85;
     public static final double GC_PAUSE_LIMIT_MS = 10.0;
@@ -23,7 +28,10 @@ public record ClientHealth(double sendLagP99Ms, double cpuUtil, double cpuMax, d
     public static ClientHealth assess(double sendLagP99Ms, double cpuUtil, double cpuMax, double gcPauseMaxMs) {
         List<String> w = new ArrayList<>();
         if (sendLagP99Ms > SEND_LAG_P99_LIMIT_MS) {
-            w.add(String.format(Locale.ROOT, "send lag p99 %.2f ms > %.0f ms: requests left late", sendLagP99Ms,
+            w.add(String.format(
+                    Locale.ROOT,
+                    "send lag p99 %.2f ms > %.0f ms: requests left late",
+                    sendLagP99Ms,
                     SEND_LAG_P99_LIMIT_MS));
         }
         if (cpuUtil > CPU_LIMIT) {

@@ -18,8 +18,15 @@ public sealed interface LengthDistribution {
             require(value >= 1, "fixed length must be >= 1, got " + value);
         }
 
-        @Override public int sample(RandomGenerator rng) { return value; }
-        @Override public double mean() { return value; }
+        @Override
+        public int sample(RandomGenerator rng) {
+            return value;
+        }
+
+        @Override
+        public double mean() {
+            return value;
+        }
     }
 
     /** Gaussian with the given mean and standard deviation, rounded. */
@@ -29,7 +36,8 @@ public sealed interface LengthDistribution {
             require(stddev >= 0, "normal stddev must be >= 0, got " + stddev);
         }
 
-        @Override public int sample(RandomGenerator rng) {
+        @Override
+        public int sample(RandomGenerator rng) {
             return clamp(Math.round(mean + stddev * rng.nextGaussian()));
         }
     }
@@ -41,8 +49,15 @@ public sealed interface LengthDistribution {
             require(max >= min, "uniform max must be >= min (" + min + "), got " + max);
         }
 
-        @Override public int sample(RandomGenerator rng) { return rng.nextInt(min, max + 1); }
-        @Override public double mean() { return (min + max) / 2.0; }
+        @Override
+        public int sample(RandomGenerator rng) {
+            return rng.nextInt(min, max + 1);
+        }
+
+        @Override
+        public double mean() {
+            return (min + max) / 2.0;
+        }
     }
 
     /** Log-normal parameterised by the mean and standard deviation of the lengths themselves. */
@@ -52,7 +67,8 @@ public sealed interface LengthDistribution {
             require(stddev > 0, "lognormal stddev must be > 0, got " + stddev);
         }
 
-        @Override public int sample(RandomGenerator rng) {
+        @Override
+        public int sample(RandomGenerator rng) {
             // Moment matching: sigma^2 = ln(1 + (sd/mean)^2), mu = ln(mean) - sigma^2/2.
             double sigma2 = Math.log1p((stddev / mean) * (stddev / mean));
             double mu = Math.log(mean) - sigma2 / 2;

@@ -14,7 +14,10 @@ public sealed interface LoadModel {
             }
         }
 
-        @Override public String label() { return "concurrency=" + concurrency; }
+        @Override
+        public String label() {
+            return "concurrency=" + concurrency;
+        }
     }
 
     /** Requests start at {@code ratePerSecond} on average, spaced by {@code arrivals}, whatever the server does. */
@@ -26,7 +29,8 @@ public sealed interface LoadModel {
             if (arrivals == null) throw new IllegalArgumentException("an open-loop load needs an arrival process");
         }
 
-        @Override public String label() {
+        @Override
+        public String label() {
             String kind = switch (arrivals) {
                 case ArrivalProcess.Constant c -> "constant";
                 case ArrivalProcess.Poisson p -> "poisson";

@@ -11,15 +11,20 @@ import java.util.List;
  * @param seed      the seed the run used
  * @param notes     how an HTTP measurement was made (null on the virtual clock)
  */
-public record Measurement(MeasurementRequest request, List<RequestRecord> records, long elapsedNanos,
-                          boolean simulated, long seed, Notes notes) {
+public record Measurement(
+        MeasurementRequest request,
+        List<RequestRecord> records,
+        long elapsedNanos,
+        boolean simulated,
+        long seed,
+        Notes notes) {
     public Measurement {
         records = List.copyOf(records);
     }
 
     /** A measurement with nothing to say about how it was made. */
-    public Measurement(MeasurementRequest request, List<RequestRecord> records, long elapsedNanos, boolean simulated,
-                       long seed) {
+    public Measurement(
+            MeasurementRequest request, List<RequestRecord> records, long elapsedNanos, boolean simulated, long seed) {
         this(request, records, elapsedNanos, simulated, seed, null);
     }
 

@@ -13,8 +13,14 @@ import java.util.List;
  * @param thinkTimeSeconds closed loop: pause between a user's response and its next request
  * @param maxConcurrency   open loop: cap on requests in flight (0 = none); time waited for a slot is reported
  */
-public record MeasurementRequest(LoadModel load, Workload workload, RunLength length, long seed, StopRule stopEarly,
-                                 double thinkTimeSeconds, int maxConcurrency) {
+public record MeasurementRequest(
+        LoadModel load,
+        Workload workload,
+        RunLength length,
+        long seed,
+        StopRule stopEarly,
+        double thinkTimeSeconds,
+        int maxConcurrency) {
     public MeasurementRequest {
         if (load == null || workload == null || length == null) {
             throw new IllegalArgumentException("a measurement needs a load, a workload and a run length");

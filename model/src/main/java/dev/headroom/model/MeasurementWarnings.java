@@ -27,20 +27,32 @@ public final class MeasurementWarnings {
         if (Double.isFinite(requestedIsl) && requestedIsl > 0 && isl.count() > 0) {
             double error = isl.mean() / requestedIsl - 1;
             if (Math.abs(error) > ISL_TOLERANCE) {
-                w.add(String.format(Locale.ROOT, "measured isl mean %.1f is %+.1f%% off the requested %.0f (lengths: %s)",
-                        isl.mean(), error * 100, requestedIsl, inputLength));
+                w.add(String.format(
+                        Locale.ROOT,
+                        "measured isl mean %.1f is %+.1f%% off the requested %.0f (lengths: %s)",
+                        isl.mean(),
+                        error * 100,
+                        requestedIsl,
+                        inputLength));
             }
         }
         Summary.Cache c = s.cache();
         if (!reuseAsked && c.hits() > 0) {
-            w.add(String.format(Locale.ROOT, "%d of %d requests were served from the server's prefix cache (%d of %d "
+            w.add(String.format(
+                    Locale.ROOT,
+                    "%d of %d requests were served from the server's prefix cache (%d of %d "
                             + "prompt tokens cached) though no reuse was asked for: its latencies may flatter the server",
-                    c.hits(), c.reporting(), c.cachedTokens(), c.promptTokens()));
+                    c.hits(),
+                    c.reporting(),
+                    c.cachedTokens(),
+                    c.promptTokens()));
         }
         long stale = s.connections().stale();
         if (stale > 0) {
-            w.add(stale + " request" + (stale == 1 ? " was" : "s were") + " sent on a kept-alive connection the server "
-                    + "had already closed: the client's race, counted apart (client_errors), not as the server's errors");
+            w.add(
+                    stale + " request" + (stale == 1 ? " was" : "s were")
+                            + " sent on a kept-alive connection the server "
+                            + "had already closed: the client's race, counted apart (client_errors), not as the server's errors");
         }
         return List.copyOf(w);
     }

@@ -1,12 +1,11 @@
 package dev.headroom.model;
 
-import org.HdrHistogram.Histogram;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
 
 /**
  * The one place Headroom's metrics are defined (docs/metrics.md says the same in words).
@@ -24,6 +23,7 @@ import java.util.TreeMap;
 public final class Metrics {
     /** More cached prompt tokens than this make a request a cache hit: beyond any chat template's common prefix. */
     public static final int CACHE_HIT_TOKENS = 64;
+
     public static final List<String> KEYS =
             List.of("ttft_ms", "ttft_from_send_ms", "itl_ms", "tpot_ms", "e2e_ms", "isl", "osl", "send_lag_ms");
 
@@ -108,14 +108,28 @@ public final class Metrics {
         List<Summary.SloResult> results = new ArrayList<>();
         boolean pass = true;
         for (Slo slo : slos) {
-            double observed = slo.isRate() ? errorRate : slo.stat().of(d.get(slo.metric().distributionKey()));
+            double observed =
+                    slo.isRate() ? errorRate : slo.stat().of(d.get(slo.metric().distributionKey()));
             boolean ok = !Double.isNaN(observed) && slo.met(observed);
             results.add(new Summary.SloResult(slo, observed, ok));
             pass &= ok;
         }
-        return new Summary(new Summary.Counts(completed, failed, incomplete, warmup, clientErrors), window, d,
-                per(outputTokens, window), per(completed, window), per(totalTokens, window), per(good, window),
-                per(goodTokens, window), attainment, errorRate, List.copyOf(results), pass, errors, oslShort, h,
+        return new Summary(
+                new Summary.Counts(completed, failed, incomplete, warmup, clientErrors),
+                window,
+                d,
+                per(outputTokens, window),
+                per(completed, window),
+                per(totalTokens, window),
+                per(good, window),
+                per(goodTokens, window),
+                attainment,
+                errorRate,
+                List.copyOf(results),
+                pass,
+                errors,
+                oslShort,
+                h,
                 new Summary.Cache(cacheReporting, cachePrompt, cached, cacheHits),
                 new Summary.Connections(opened, reused, clientErrors),
                 requestedIslCount == 0 ? Double.NaN : (double) requestedIsl / requestedIslCount);
@@ -144,7 +158,8 @@ public final class Metrics {
         if (!r.succeeded()) return false;
         for (Slo slo : slos) {
             if (slo.isRate()) continue;
-            double ms = slo.metric() == SloMetric.ITL ? slo.stat().of(itlGapsNanos(r)) / 1e6
+            double ms = slo.metric() == SloMetric.ITL
+                    ? slo.stat().of(itlGapsNanos(r)) / 1e6
                     : slo.metric().valueMs(r, openLoop);
             // A request with no such value (one token: no tpot, no gaps) is not held to that objective.
             if (!Double.isNaN(ms) && !slo.met(ms)) return false;

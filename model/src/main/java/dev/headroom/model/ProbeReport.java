@@ -7,8 +7,8 @@ import java.util.List;
  * the server said about itself (null when its metrics were not scraped), and what the measurement itself warns of
  * ({@link MeasurementWarnings}).
  */
-public record ProbeReport(RunInfo run, Summary summary, ClientHealth client, ServerMetrics server,
-                          List<String> warnings) {
+public record ProbeReport(
+        RunInfo run, Summary summary, ClientHealth client, ServerMetrics server, List<String> warnings) {
     public ProbeReport {
         warnings = List.copyOf(warnings);
     }

@@ -28,38 +28,73 @@ import java.util.Arrays;
  * @param connection       whether the request went out on a new or a reused connection
  * @param requestedInputTokens the input length the prompt was built for, 0 when none was asked for (a dataset)
  */
-public record RequestRecord(long index, boolean warmup, long intendedNanos, long sentNanos, long firstTokenNanos,
-                            long endNanos, long[] chunkNanos, int[] chunkTokens,
-                            int promptTokens, TokenSource promptSource,
-                            int completionTokens, TokenSource completionSource,
-                            int requestedOutputTokens, int httpStatus, int preemptions, long slotWaitNanos,
-                            Outcome outcome, Failure failure, String responseId, int cachedTokens,
-                            Connection connection, int requestedInputTokens) {
+public record RequestRecord(
+        long index,
+        boolean warmup,
+        long intendedNanos,
+        long sentNanos,
+        long firstTokenNanos,
+        long endNanos,
+        long[] chunkNanos,
+        int[] chunkTokens,
+        int promptTokens,
+        TokenSource promptSource,
+        int completionTokens,
+        TokenSource completionSource,
+        int requestedOutputTokens,
+        int httpStatus,
+        int preemptions,
+        long slotWaitNanos,
+        Outcome outcome,
+        Failure failure,
+        String responseId,
+        int cachedTokens,
+        Connection connection,
+        int requestedInputTokens) {
 
     /**
      * How a request ended. {@code CLIENT_ERROR} is the client's own failure (it sent on a kept-alive connection the
      * server had already closed): recorded, but counted in no metric, neither as the server's error nor as served.
      */
-    public enum Outcome { COMPLETED, FAILED, INCOMPLETE, CLIENT_ERROR }
+    public enum Outcome {
+        COMPLETED,
+        FAILED,
+        INCOMPLETE,
+        CLIENT_ERROR
+    }
 
     /** Whether a request opened a connection or went out on a kept-alive one; {@code UNKNOWN} without HTTP. */
-    public enum Connection { NEW, REUSED, UNKNOWN }
+    public enum Connection {
+        NEW,
+        REUSED,
+        UNKNOWN
+    }
 
     /** Why a request failed. */
     public record Failure(ErrorKind kind, String message) {}
 
-    public boolean succeeded() { return outcome == Outcome.COMPLETED; }
+    public boolean succeeded() {
+        return outcome == Outcome.COMPLETED;
+    }
 
-    public boolean failed() { return outcome == Outcome.FAILED; }
+    public boolean failed() {
+        return outcome == Outcome.FAILED;
+    }
 
     /** Whether it counts in the metrics: it completed or the server failed it (not cut off, not the client's fault). */
-    public boolean measured() { return outcome == Outcome.COMPLETED || outcome == Outcome.FAILED; }
+    public boolean measured() {
+        return outcome == Outcome.COMPLETED || outcome == Outcome.FAILED;
+    }
 
     /** Time of the last content chunk, or -1. */
-    public long lastTokenNanos() { return chunkNanos.length == 0 ? -1 : chunkNanos[chunkNanos.length - 1]; }
+    public long lastTokenNanos() {
+        return chunkNanos.length == 0 ? -1 : chunkNanos[chunkNanos.length - 1];
+    }
 
     /** Actual minus intended send time. */
-    public long sendLagNanos() { return sentNanos - intendedNanos; }
+    public long sendLagNanos() {
+        return sentNanos - intendedNanos;
+    }
 
     /** Largest gap between consecutive content chunks, or 0. */
     public long maxGapNanos() {
@@ -70,42 +105,144 @@ public record RequestRecord(long index, boolean warmup, long intendedNanos, long
 
     /** This record, marked as sent during warm-up. */
     public RequestRecord asWarmup() {
-        return new RequestRecord(index, true, intendedNanos, sentNanos, firstTokenNanos, endNanos, chunkNanos,
-                chunkTokens, promptTokens, promptSource, completionTokens, completionSource, requestedOutputTokens,
-                httpStatus, preemptions, slotWaitNanos, outcome, failure, responseId, cachedTokens, connection,
+        return new RequestRecord(
+                index,
+                true,
+                intendedNanos,
+                sentNanos,
+                firstTokenNanos,
+                endNanos,
+                chunkNanos,
+                chunkTokens,
+                promptTokens,
+                promptSource,
+                completionTokens,
+                completionSource,
+                requestedOutputTokens,
+                httpStatus,
+                preemptions,
+                slotWaitNanos,
+                outcome,
+                failure,
+                responseId,
+                cachedTokens,
+                connection,
                 requestedInputTokens);
     }
 
     /** This record, marked as cut off at the end of the run. */
     public RequestRecord asIncomplete() {
-        return new RequestRecord(index, warmup, intendedNanos, sentNanos, firstTokenNanos, endNanos, chunkNanos,
-                chunkTokens, promptTokens, promptSource, completionTokens, completionSource, requestedOutputTokens,
-                httpStatus, preemptions, slotWaitNanos, Outcome.INCOMPLETE, null, responseId, cachedTokens, connection,
+        return new RequestRecord(
+                index,
+                warmup,
+                intendedNanos,
+                sentNanos,
+                firstTokenNanos,
+                endNanos,
+                chunkNanos,
+                chunkTokens,
+                promptTokens,
+                promptSource,
+                completionTokens,
+                completionSource,
+                requestedOutputTokens,
+                httpStatus,
+                preemptions,
+                slotWaitNanos,
+                Outcome.INCOMPLETE,
+                null,
+                responseId,
+                cachedTokens,
+                connection,
                 requestedInputTokens);
     }
 
     /** A simple successful record with one token per chunk (used by the simulator and tests). */
-    public static RequestRecord completed(long index, long intended, long sent, long[] tokenNanos, long end,
-                                          int prompt, TokenSource promptSource, int requested, int preemptions) {
+    public static RequestRecord completed(
+            long index,
+            long intended,
+            long sent,
+            long[] tokenNanos,
+            long end,
+            int prompt,
+            TokenSource promptSource,
+            int requested,
+            int preemptions) {
         return completed(index, intended, sent, tokenNanos, end, prompt, promptSource, requested, preemptions, -1);
     }
 
     /** As above, with the prompt tokens served from the prefix cache ({@code -1}: not reported). */
-    public static RequestRecord completed(long index, long intended, long sent, long[] tokenNanos, long end,
-                                          int prompt, TokenSource promptSource, int requested, int preemptions,
-                                          int cachedTokens) {
+    public static RequestRecord completed(
+            long index,
+            long intended,
+            long sent,
+            long[] tokenNanos,
+            long end,
+            int prompt,
+            TokenSource promptSource,
+            int requested,
+            int preemptions,
+            int cachedTokens) {
         int[] ones = new int[tokenNanos.length];
         Arrays.fill(ones, 1);
-        return new RequestRecord(index, false, intended, sent, tokenNanos.length == 0 ? -1 : tokenNanos[0], end,
-                tokenNanos, ones, prompt, promptSource, tokenNanos.length, promptSource, requested, 200, preemptions,
-                0, Outcome.COMPLETED, null, null, cachedTokens, Connection.UNKNOWN, prompt);
+        return new RequestRecord(
+                index,
+                false,
+                intended,
+                sent,
+                tokenNanos.length == 0 ? -1 : tokenNanos[0],
+                end,
+                tokenNanos,
+                ones,
+                prompt,
+                promptSource,
+                tokenNanos.length,
+                promptSource,
+                requested,
+                200,
+                preemptions,
+                0,
+                Outcome.COMPLETED,
+                null,
+                null,
+                cachedTokens,
+                Connection.UNKNOWN,
+                prompt);
     }
 
     /** A failed record with no tokens. */
-    public static RequestRecord failed(long index, long intended, long sent, long end, int prompt, int requested,
-                                       int httpStatus, ErrorKind kind, String message) {
-        return new RequestRecord(index, false, intended, sent, -1, end, new long[0], new int[0], prompt,
-                TokenSource.REQUESTED, 0, TokenSource.COUNTED, requested, httpStatus, 0, 0, Outcome.FAILED,
-                new Failure(kind, message), null, -1, Connection.UNKNOWN, prompt);
+    public static RequestRecord failed(
+            long index,
+            long intended,
+            long sent,
+            long end,
+            int prompt,
+            int requested,
+            int httpStatus,
+            ErrorKind kind,
+            String message) {
+        return new RequestRecord(
+                index,
+                false,
+                intended,
+                sent,
+                -1,
+                end,
+                new long[0],
+                new int[0],
+                prompt,
+                TokenSource.REQUESTED,
+                0,
+                TokenSource.COUNTED,
+                requested,
+                httpStatus,
+                0,
+                0,
+                Outcome.FAILED,
+                new Failure(kind, message),
+                null,
+                -1,
+                Connection.UNKNOWN,
+                prompt);
     }
 }

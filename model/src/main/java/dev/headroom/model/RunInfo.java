@@ -13,15 +13,50 @@ package dev.headroom.model;
  * @param promptSalt   what made this run's prompts its own (null when no prompt text was sent, as on the virtual clock)
  * @param connections  how the run's connections were used and what was learned of the server's (null without HTTP)
  */
-public record RunInfo(String toolVersion, String startedAt, String url, String model, String api, String simulator,
-                      LoadModel load, int maxConcurrency, double thinkTimeSeconds, String workload, String inputLength,
-                      long seed, String promptSalt, String connections) {
+public record RunInfo(
+        String toolVersion,
+        String startedAt,
+        String url,
+        String model,
+        String api,
+        String simulator,
+        LoadModel load,
+        int maxConcurrency,
+        double thinkTimeSeconds,
+        String workload,
+        String inputLength,
+        long seed,
+        String promptSalt,
+        String connections) {
 
     /** A run that sent no prompt text of its own and used no connection (the virtual clock). */
-    public RunInfo(String toolVersion, String startedAt, String url, String model, String api, String simulator,
-                   LoadModel load, int maxConcurrency, double thinkTimeSeconds, String workload, String inputLength,
-                   long seed) {
-        this(toolVersion, startedAt, url, model, api, simulator, load, maxConcurrency, thinkTimeSeconds, workload,
-                inputLength, seed, null, null);
+    public RunInfo(
+            String toolVersion,
+            String startedAt,
+            String url,
+            String model,
+            String api,
+            String simulator,
+            LoadModel load,
+            int maxConcurrency,
+            double thinkTimeSeconds,
+            String workload,
+            String inputLength,
+            long seed) {
+        this(
+                toolVersion,
+                startedAt,
+                url,
+                model,
+                api,
+                simulator,
+                load,
+                maxConcurrency,
+                thinkTimeSeconds,
+                workload,
+                inputLength,
+                seed,
+                null,
+                null);
     }
 }

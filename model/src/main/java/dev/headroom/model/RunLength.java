@@ -13,8 +13,13 @@ package dev.headroom.model;
  * @param graceSeconds how long requests in flight may finish after the last send; later ones are cut off and
  *                     counted as incomplete
  */
-public record RunLength(int requests, double maxSeconds, int warmupRequests, double rampSeconds, double warmupSeconds,
-                        double graceSeconds) {
+public record RunLength(
+        int requests,
+        double maxSeconds,
+        int warmupRequests,
+        double rampSeconds,
+        double warmupSeconds,
+        double graceSeconds) {
     /** The grace a run gets unless it says otherwise. */
     public static final double DEFAULT_GRACE_SECONDS = 30;
 

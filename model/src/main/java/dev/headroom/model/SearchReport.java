@@ -17,10 +17,24 @@ import java.util.Map;
  * @param rampSeconds the closed-loop ramp the probes used (learnt from the first probe; kept so a resumed search
  *                    shapes its probes the same way)
  */
-public record SearchReport(RunInfo run, String objective, List<Slo> slos, boolean simulated, double min, double max,
-                           double tolerance, double value, double ciLow, double ciHigh, String bindingSlo,
-                           BoundaryType boundaryType, StopReason stopReason, List<Probe> probes,
-                           Map<String, List<double[]>> curves, GoodputResult goodput, double rampSeconds) {
+public record SearchReport(
+        RunInfo run,
+        String objective,
+        List<Slo> slos,
+        boolean simulated,
+        double min,
+        double max,
+        double tolerance,
+        double value,
+        double ciLow,
+        double ciHigh,
+        String bindingSlo,
+        BoundaryType boundaryType,
+        StopReason stopReason,
+        List<Probe> probes,
+        Map<String, List<double[]>> curves,
+        GoodputResult goodput,
+        double rampSeconds) {
 
     /**
      * One probe of the search, in the order it ran.
@@ -30,8 +44,16 @@ public record SearchReport(RunInfo run, String objective, List<Slo> slos, boolea
      * @param e2eMeanSeconds closed loop: the mean e2e of its measured requests, from which later probes' ramps are
      *                       interpolated (NaN in open loop or when none succeeded)
      */
-    public record Probe(int index, double load, Map<String, SloMargin> margins, boolean pass, double[] goodput,
-                        long requests, double seconds, String dir, double e2eMeanSeconds) {}
+    public record Probe(
+            int index,
+            double load,
+            Map<String, SloMargin> margins,
+            boolean pass,
+            double[] goodput,
+            long requests,
+            double seconds,
+            String dir,
+            double e2eMeanSeconds) {}
 
     /**
      * How far one probe's measurement of an SLO lies from its threshold, as {@code search.json} keeps it.
@@ -52,6 +74,13 @@ public record SearchReport(RunInfo run, String objective, List<Slo> slos, boolea
      * @param posterior  the Gaussian-process posterior on a grid of loads: {load, mean, sd}
      * @param hyperparameters the fitted kernel: amplitude, length scale (log load), nugget (standardised units)
      */
-    public record GoodputResult(String unit, double mean, double sd, double bestObservedLoad, double bestObserved,
-                                double expectedImprovement, List<double[]> posterior, double[] hyperparameters) {}
+    public record GoodputResult(
+            String unit,
+            double mean,
+            double sd,
+            double bestObservedLoad,
+            double bestObserved,
+            double expectedImprovement,
+            List<double[]> posterior,
+            double[] hyperparameters) {}
 }

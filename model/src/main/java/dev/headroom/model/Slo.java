@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * @param threshold milliseconds for latencies, a fraction (0..1) for rates
  */
 public record Slo(SloMetric metric, SloStat stat, boolean inclusive, double threshold) {
-    private static final Pattern LATENCY = Pattern.compile("([a-z_0-9]+):(mean|min|max|p50|p90|p95|p99|p99\\.9|p999)\\s*(<=|<)\\s*([0-9.]+)\\s*(us|ms|s)?");
+    private static final Pattern LATENCY = Pattern.compile(
+            "([a-z_0-9]+):(mean|min|max|p50|p90|p95|p99|p99\\.9|p999)\\s*(<=|<)\\s*([0-9.]+)\\s*(us|ms|s)?");
     private static final Pattern RATE = Pattern.compile("([a-z_]+)\\s*(<=|<)\\s*([0-9.]+)\\s*(%)?");
 
     public Slo {

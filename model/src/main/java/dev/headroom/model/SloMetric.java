@@ -5,8 +5,12 @@ import java.util.stream.Collectors;
 
 /** What an SLO constrains; the wire name ({@code ttft_from_send}) is how SLOs are written and results name it. */
 public enum SloMetric {
-    TTFT("ttft", true), TTFT_FROM_SEND("ttft_from_send", true), ITL("itl", false), TPOT("tpot", false),
-    E2E("e2e", true), ERROR_RATE("error_rate", false);
+    TTFT("ttft", true),
+    TTFT_FROM_SEND("ttft_from_send", true),
+    ITL("itl", false),
+    TPOT("tpot", false),
+    E2E("e2e", true),
+    ERROR_RATE("error_rate", false);
 
     private final String wire;
     private final boolean queued;
@@ -52,7 +56,10 @@ public enum SloMetric {
 
     /** The latency metrics' names, for messages. */
     public static String latencyNames() {
-        return Arrays.stream(values()).filter(m -> !m.isRate()).map(SloMetric::wireName).collect(Collectors.joining(", "));
+        return Arrays.stream(values())
+                .filter(m -> !m.isRate())
+                .map(SloMetric::wireName)
+                .collect(Collectors.joining(", "));
     }
 
     /** The metric of a wire name, or null when there is none. */

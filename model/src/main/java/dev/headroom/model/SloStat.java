@@ -5,8 +5,13 @@ import java.util.stream.Collectors;
 
 /** The statistic of a latency SLO; its text ({@code p99.9}) is how SLOs are written. */
 public enum SloStat {
-    MEAN("mean", Double.NaN, Double.NaN), MIN("min", 0, Double.NaN), MAX("max", 1, Double.NaN),
-    P50("p50", 50 / 100.0, 50), P90("p90", 90 / 100.0, 90), P95("p95", 95 / 100.0, 95), P99("p99", 99 / 100.0, 99),
+    MEAN("mean", Double.NaN, Double.NaN),
+    MIN("min", 0, Double.NaN),
+    MAX("max", 1, Double.NaN),
+    P50("p50", 50 / 100.0, 50),
+    P90("p90", 90 / 100.0, 90),
+    P95("p95", 95 / 100.0, 95),
+    P99("p99", 99 / 100.0, 99),
     P999("p99.9", 0.999, 99.9);
 
     private final String text;

@@ -1,9 +1,8 @@
 package dev.headroom.model;
 
-import org.HdrHistogram.Histogram;
-
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * The metrics of one load point, computed from its request records by {@link Metrics}. Latencies are in
@@ -17,12 +16,25 @@ import java.util.Map;
  * @param requestedIslMean mean input length the measured completed requests' prompts were built for, NaN when none
  *                      was asked for; beside {@code isl}'s mean it says how well lengths were hit
  */
-public record Summary(Counts counts, double windowSeconds, Map<String, Distribution> distributions,
-                      double outputTokensPerS, double requestsPerS, double totalTokensPerS,
-                      double goodputRequestsPerS, double goodputTokensPerS, double sloAttainment, double errorRate,
-                      List<SloResult> slo, boolean sloPass, Map<String, Long> errors, long oslShort,
-                      Map<String, Histogram> histograms, Cache cache, Connections connections,
-                      double requestedIslMean) {
+public record Summary(
+        Counts counts,
+        double windowSeconds,
+        Map<String, Distribution> distributions,
+        double outputTokensPerS,
+        double requestsPerS,
+        double totalTokensPerS,
+        double goodputRequestsPerS,
+        double goodputTokensPerS,
+        double sloAttainment,
+        double errorRate,
+        List<SloResult> slo,
+        boolean sloPass,
+        Map<String, Long> errors,
+        long oslShort,
+        Map<String, Histogram> histograms,
+        Cache cache,
+        Connections connections,
+        double requestedIslMean) {
 
     /**
      * How many requests ended how; warm-up requests are counted apart and in nothing else, and so are the client's

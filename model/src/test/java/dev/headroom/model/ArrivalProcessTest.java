@@ -1,15 +1,15 @@
 package dev.headroom.model;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.apache.commons.math3.distribution.ExponentialDistribution;
 import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ArrivalProcessTest {
 
@@ -40,8 +40,8 @@ class ArrivalProcessTest {
     void gammaGapsHaveTheRequestedMeanAndBurstiness() {
         double rate = 4, shape = 0.5;
         double[] gaps = draw(new ArrivalProcess.Gamma(shape), rate, 5, 20000);
-        double p = new KolmogorovSmirnovTest()
-                .kolmogorovSmirnovTest(new GammaDistribution(shape, 1 / rate / shape), gaps);
+        double p =
+                new KolmogorovSmirnovTest().kolmogorovSmirnovTest(new GammaDistribution(shape, 1 / rate / shape), gaps);
         assertTrue(p > 0.01, "KS p-value " + p);
         var stats = new SummaryStatistics();
         for (double g : gaps) stats.addValue(g);
@@ -57,7 +57,8 @@ class ArrivalProcessTest {
 
     @Test
     void sameSeedSameGaps() {
-        assertArrayEquals(draw(new ArrivalProcess.Poisson(), 3, 99, 100), draw(new ArrivalProcess.Poisson(), 3, 99, 100));
+        assertArrayEquals(
+                draw(new ArrivalProcess.Poisson(), 3, 99, 100), draw(new ArrivalProcess.Poisson(), 3, 99, 100));
     }
 
     @Test

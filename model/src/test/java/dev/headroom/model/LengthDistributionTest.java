@@ -1,13 +1,12 @@
 package dev.headroom.model;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 class LengthDistributionTest {
 
@@ -34,8 +33,10 @@ class LengthDistributionTest {
     void samplesAreAtLeastOneAndMatchTheMean() {
         var rng = new SplittableRandom(1);
         for (LengthDistribution d : new LengthDistribution[] {
-                new LengthDistribution.Normal(300, 80), new LengthDistribution.Uniform(10, 30),
-                new LengthDistribution.LogNormal(256, 200)}) {
+            new LengthDistribution.Normal(300, 80),
+            new LengthDistribution.Uniform(10, 30),
+            new LengthDistribution.LogNormal(256, 200)
+        }) {
             double sum = 0;
             int n = 200_000;
             for (int i = 0; i < n; i++) {

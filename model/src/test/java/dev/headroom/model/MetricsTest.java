@@ -1,23 +1,42 @@
 package dev.headroom.model;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
 class MetricsTest {
     private static final long MS = 1_000_000L;
 
-    private static RequestRecord ok(long index, long intended, long sent, long[] chunks, int[] tokens, long end,
-                                    int prompt) {
+    private static RequestRecord ok(
+            long index, long intended, long sent, long[] chunks, int[] tokens, long end, int prompt) {
         int osl = java.util.Arrays.stream(tokens).sum();
-        return new RequestRecord(index, false, intended, sent, chunks[0], end, chunks, tokens, prompt,
-                TokenSource.USAGE, osl, TokenSource.USAGE, osl, 200, 0, 0, RequestRecord.Outcome.COMPLETED, null, null, -1,
-                RequestRecord.Connection.UNKNOWN, 0);
+        return new RequestRecord(
+                index,
+                false,
+                intended,
+                sent,
+                chunks[0],
+                end,
+                chunks,
+                tokens,
+                prompt,
+                TokenSource.USAGE,
+                osl,
+                TokenSource.USAGE,
+                osl,
+                200,
+                0,
+                0,
+                RequestRecord.Outcome.COMPLETED,
+                null,
+                null,
+                -1,
+                RequestRecord.Connection.UNKNOWN,
+                0);
     }
 
     /** Two completed, one failed, one warm-up and one incomplete request, times in ms. */
@@ -26,13 +45,52 @@ class MetricsTest {
         var r1 = ok(1, 40 * MS, 50 * MS, new long[] {250 * MS, 300 * MS}, new int[] {1, 1}, 305 * MS, 20);
         var r2 = RequestRecord.failed(2, 60 * MS, 60 * MS, 70 * MS, 5, 10, 503, ErrorKind.HTTP_5XX, "busy");
         var warm = ok(3, -900 * MS, -900 * MS, new long[] {-10 * MS}, new int[] {1}, -5 * MS, 5);
-        warm = new RequestRecord(3, true, warm.intendedNanos(), warm.sentNanos(), warm.firstTokenNanos(), warm.endNanos(),
-                warm.chunkNanos(), warm.chunkTokens(), 5, TokenSource.USAGE, 1, TokenSource.USAGE, 1, 200, 0, 0,
-                RequestRecord.Outcome.COMPLETED, null, null, -1,
-                RequestRecord.Connection.UNKNOWN, 0);
-        var cut = new RequestRecord(4, false, 280 * MS, 280 * MS, -1, 900 * MS, new long[0], new int[0], 5,
-                TokenSource.REQUESTED, 0, TokenSource.COUNTED, 10, 200, 0, 0, RequestRecord.Outcome.INCOMPLETE, null, null,
-                -1, RequestRecord.Connection.UNKNOWN, 0);
+        warm = new RequestRecord(
+                3,
+                true,
+                warm.intendedNanos(),
+                warm.sentNanos(),
+                warm.firstTokenNanos(),
+                warm.endNanos(),
+                warm.chunkNanos(),
+                warm.chunkTokens(),
+                5,
+                TokenSource.USAGE,
+                1,
+                TokenSource.USAGE,
+                1,
+                200,
+                0,
+                0,
+                RequestRecord.Outcome.COMPLETED,
+                null,
+                null,
+                -1,
+                RequestRecord.Connection.UNKNOWN,
+                0);
+        var cut = new RequestRecord(
+                4,
+                false,
+                280 * MS,
+                280 * MS,
+                -1,
+                900 * MS,
+                new long[0],
+                new int[0],
+                5,
+                TokenSource.REQUESTED,
+                0,
+                TokenSource.COUNTED,
+                10,
+                200,
+                0,
+                0,
+                RequestRecord.Outcome.INCOMPLETE,
+                null,
+                null,
+                -1,
+                RequestRecord.Connection.UNKNOWN,
+                0);
         return List.of(r0, r1, r2, warm, cut);
     }
 
@@ -71,10 +129,29 @@ class MetricsTest {
 
     @Test
     void aStaleConnectionFailureIsTheClientsAndCountsInNoMetric() {
-        var stale = new RequestRecord(5, false, 100 * MS, 100 * MS, -1, 101 * MS, new long[0], new int[0], 5,
-                TokenSource.REQUESTED, 0, TokenSource.COUNTED, 10, 0, 0, 0, RequestRecord.Outcome.CLIENT_ERROR,
-                new RequestRecord.Failure(ErrorKind.STALE_CONNECTION, "unexpected end of stream"), null, -1,
-                RequestRecord.Connection.REUSED, 0);
+        var stale = new RequestRecord(
+                5,
+                false,
+                100 * MS,
+                100 * MS,
+                -1,
+                101 * MS,
+                new long[0],
+                new int[0],
+                5,
+                TokenSource.REQUESTED,
+                0,
+                TokenSource.COUNTED,
+                10,
+                0,
+                0,
+                0,
+                RequestRecord.Outcome.CLIENT_ERROR,
+                new RequestRecord.Failure(ErrorKind.STALE_CONNECTION, "unexpected end of stream"),
+                null,
+                -1,
+                RequestRecord.Connection.REUSED,
+                0);
         var all = new java.util.ArrayList<>(records());
         all.add(stale);
         Summary with = Metrics.summarize(all, false, List.of(Slo.parse("error_rate<50%")));
@@ -88,9 +165,12 @@ class MetricsTest {
 
     @Test
     void cachedPromptTokensAreTotalledAndRequestsBeyondATemplatesPrefixAreHits() {
-        var small = RequestRecord.completed(0, 0, 0, new long[] {10 * MS, 20 * MS}, 21 * MS, 200, TokenSource.USAGE, 2, 0, 16);
-        var big = RequestRecord.completed(1, 0, 0, new long[] {10 * MS, 20 * MS}, 22 * MS, 200, TokenSource.USAGE, 2, 0, 192);
-        var silent = RequestRecord.completed(2, 0, 0, new long[] {10 * MS, 20 * MS}, 23 * MS, 200, TokenSource.USAGE, 2, 0);
+        var small = RequestRecord.completed(
+                0, 0, 0, new long[] {10 * MS, 20 * MS}, 21 * MS, 200, TokenSource.USAGE, 2, 0, 16);
+        var big = RequestRecord.completed(
+                1, 0, 0, new long[] {10 * MS, 20 * MS}, 22 * MS, 200, TokenSource.USAGE, 2, 0, 192);
+        var silent =
+                RequestRecord.completed(2, 0, 0, new long[] {10 * MS, 20 * MS}, 23 * MS, 200, TokenSource.USAGE, 2, 0);
         Summary s = Metrics.summarize(List.of(small, big, silent), false, List.of());
         assertEquals(new Summary.Cache(2, 400, 208, 1), s.cache());
         assertEquals(0.52, s.cache().cachedFraction(), 1e-12);
@@ -110,7 +190,8 @@ class MetricsTest {
     @Test
     void perRequestItlSloUsesTheRequestsOwnGaps() {
         // r0 gaps 10, 10 ms; r1 gap 50 ms: itl:p99<20ms keeps r0 only.
-        Summary s = Metrics.summarize(records(), false, List.of(Slo.parse("itl:p99<20ms"), Slo.parse("error_rate<50%")));
+        Summary s =
+                Metrics.summarize(records(), false, List.of(Slo.parse("itl:p99<20ms"), Slo.parse("error_rate<50%")));
         assertEquals(1 / 3.0, s.sloAttainment(), 1e-12);
         assertEquals(50, s.slo().get(0).observed(), 0.1);
         assertFalse(s.slo().get(0).pass());

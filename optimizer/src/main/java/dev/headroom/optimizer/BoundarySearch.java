@@ -2,7 +2,6 @@ package dev.headroom.optimizer;
 
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.StopReason;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -36,6 +35,7 @@ public final class BoundarySearch {
      * accuracy, stricter ones cost probes (the figures: docs/search.md, "Why the constants are what they are").
      */
     static final double CONFIRM_Z = 1;
+
     private static final double CLIFF_RATIO = 1.3;
     /** Standard errors from zero under which a bracket's passing end is not sure (see nextInside). */
     static final double NEAR_Z = 1;
@@ -55,7 +55,9 @@ public final class BoundarySearch {
     public record Observation(double load, List<Margin> margins, long requests, double seconds) {
         /** The largest margin: the SLO closest to (or furthest past) its threshold. */
         public Margin binding() {
-            return margins.stream().max(Comparator.comparingDouble(Margin::value)).orElseThrow();
+            return margins.stream()
+                    .max(Comparator.comparingDouble(Margin::value))
+                    .orElseThrow();
         }
 
         public boolean passing() {
@@ -70,8 +72,14 @@ public final class BoundarySearch {
      * @param boundaryType smooth or cliff
      * @param stopReason   tolerance, adjacent, max_probes, below_min, above_max
      */
-    public record Result(double value, double ciLow, double ciHigh, String bindingSlo, BoundaryType boundaryType,
-                         StopReason stopReason, List<Observation> probes) {}
+    public record Result(
+            double value,
+            double ciLow,
+            double ciHigh,
+            String bindingSlo,
+            BoundaryType boundaryType,
+            StopReason stopReason,
+            List<Observation> probes) {}
 
     private final SearchSpec spec;
 
@@ -80,7 +88,7 @@ public final class BoundarySearch {
     }
 
     public Result run(Observer observer) {
-        return run(observer, probes -> { });
+        return run(observer, probes -> {});
     }
 
     /** Runs the search; {@code afterEachProbe} sees every probe so far as soon as one ends. */
@@ -92,7 +100,8 @@ public final class BoundarySearch {
             Observation raw = observer.observe(next, probes.size());
             probes.add(raw);
             afterEachProbe.accept(List.copyOf(probes));
-            // An ambiguous verdict has already had more requests (ProbeShape). Measurements at one load (a confirming probe
+            // An ambiguous verdict has already had more requests (ProbeShape). Measurements at one load (a confirming
+            // probe
             // repeated, or a resumed search) are pooled.
             if (probes.size() == 1 && !raw.passing()) return result(probes, StopReason.BELOW_MIN, false);
             Fitted fit = fitted(probes);
@@ -112,13 +121,15 @@ public final class BoundarySearch {
                 double confirm = confirming(fit, estimate(fit, lo, hi, cliff));
                 if (Double.isNaN(confirm)) {
                     double soak = soaking(probes, lo, hi);
-                    if (Double.isNaN(soak)) return result(probes, adjacent ? StopReason.ADJACENT : StopReason.TOLERANCE, cliff);
+                    if (Double.isNaN(soak))
+                        return result(probes, adjacent ? StopReason.ADJACENT : StopReason.TOLERANCE, cliff);
                     if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
                     next = soak;
                     continue;
                 }
                 if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
-                // A sure fail is wanted no further than the bracket's own failing end: narrow the bracket instead, which
+                // A sure fail is wanted no further than the bracket's own failing end: narrow the bracket instead,
+                // which
                 // moves the estimate up and the tolerance edge with it.
                 if (adjacent || !(confirm > lo && confirm <= hi)) {
                     next = confirm;
@@ -198,7 +209,10 @@ public final class BoundarySearch {
                 }
                 margins.add(new Margin(at.getFirst().margins().get(s).slo(), swv / sw, Math.sqrt(1 / sw), n));
             }
-            out.add(new Observation(load, margins, at.stream().mapToLong(Observation::requests).sum(),
+            out.add(new Observation(
+                    load,
+                    margins,
+                    at.stream().mapToLong(Observation::requests).sum(),
                     at.stream().mapToDouble(Observation::seconds).sum()));
         });
         return out;
@@ -264,7 +278,8 @@ public final class BoundarySearch {
             double mid = (a + b) / 2;
             double v = Double.NEGATIVE_INFINITY;
             for (MonotoneCurve c : curves) v = Math.max(v, c.value(mid));
-            if (v >= 0) b = mid; else a = mid;
+            if (v >= 0) b = mid;
+            else a = mid;
         }
         return Math.exp((a + b) / 2);
     }
@@ -336,8 +351,12 @@ public final class BoundarySearch {
         double[][] values = new double[slos][], se = new double[slos][];
         for (int s = 0; s < slos; s++) {
             final int slo = s;
-            double[] y = atLoads.stream().mapToDouble(o -> o.margins().get(slo).value()).toArray();
-            double[] w = atLoads.stream().mapToDouble(o -> weight(o.margins().get(slo))).toArray();
+            double[] y = atLoads.stream()
+                    .mapToDouble(o -> o.margins().get(slo).value())
+                    .toArray();
+            double[] w = atLoads.stream()
+                    .mapToDouble(o -> weight(o.margins().get(slo)))
+                    .toArray();
             Pava.Fit fit = Pava.fitWithWeights(y, w);
             values[s] = fit.values();
             se[s] = Arrays.stream(fit.weights()).map(x -> 1 / Math.sqrt(x)).toArray();
@@ -373,13 +392,15 @@ public final class BoundarySearch {
         double passEdge = lo * (1 + spec.tolerance());
         if (spec.integerLoad()) passEdge = Math.floor(passEdge);
         double[] loads = fit.loads();
-        // Not when lo was itself such an edge (a pass measured within the tolerance below it): on a margin flat near zero
+        // Not when lo was itself such an edge (a pass measured within the tolerance below it): on a margin flat near
+        // zero
         // that would creep up by the tolerance.
         boolean passBelow = f >= 2 && loads[f - 2] >= lo * (1 - spec.tolerance());
         if (chord <= passEdge && passEdge < hi && fit.passZ(f - 1) < NEAR_Z && !passBelow) return passEdge;
         double aim = chord;
-        if (f + 1 < loads.length && fit.binding(f + 1) - fit.binding(f)
-                > SECANT_Z * Math.hypot(fit.bindingSe(f), fit.bindingSe(f + 1))) {
+        if (f + 1 < loads.length
+                && fit.binding(f + 1) - fit.binding(f)
+                        > SECANT_Z * Math.hypot(fit.bindingSe(f), fit.bindingSe(f + 1))) {
             double m0 = fit.binding(f), m1 = fit.binding(f + 1);
             aim = Math.max(aim, loads[f] - m0 * (loads[f + 1] - loads[f]) / (m1 - m0));
         } else if (f >= 2 && fit.binding(f - 1) - fit.binding(0) < FLOOR_SHARE * -fit.binding(0)) {
@@ -394,7 +415,9 @@ public final class BoundarySearch {
      * measured.
      */
     public double[] bracket(List<Observation> probes) {
-        return probes.isEmpty() ? new double[] {Double.NaN, Double.NaN} : fitted(probes).bracket();
+        return probes.isEmpty()
+                ? new double[] {Double.NaN, Double.NaN}
+                : fitted(probes).bracket();
     }
 
     private Result result(List<Observation> probes, StopReason reason, boolean cliff) {
@@ -404,7 +427,13 @@ public final class BoundarySearch {
         double lo = b[0], hi = b[1];
         double value = !Double.isNaN(lo) && !Double.isNaN(hi) ? estimate(fit, lo, hi, cliff) : lo;
         int binding = fit.bindingSlo(f >= 0 ? f : fit.loads().length - 1);
-        return new Result(value, lo, hi, spec.slos().get(binding).text(), cliff ? BoundaryType.CLIFF : BoundaryType.SMOOTH, reason,
+        return new Result(
+                value,
+                lo,
+                hi,
+                spec.slos().get(binding).text(),
+                cliff ? BoundaryType.CLIFF : BoundaryType.SMOOTH,
+                reason,
                 List.copyOf(probes));
     }
 }

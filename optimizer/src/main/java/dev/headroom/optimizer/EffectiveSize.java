@@ -9,8 +9,7 @@ package dev.headroom.optimizer;
 final class EffectiveSize {
     private static final int MAX_POINTS = 2048;
 
-    private EffectiveSize() {
-    }
+    private EffectiveSize() {}
 
     static double of(double[] x) {
         int n = x.length;

@@ -5,7 +5,6 @@ import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
-
 import java.util.List;
 
 /**
@@ -17,7 +16,8 @@ public record Goodput(double value, double se) {
 
     /** What goodput counts. */
     public enum Unit {
-        REQUESTS("requests"), TOKENS("tokens");
+        REQUESTS("requests"),
+        TOKENS("tokens");
 
         private final String wireName;
 

@@ -1,12 +1,11 @@
 package dev.headroom.optimizer;
 
 import dev.headroom.model.StopReason;
-import org.apache.commons.math3.distribution.NormalDistribution;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apache.commons.math3.distribution.NormalDistribution;
 
 /**
  * Finds the load with the most goodput by Bayesian optimisation: four log-spaced probes over [min, max], then a
@@ -20,6 +19,7 @@ public final class GoodputSearch {
     static final int INITIAL_PROBES = 4;
     /** Stop when no candidate is expected to improve on the best by more than this share of it. */
     static final double EI_STOP = 0.01;
+
     private static final int GRID = 256;
     private static final NormalDistribution STD_NORMAL = new NormalDistribution(null, 0, 1);
 
@@ -42,8 +42,15 @@ public final class GoodputSearch {
      * @param expectedImprovement the best expected improvement when the search stopped
      * @param stopReason    converged (EI below 1 % of the best) or max_probes
      */
-    public record Result(double load, double mean, double sd, Observation bestObserved, double expectedImprovement,
-                         StopReason stopReason, List<Observation> probes, Posterior posterior) {
+    public record Result(
+            double load,
+            double mean,
+            double sd,
+            Observation bestObserved,
+            double expectedImprovement,
+            StopReason stopReason,
+            List<Observation> probes,
+            Posterior posterior) {
 
         /**
          * {lowest, highest} load whose posterior mean is within one sd of the best: statistically as good as the
@@ -70,7 +77,7 @@ public final class GoodputSearch {
     }
 
     public Result run(Observer observer) {
-        return run(observer, probes -> { });
+        return run(observer, probes -> {});
     }
 
     /** Runs the search; {@code afterEachProbe} sees every probe so far as soon as one ends. */
@@ -86,7 +93,8 @@ public final class GoodputSearch {
             List<Observation> smooth = belowCap(probes, cap);
             double[] next;
             if (distinctLoads(smooth) < 2) {
-                // Too little below the collapse for a surrogate: halve the gap (in log) between the best and the collapse.
+                // Too little below the collapse for a surrogate: halve the gap (in log) between the best and the
+                // collapse.
                 double from = best(probes).load();
                 double mid = snap(Math.sqrt(from * cap));
                 next = new double[] {mid, mid > from && mid < cap ? Double.POSITIVE_INFINITY : 0};
@@ -112,8 +120,11 @@ public final class GoodputSearch {
      */
     static double cap(List<Observation> probes) {
         Observation best = best(probes);
-        return probes.stream().filter(o -> o.load() > best.load() && o.goodput() < COLLAPSE * best.goodput())
-                .mapToDouble(Observation::load).min().orElse(Double.POSITIVE_INFINITY);
+        return probes.stream()
+                .filter(o -> o.load() > best.load() && o.goodput() < COLLAPSE * best.goodput())
+                .mapToDouble(Observation::load)
+                .min()
+                .orElse(Double.POSITIVE_INFINITY);
     }
 
     static final double COLLAPSE = 0.5;
@@ -134,7 +145,9 @@ public final class GoodputSearch {
     }
 
     private static Observation best(List<Observation> probes) {
-        return probes.stream().max(Comparator.comparingDouble(Observation::goodput)).orElseThrow();
+        return probes.stream()
+                .max(Comparator.comparingDouble(Observation::goodput))
+                .orElseThrow();
     }
 
     private static long distinctLoads(List<Observation> probes) {
@@ -159,13 +172,17 @@ public final class GoodputSearch {
 
     /** The surrogate fitted to the probes so far. */
     public static GoodputSurrogate surrogate(List<Observation> probes) {
-        return GoodputSurrogate.fit(probes.stream().map(o -> new GoodputSurrogate.Point(Math.log(o.load()), o.goodput(),
-                Math.max(o.se() * o.se(), 1e-12))).toList());
+        return GoodputSurrogate.fit(probes.stream()
+                .map(o -> new GoodputSurrogate.Point(Math.log(o.load()), o.goodput(), Math.max(o.se() * o.se(), 1e-12)))
+                .toList());
     }
 
     /** The best posterior mean at a probed load: the incumbent that expected improvement is measured against. */
     private static double bestMean(GoodputSurrogate gp, List<Observation> probes) {
-        return probes.stream().mapToDouble(o -> gp.predict(Math.log(o.load())).mean()).max().orElse(0);
+        return probes.stream()
+                .mapToDouble(o -> gp.predict(Math.log(o.load())).mean())
+                .max()
+                .orElse(0);
     }
 
     /**
@@ -210,15 +227,23 @@ public final class GoodputSearch {
         double cap = cap(probes);
         List<Observation> smooth = belowCap(probes, cap);
         if (distinctLoads(smooth) < 2) {
-            return new Result(bestObserved.load(), bestObserved.goodput(), bestObserved.se(), bestObserved, Double.NaN,
-                    reason, List.copyOf(probes), null);
+            return new Result(
+                    bestObserved.load(),
+                    bestObserved.goodput(),
+                    bestObserved.se(),
+                    bestObserved,
+                    Double.NaN,
+                    reason,
+                    List.copyOf(probes),
+                    null);
         }
         GoodputSurrogate gp = surrogate(smooth);
         double lo = smooth.stream().mapToDouble(Observation::load).min().orElseThrow();
         double hi = smooth.stream().mapToDouble(Observation::load).max().orElseThrow();
         double best = bestMean(gp, smooth);
         double ei = nextByExpectedImprovement(gp, best, probes, cap)[1];
-        List<Double> grid = candidates().stream().filter(l -> l >= lo && l <= hi).toList();
+        List<Double> grid =
+                candidates().stream().filter(l -> l >= lo && l <= hi).toList();
         double[] loads = grid.stream().mapToDouble(Double::doubleValue).toArray();
         double[] mean = new double[loads.length], sd = new double[loads.length];
         int arg = 0;
@@ -228,7 +253,14 @@ public final class GoodputSearch {
             sd[i] = p.sd();
             if (mean[i] > mean[arg]) arg = i;
         }
-        return new Result(loads[arg], mean[arg], sd[arg], bestObserved, ei, reason, List.copyOf(probes),
+        return new Result(
+                loads[arg],
+                mean[arg],
+                sd[arg],
+                bestObserved,
+                ei,
+                reason,
+                List.copyOf(probes),
                 new Posterior(loads, mean, sd, gp.hyperparameters()));
     }
 }

@@ -1,9 +1,8 @@
 package dev.headroom.optimizer;
 
+import java.util.List;
 import smile.math.kernel.MercerKernel;
 import smile.regression.GaussianProcessRegression;
-
-import java.util.List;
 
 /**
  * A Gaussian-process surrogate of goodput against log(load), fitted with Smile's
@@ -34,11 +33,15 @@ public final class GoodputSurrogate {
 
     /** Fits the surrogate to at least two points. */
     public static GoodputSurrogate fit(List<Point> points) {
-        if (points.size() < 2) throw new IllegalArgumentException("a surrogate needs at least two points, got " + points.size());
+        if (points.size() < 2)
+            throw new IllegalArgumentException("a surrogate needs at least two points, got " + points.size());
 
         int n = points.size();
         double mean = points.stream().mapToDouble(Point::y).average().orElse(0);
-        double var = points.stream().mapToDouble(p -> (p.y() - mean) * (p.y() - mean)).sum() / Math.max(1, n - 1);
+        double var = points.stream()
+                        .mapToDouble(p -> (p.y() - mean) * (p.y() - mean))
+                        .sum()
+                / Math.max(1, n - 1);
         double scale = var > 0 ? Math.sqrt(var) : Math.max(1e-9, Math.abs(mean));
         double lo = points.stream().mapToDouble(Point::x).min().orElse(0);
         double hi = points.stream().mapToDouble(Point::x).max().orElse(1);
@@ -77,8 +80,8 @@ public final class GoodputSurrogate {
                 for (double nugget : NUGGETS) {
                     GaussianProcessRegression<double[]> gp;
                     try {
-                        gp = GaussianProcessRegression.fit(x, y, new HeteroscedasticKernel(amplitude, length, span), nugget,
-                                false, 1e-5, 0);
+                        gp = GaussianProcessRegression.fit(
+                                x, y, new HeteroscedasticKernel(amplitude, length, span), nugget, false, 1e-5, 0);
                     } catch (RuntimeException notPositiveDefinite) {
                         continue;
                     }
@@ -124,8 +127,9 @@ public final class GoodputSurrogate {
             double e = Math.exp(-s5);
             double shape = (1 + s5 + s5 * s5 / 3) * e;
             // d/dℓ of (1 + s + s²/3)·e^(−s) with s = √5·r/ℓ: s²(1 + s)·e^(−s) / (3ℓ).
-            return new double[] {amplitude * shape + (a[2] == b[2] ? a[1] : 0), shape,
-                    amplitude * s5 * s5 * (1 + s5) * e / (3 * length)};
+            return new double[] {
+                amplitude * shape + (a[2] == b[2] ? a[1] : 0), shape, amplitude * s5 * s5 * (1 + s5) * e / (3 * length)
+            };
         }
 
         @Override

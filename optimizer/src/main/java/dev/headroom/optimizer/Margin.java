@@ -5,11 +5,10 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
-import org.apache.commons.math3.distribution.BinomialDistribution;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.commons.math3.distribution.BinomialDistribution;
 
 /**
  * How far a load point is from one SLO: {@code (observed − threshold) ÷ threshold} (negative = passing), with a
@@ -28,7 +27,8 @@ public record Margin(Slo slo, double value, double se, int samples) {
 
     /** Computes the margin of {@code slo} over the measured (non-warm-up) records. */
     public static Margin of(Slo slo, List<RequestRecord> records, boolean openLoop) {
-        List<RequestRecord> measured = records.stream().filter(r -> !r.warmup() && r.measured()).toList();
+        List<RequestRecord> measured =
+                records.stream().filter(r -> !r.warmup() && r.measured()).toList();
         if (slo.isRate()) {
             long failed = measured.stream().filter(RequestRecord::failed).count();
             int n = measured.size();
@@ -44,7 +44,8 @@ public record Margin(Slo slo, double value, double se, int samples) {
         Arrays.sort(v);
         if (slo.stat() == SloStat.MEAN) {
             double mean = Arrays.stream(v).average().orElse(Double.NaN);
-            double sd = Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, v.length - 1));
+            double sd =
+                    Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, v.length - 1));
             return new Margin(slo, (mean - t) / t, sd / Math.sqrt(EffectiveSize.of(inOrder)) / t, v.length);
         }
         double q = slo.stat().quantile();
@@ -92,7 +93,8 @@ public record Margin(Slo slo, double value, double se, int samples) {
         if (q <= 0 || q >= 1) return 1;
         for (int n = 1; ; n++) {
             BinomialDistribution bin = new BinomialDistribution(null, n, q);
-            if (bin.inverseCumulativeProbability(0.025) >= 1 && bin.inverseCumulativeProbability(0.975) + 1 <= n) return n;
+            if (bin.inverseCumulativeProbability(0.025) >= 1 && bin.inverseCumulativeProbability(0.975) + 1 <= n)
+                return n;
         }
     }
 

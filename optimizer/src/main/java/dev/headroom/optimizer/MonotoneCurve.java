@@ -14,7 +14,8 @@ public final class MonotoneCurve {
 
     /** @param x strictly increasing; @param y non-decreasing (e.g. from {@link Pava}) */
     public MonotoneCurve(double[] x, double[] y) {
-        if (x.length != y.length || x.length < 1) throw new IllegalArgumentException("need matching, non-empty x and y");
+        if (x.length != y.length || x.length < 1)
+            throw new IllegalArgumentException("need matching, non-empty x and y");
         for (int i = 1; i < x.length; i++) {
             if (!(x[i] > x[i - 1])) throw new IllegalArgumentException("x must be strictly increasing at " + i);
             if (y[i] < y[i - 1]) throw new IllegalArgumentException("y must be non-decreasing at " + i);

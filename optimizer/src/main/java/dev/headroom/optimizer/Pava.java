@@ -29,7 +29,8 @@ public final class Pava {
         int n = y.length;
         if (w.length != n) throw new IllegalArgumentException("y and w differ in length: " + n + " vs " + w.length);
         for (double wi : w) {
-            if (!(wi > 0) || Double.isInfinite(wi)) throw new IllegalArgumentException("weights must be positive and finite, got " + wi);
+            if (!(wi > 0) || Double.isInfinite(wi))
+                throw new IllegalArgumentException("weights must be positive and finite, got " + wi);
         }
         // Blocks of pooled points: their mean, total weight and size, kept as a stack.
         double[] mean = new double[n];
@@ -44,7 +45,8 @@ public final class Pava {
             // Pool while the last two blocks violate the order.
             while (blocks > 1 && mean[blocks - 2] > mean[blocks - 1]) {
                 double wsum = weight[blocks - 2] + weight[blocks - 1];
-                mean[blocks - 2] = (mean[blocks - 2] * weight[blocks - 2] + mean[blocks - 1] * weight[blocks - 1]) / wsum;
+                mean[blocks - 2] =
+                        (mean[blocks - 2] * weight[blocks - 2] + mean[blocks - 1] * weight[blocks - 1]) / wsum;
                 weight[blocks - 2] = wsum;
                 size[blocks - 2] += size[blocks - 1];
                 blocks--;

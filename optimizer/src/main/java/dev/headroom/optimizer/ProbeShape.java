@@ -7,14 +7,12 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
 import dev.headroom.model.SloStat;
-
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
-
 
 /**
  * How each probe of a search starts, so short probes measure the steady state rather than a start-up burst.
@@ -43,6 +41,7 @@ public final class ProbeShape {
     static final double STOP_Z = 2.58;
     /** How much the judged prefix grows between two looks. */
     static final double LOOK_GROWTH = 1.5;
+
     private final SearchSpec spec;
     private double rampSeconds;
     /** Closed loop: mean e2e (seconds) measured at each load. */
@@ -67,7 +66,8 @@ public final class ProbeShape {
         }
         RunLength base = spec.perProbe();
         double cycle = users == 1 ? 0 : cycleAt(users);
-        return new RunLength(extended(Math.max(base.requests(), 3 * users)), base.maxSeconds(), users, cycle, 2 * cycle);
+        return new RunLength(
+                extended(Math.max(base.requests(), 3 * users)), base.maxSeconds(), users, cycle, 2 * cycle);
     }
 
     /**
@@ -76,7 +76,8 @@ public final class ProbeShape {
      */
     private int openLoopRequests(double load) {
         double lifetimes = load * OPEN_LOOP_LIFETIMES * rampSeconds, queue = load * queueSeconds();
-        return (int) Math.min(Integer.MAX_VALUE, Math.ceil(Math.max(spec.perProbe().requests(), Math.max(lifetimes, queue))));
+        return (int) Math.min(
+                Integer.MAX_VALUE, Math.ceil(Math.max(spec.perProbe().requests(), Math.max(lifetimes, queue))));
     }
 
     /** Open loop: the requests judged before a probe at {@code load} may pass ({@link #SOAK_FACTOR} × for a soak). */
@@ -115,7 +116,8 @@ public final class ProbeShape {
         }
         var near = below != null ? below : above;
         var next = below != null ? cycles.lowerEntry(near.getKey()) : cycles.higherEntry(near.getKey());
-        double slope = next == null ? 0.5
+        double slope = next == null
+                ? 0.5
                 : Math.log(near.getValue() / next.getValue()) / Math.log(near.getKey() / next.getKey());
         slope = Math.max(0, Math.min(1, slope));
         return near.getValue() * Math.pow(users / near.getKey(), slope);
@@ -148,8 +150,11 @@ public final class ProbeShape {
     }
 
     private static double[] e2eSeconds(Measurement m) {
-        return m.records().stream().filter(r -> r.succeeded() && !r.warmup() && r.lastTokenNanos() >= 0)
-                .mapToDouble(r -> (r.lastTokenNanos() - r.sentNanos()) / 1e9).sorted().toArray();
+        return m.records().stream()
+                .filter(r -> r.succeeded() && !r.warmup() && r.lastTokenNanos() >= 0)
+                .mapToDouble(r -> (r.lastTokenNanos() - r.sentNanos()) / 1e9)
+                .sorted()
+                .toArray();
     }
 
     /**
@@ -167,12 +172,15 @@ public final class ProbeShape {
         boolean open = !spec.integerLoad();
         int atLeast = open ? 0 : (int) Math.round(load);
         int[] nextLook = {atLeast};
-        int[] need = spec.slos().stream().mapToInt(ProbeShape::samplesForVerdict).toArray();
+        int[] need =
+                spec.slos().stream().mapToInt(ProbeShape::samplesForVerdict).toArray();
         // Open loop: a pass only once the probe's whole length is judged — a queue building just past capacity reaches
-        // only the requests sent last, and a verdict on the earlier ones passes a rate the server cannot sustain. A sure
+        // only the requests sent last, and a verdict on the earlier ones passes a rate the server cannot sustain. A
+        // sure
         // fail may stop at once.
         int passAfter = open ? passAfter(load) : 0;
-        // A soak may fail early only once half its length is judged: a short window can fall wholly in one of the bursts
+        // A soak may fail early only once half its length is judged: a short window can fall wholly in one of the
+        // bursts
         // it is there to average over.
         int failAfter = open && isSoak(load) ? passAfter / 2 : 0;
         return finished -> {
@@ -220,8 +228,10 @@ public final class ProbeShape {
 
     /** The finished requests whose index is below that of every request not yet finished (warm-up excluded). */
     static List<RequestRecord> completedPrefix(List<RequestRecord> finished) {
-        List<RequestRecord> sorted = finished.stream().filter(r -> !r.warmup())
-                .sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+        List<RequestRecord> sorted = finished.stream()
+                .filter(r -> !r.warmup())
+                .sorted(Comparator.comparingLong(RequestRecord::index))
+                .toList();
         int k = 0;
         while (k < sorted.size() && sorted.get(k).index() == sorted.getFirst().index() + k) k++;
         return sorted.subList(0, k);
@@ -235,6 +245,4 @@ public final class ProbeShape {
     public double rampSeconds() {
         return rampSeconds;
     }
-
-
 }

@@ -10,7 +10,6 @@ import dev.headroom.model.SearchProgress;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -75,14 +74,19 @@ public final class SearchRun {
 
     private void sameSearch(SearchReport before) {
         same("{objective}", before.objective(), spec.objective().wireName());
-        same("{slo}", String.join(" ", before.slos().stream().map(Slo::text).toList()),
+        same(
+                "{slo}",
+                String.join(" ", before.slos().stream().map(Slo::text).toList()),
                 String.join(" ", spec.slos().stream().map(Slo::text).toList()));
         same("{min}", before.min(), spec.min());
         same("{max}", before.max(), spec.max());
         same("{seed}", before.run().seed(), info.seed());
         same("workload", before.run().workload(), info.workload());
         same("{virtual}", before.simulated(), simulated);
-        same("{load-axis}", before.run().load().getClass().getSimpleName(), info.load().getClass().getSimpleName());
+        same(
+                "{load-axis}",
+                before.run().load().getClass().getSimpleName(),
+                info.load().getClass().getSimpleName());
         // The embedded simulator listens on a new port each run: what it simulates identifies it.
         if (info.simulator() != null || before.run().simulator() != null) {
             same("simulator", before.run().simulator(), info.simulator());
@@ -97,7 +101,8 @@ public final class SearchRun {
 
     private static void same(String what, Object before, Object now) {
         boolean equal = before instanceof Double a && now instanceof Double b
-                ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a)) : Objects.equals(before, now);
+                ? Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a))
+                : Objects.equals(before, now);
         if (!equal) {
             throw new BadInputException("{resume}: " + what + " was " + before + " in the interrupted search, now "
                     + now + "; resume with the same options, or start a new search");
@@ -123,14 +128,19 @@ public final class SearchRun {
         boolean[] last = new boolean[2];
         BoundarySearch.Observer observer = (load, index) -> {
             SearchReport.Probe p = at(load, index, last);
-            List<Margin> margins = spec.slos().stream().map(s -> {
-                SearchReport.SloMargin m = p.margins().get(s.text());
-                return new Margin(s, m.value(), m.se(), (int) m.samples());
-            }).toList();
+            List<Margin> margins = spec.slos().stream()
+                    .map(s -> {
+                        SearchReport.SloMargin m = p.margins().get(s.text());
+                        return new Margin(s, m.value(), m.se(), (int) m.samples());
+                    })
+                    .toList();
             return new BoundarySearch.Observation(load, margins, p.requests(), p.seconds());
         };
-        BoundarySearch.Result result = bs.run(observer, observations -> listener.probed(
-                boundaryReport(bs, observations, null), progress(last, bs.bracket(observations), new double[0])));
+        BoundarySearch.Result result = bs.run(
+                observer,
+                observations -> listener.probed(
+                        boundaryReport(bs, observations, null),
+                        progress(last, bs.bracket(observations), new double[0])));
         return boundaryReport(bs, result.probes(), result);
     }
 
@@ -143,9 +153,10 @@ public final class SearchRun {
         };
         GoodputSearch.Result result = gs.run(observer, observations -> {
             GoodputSearch.Observation best = observations.stream()
-                    .max(Comparator.comparingDouble(GoodputSearch.Observation::goodput)).orElseThrow();
-            listener.probed(goodputReport(null), progress(last, new double[0],
-                    new double[] {best.load(), best.goodput()}));
+                    .max(Comparator.comparingDouble(GoodputSearch.Observation::goodput))
+                    .orElseThrow();
+            listener.probed(
+                    goodputReport(null), progress(last, new double[0], new double[] {best.load(), best.goodput()}));
         });
         return goodputReport(result);
     }
@@ -157,7 +168,9 @@ public final class SearchRun {
     /** The probe at {@code load}, position {@code index}: reused if the interrupted search finished it, else run. */
     private SearchReport.Probe at(double load, int index, boolean[] last) {
         last[1] = shape.isSoak(load);
-        if (replaying && index < previous.size() && sameLoad(previous.get(index).load(), load)
+        if (replaying
+                && index < previous.size()
+                && sameLoad(previous.get(index).load(), load)
                 && finished.test(previous.get(index))) {
             SearchReport.Probe p = previous.get(index);
             done.add(p);
@@ -181,11 +194,14 @@ public final class SearchRun {
     }
 
     private SearchReport.Probe measure(double load, int index) {
-        LoadModel lm = spec.integerLoad() ? new LoadModel.Closed((int) Math.round(load))
+        LoadModel lm = spec.integerLoad()
+                ? new LoadModel.Closed((int) Math.round(load))
                 : new LoadModel.Open(load, spec.arrivals());
         String name = pointName(index, lm);
-        Measurement m = point.run(name, new MeasurementRequest(lm, spec.workload(), shape.forLoad(load),
-                spec.seed() + index, shape.stopRule(load)));
+        Measurement m = point.run(
+                name,
+                new MeasurementRequest(
+                        lm, spec.workload(), shape.forLoad(load), spec.seed() + index, shape.stopRule(load)));
         shape.learn(m);
         boolean open = !spec.integerLoad();
         Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();
@@ -196,43 +212,95 @@ public final class SearchRun {
             pass &= mg.passing();
         }
         Goodput g = Goodput.of(m.records(), open, spec.slos(), spec.goodputUnit());
-        return new SearchReport.Probe(index + 1, load, margins, pass, new double[] {g.value(), g.se()},
-                m.records().size(), m.elapsedNanos() / 1e9, name, spec.integerLoad() ? ProbeShape.meanE2e(m) : Double.NaN);
+        return new SearchReport.Probe(
+                index + 1,
+                load,
+                margins,
+                pass,
+                new double[] {g.value(), g.se()},
+                m.records().size(),
+                m.elapsedNanos() / 1e9,
+                name,
+                spec.integerLoad() ? ProbeShape.meanE2e(m) : Double.NaN);
     }
 
-    private SearchReport boundaryReport(BoundarySearch bs, List<BoundarySearch.Observation> observations,
-                                        BoundarySearch.Result result) {
+    private SearchReport boundaryReport(
+            BoundarySearch bs, List<BoundarySearch.Observation> observations, BoundarySearch.Result result) {
         Map<String, List<double[]>> curves = bs.sampledCurves(observations);
         if (result == null) {
-            return report(Double.NaN, Double.NaN, Double.NaN, observations.getLast().binding().slo().text(),
-                    BoundaryType.UNKNOWN, StopReason.RUNNING, curves, null);
+            return report(
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN,
+                    observations.getLast().binding().slo().text(),
+                    BoundaryType.UNKNOWN,
+                    StopReason.RUNNING,
+                    curves,
+                    null);
         }
-        return report(result.value(), result.ciLow(), result.ciHigh(), result.bindingSlo(), result.boundaryType(),
-                result.stopReason(), curves, null);
+        return report(
+                result.value(),
+                result.ciLow(),
+                result.ciHigh(),
+                result.bindingSlo(),
+                result.boundaryType(),
+                result.stopReason(),
+                curves,
+                null);
     }
 
     private SearchReport goodputReport(GoodputSearch.Result result) {
         if (result == null) {
-            return report(Double.NaN, Double.NaN, Double.NaN, null, BoundaryType.PEAK, StopReason.RUNNING, Map.of(), null);
+            return report(
+                    Double.NaN, Double.NaN, Double.NaN, null, BoundaryType.PEAK, StopReason.RUNNING, Map.of(), null);
         }
         List<double[]> posterior = new ArrayList<>();
         double[] h = {Double.NaN, Double.NaN, Double.NaN};
         if (result.posterior() != null) {
             GoodputSearch.Posterior p = result.posterior();
             h = p.hyperparameters();
-            for (int i = 0; i < p.loads().length; i++) posterior.add(new double[] {p.loads()[i], p.mean()[i], p.sd()[i]});
+            for (int i = 0; i < p.loads().length; i++)
+                posterior.add(new double[] {p.loads()[i], p.mean()[i], p.sd()[i]});
         }
         double[] plateau = result.plateau();
-        SearchReport.GoodputResult g = new SearchReport.GoodputResult(spec.goodputUnit().wireName(), result.mean(),
-                result.sd(), result.bestObserved().load(), result.bestObserved().goodput(), result.expectedImprovement(),
-                posterior, h);
+        SearchReport.GoodputResult g = new SearchReport.GoodputResult(
+                spec.goodputUnit().wireName(),
+                result.mean(),
+                result.sd(),
+                result.bestObserved().load(),
+                result.bestObserved().goodput(),
+                result.expectedImprovement(),
+                posterior,
+                h);
         return report(result.load(), plateau[0], plateau[1], null, BoundaryType.PEAK, result.stopReason(), Map.of(), g);
     }
 
-    private SearchReport report(double value, double ciLow, double ciHigh, String binding, BoundaryType type,
-                                StopReason stop, Map<String, List<double[]>> curves, SearchReport.GoodputResult g) {
-        return new SearchReport(info, spec.objective().wireName(), spec.slos(), simulated, spec.min(), spec.max(),
-                spec.tolerance(), value, ciLow, ciHigh, binding, type, stop, List.copyOf(done), curves, g,
+    private SearchReport report(
+            double value,
+            double ciLow,
+            double ciHigh,
+            String binding,
+            BoundaryType type,
+            StopReason stop,
+            Map<String, List<double[]>> curves,
+            SearchReport.GoodputResult g) {
+        return new SearchReport(
+                info,
+                spec.objective().wireName(),
+                spec.slos(),
+                simulated,
+                spec.min(),
+                spec.max(),
+                spec.tolerance(),
+                value,
+                ciLow,
+                ciHigh,
+                binding,
+                type,
+                stop,
+                List.copyOf(done),
+                curves,
+                g,
                 shape.rampSeconds());
     }
 }

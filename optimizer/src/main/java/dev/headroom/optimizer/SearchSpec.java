@@ -1,11 +1,10 @@
 package dev.headroom.optimizer;
 
-import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Workload;
-
 import java.util.List;
 
 /**
@@ -20,13 +19,25 @@ import java.util.List;
  * @param openLoop   loads are request rates (open loop) rather than concurrencies (closed loop)
  * @param goodputUnit what max-goodput maximises: good requests/s or their output tokens/s
  */
-public record SearchSpec(Objective objective, List<Slo> slos, double min, double max, double tolerance, int maxProbes,
-                         Workload workload, RunLength perProbe, ArrivalProcess arrivals, long seed, boolean openLoop,
-                         Goodput.Unit goodputUnit) {
+public record SearchSpec(
+        Objective objective,
+        List<Slo> slos,
+        double min,
+        double max,
+        double tolerance,
+        int maxProbes,
+        Workload workload,
+        RunLength perProbe,
+        ArrivalProcess arrivals,
+        long seed,
+        boolean openLoop,
+        Goodput.Unit goodputUnit) {
 
     /** What the search looks for. */
     public enum Objective {
-        MAX_CONCURRENCY("max-concurrency"), MAX_RATE("max-rate"), MAX_GOODPUT("max-goodput");
+        MAX_CONCURRENCY("max-concurrency"),
+        MAX_RATE("max-rate"),
+        MAX_GOODPUT("max-goodput");
 
         private final String wireName;
 
@@ -40,25 +51,49 @@ public record SearchSpec(Objective objective, List<Slo> slos, double min, double
 
         public static Objective parse(String s) {
             for (Objective o : values()) if (o.wireName.equals(s.trim())) return o;
-            throw new BadInputException("bad {objective} '" + s + "': valid values are max-concurrency, max-rate, max-goodput");
+            throw new BadInputException(
+                    "bad {objective} '" + s + "': valid values are max-concurrency, max-rate, max-goodput");
         }
     }
 
     public SearchSpec {
         if (slos.isEmpty()) throw new BadInputException("a search needs at least one {slo}");
-        if (!(min > 0) || !(max >= min)) throw new BadInputException("need 0 < {min} <= {max}, got " + min + " and " + max);
-        if (!(tolerance > 0 && tolerance < 1)) throw new BadInputException("{tolerance} must be in (0, 1), got " + tolerance);
+        if (!(min > 0) || !(max >= min))
+            throw new BadInputException("need 0 < {min} <= {max}, got " + min + " and " + max);
+        if (!(tolerance > 0 && tolerance < 1))
+            throw new BadInputException("{tolerance} must be in (0, 1), got " + tolerance);
         if (maxProbes < 2) throw new BadInputException("{max-probes} must be >= 2, got " + maxProbes);
-        if (objective == Objective.MAX_CONCURRENCY && openLoop) throw new BadInputException("max-concurrency is closed loop");
+        if (objective == Objective.MAX_CONCURRENCY && openLoop)
+            throw new BadInputException("max-concurrency is closed loop");
         if (objective == Objective.MAX_RATE && !openLoop) throw new BadInputException("max-rate is open loop");
         slos = List.copyOf(slos);
     }
 
     /** A boundary search (max-concurrency: closed loop; max-rate: open loop), goodput in requests. */
-    public SearchSpec(Objective objective, List<Slo> slos, double min, double max, double tolerance, int maxProbes,
-                      Workload workload, RunLength perProbe, ArrivalProcess arrivals, long seed) {
-        this(objective, slos, min, max, tolerance, maxProbes, workload, perProbe, arrivals, seed,
-                objective == Objective.MAX_RATE, Goodput.Unit.REQUESTS);
+    public SearchSpec(
+            Objective objective,
+            List<Slo> slos,
+            double min,
+            double max,
+            double tolerance,
+            int maxProbes,
+            Workload workload,
+            RunLength perProbe,
+            ArrivalProcess arrivals,
+            long seed) {
+        this(
+                objective,
+                slos,
+                min,
+                max,
+                tolerance,
+                maxProbes,
+                workload,
+                perProbe,
+                arrivals,
+                seed,
+                objective == Objective.MAX_RATE,
+                Goodput.Unit.REQUESTS);
     }
 
     /** Closed-loop loads are whole numbers of users. */

@@ -1,19 +1,18 @@
 package dev.headroom.optimizer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
 import dev.headroom.model.Workload;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** The search on analytic fake measurement functions: margin(load) given, with optional noise. */
 class BoundarySearchTest {
@@ -24,15 +23,27 @@ class BoundarySearchTest {
     }
 
     private static SearchSpec spec(SearchSpec.Objective o, double min, double max, int probes, double tolerance) {
-        return new SearchSpec(o, List.of(SLO), min, max, tolerance, probes, Workload.fixed(100, 10),
-                RunLength.requests(100), new ArrivalProcess.Poisson(), 1);
+        return new SearchSpec(
+                o,
+                List.of(SLO),
+                min,
+                max,
+                tolerance,
+                probes,
+                Workload.fixed(100, 10),
+                RunLength.requests(100),
+                new ArrivalProcess.Poisson(),
+                1);
     }
 
     private static BoundarySearch.Observer fake(DoubleUnaryOperator margin, double noise, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
-        return (load, i) -> new BoundarySearch.Observation(load,
-                List.of(new Margin(SLO, margin.applyAsDouble(load) + noise * r.nextGaussian(), noise > 0 ? noise : 0.001, 100)),
-                100, 10);
+        return (load, i) -> new BoundarySearch.Observation(
+                load,
+                List.of(new Margin(
+                        SLO, margin.applyAsDouble(load) + noise * r.nextGaussian(), noise > 0 ? noise : 0.001, 100)),
+                100,
+                10);
     }
 
     @Test
@@ -41,8 +52,14 @@ class BoundarySearchTest {
         var r = bs.run(fake(load -> load / 99.5 - 1, 0, 1));
         List<double[]> pts = bs.sampledCurves(r.probes()).get(SLO.text());
         assertEquals(BoundarySearch.CURVE_POINTS, pts.size());
-        double lo = r.probes().stream().mapToDouble(BoundarySearch.Observation::load).min().orElseThrow();
-        double hi = r.probes().stream().mapToDouble(BoundarySearch.Observation::load).max().orElseThrow();
+        double lo = r.probes().stream()
+                .mapToDouble(BoundarySearch.Observation::load)
+                .min()
+                .orElseThrow();
+        double hi = r.probes().stream()
+                .mapToDouble(BoundarySearch.Observation::load)
+                .max()
+                .orElseThrow();
         assertEquals(lo, pts.getFirst()[0], 1e-9 * hi);
         assertEquals(hi, pts.getLast()[0], 1e-9 * hi);
         assertEquals(Math.sqrt(pts.get(0)[0] * pts.get(2)[0]), pts.get(1)[0], 1e-9 * hi);
@@ -66,7 +83,9 @@ class BoundarySearchTest {
     void theToleranceStopsIntegerSearchesBeforeAdjacency() {
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.05))
                 .run(fake(load -> load / 100 - 1, 0, 1));
-        assertTrue(r.stopReason() == StopReason.TOLERANCE || r.stopReason() == StopReason.ADJACENT, r.stopReason().wireName());
+        assertTrue(
+                r.stopReason() == StopReason.TOLERANCE || r.stopReason() == StopReason.ADJACENT,
+                r.stopReason().wireName());
         assertTrue((r.ciHigh() - r.ciLow()) / r.ciLow() < 0.05 || r.ciHigh() - r.ciLow() <= 1);
         assertTrue(r.ciLow() <= 99 && r.ciHigh() >= 100, r.ciLow() + " .. " + r.ciHigh());
     }
@@ -84,13 +103,16 @@ class BoundarySearchTest {
 
     @Test
     void aBracketWithinTheNoiseIsConfirmedAtTheToleranceEdgesBeforeTheSearchStops() {
-        // Margin log(load / 99.5), each probe ± 0.02: 99 (−0.005) and 100 (+0.005) are adjacent but neither verdict is sure.
+        // Margin log(load / 99.5), each probe ± 0.02: 99 (−0.005) and 100 (+0.005) are adjacent but neither verdict is
+        // sure.
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.05))
                 .run(exact(load -> Math.log(load / 99.5), 0.02));
         assertEquals(99, r.value());
         assertEquals(StopReason.ADJACENT, r.stopReason());
-        List<Double> loads = r.probes().stream().map(BoundarySearch.Observation::load).toList();
-        // 96 (z 1.8) already confirms the pass side; the fail side is confirmed at 99 × 1.05 → 103 (z 1.7), the one probe
+        List<Double> loads =
+                r.probes().stream().map(BoundarySearch.Observation::load).toList();
+        // 96 (z 1.8) already confirms the pass side; the fail side is confirmed at 99 × 1.05 → 103 (z 1.7), the one
+        // probe
         // measured beyond the bracket.
         assertEquals(List.of(99.0, 103.0), loads.subList(loads.size() - 2, loads.size()), loads.toString());
         assertEquals(1, loads.stream().filter(l -> l > 100).count(), loads.toString());
@@ -99,12 +121,15 @@ class BoundarySearchTest {
                 .run(exact(load -> Math.log(load / 99.5), 0.001));
         assertEquals(StopReason.TOLERANCE, precise.stopReason());
         assertTrue(precise.value() >= 95 && precise.value() <= 99, "value " + precise.value());
-        assertTrue(precise.probes().stream().noneMatch(p -> p.load() == 103 || p.load() == 95), precise.probes().toString());
+        assertTrue(
+                precise.probes().stream().noneMatch(p -> p.load() == 103 || p.load() == 95),
+                precise.probes().toString());
     }
 
     @Test
     void confirmingTheBracketEndsKeepsAFlatNoisyMarginWithinFivePercentMoreOften() {
-        // Slope 0.5 per log-unit, noise 0.03: a 5 % error in load is 0.8 of one probe's standard error, so the bracket's
+        // Slope 0.5 per log-unit, noise 0.03: a 5 % error in load is 0.8 of one probe's standard error, so the
+        // bracket's
         // ends near the root are often wrong. Measured: 176 of 200 within 5 %; 154 with no confirmation.
         int within = 0;
         for (long seed = 0; seed < 200; seed++) {
@@ -119,12 +144,15 @@ class BoundarySearchTest {
     void aFlatMarginThatTurnsUpAtAKneeIsBisectedThenExtrapolatedFromTheFailingSide() {
         // A saturating server: latency a tenth of the threshold up to 252 users, then linear in users (e2e = users ÷
         // throughput), crossing the threshold at 270. 1, 8, 64 are flat and 512 fails by 12: the chord's root sits just
-        // above 64, so the search bisects (181, flat again; 304, +1.7); the line through 304 and 512 then crosses zero at
-        // exactly 270. The chord alone crept up the flat part a tenth of the bracket at a time (109, 149, 185, 218, 247):
+        // above 64, so the search bisects (181, flat again; 304, +1.7); the line through 304 and 512 then crosses zero
+        // at
+        // exactly 270. The chord alone crept up the flat part a tenth of the bracket at a time (109, 149, 185, 218,
+        // 247):
         // 12 probes.
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
                 .run(exact(load -> Math.max(-0.9, (load - 270) / 20), 0.001));
-        List<Double> loads = r.probes().stream().map(BoundarySearch.Observation::load).toList();
+        List<Double> loads =
+                r.probes().stream().map(BoundarySearch.Observation::load).toList();
         assertEquals(List.of(1.0, 8.0, 64.0, 512.0, 181.0, 304.0, 270.0), loads.subList(0, 7), loads.toString());
         assertTrue(loads.size() <= 9, loads.toString());
         assertTrue(Math.abs(r.value() - 269) / 269 <= 0.05, "value " + r.value());
@@ -132,12 +160,15 @@ class BoundarySearchTest {
 
     @Test
     void anAmbiguousPassNextToTheRootIsSettledAtItsToleranceEdge() {
-        // 181 passes by only 0.4 se and the chord to 512 puts the root just above it: the next probe is its tolerance edge
-        // 190 (a sure fail), then 172 (a sure pass) confirms 181. Without that rule the next probe is 214 (a tenth of the
+        // 181 passes by only 0.4 se and the chord to 512 puts the root just above it: the next probe is its tolerance
+        // edge
+        // 190 (a sure fail), then 172 (a sure pass) confirms 181. Without that rule the next probe is 214 (a tenth of
+        // the
         // bracket) and the search takes 8 probes; the chord alone (no knee rules) took 9.
         DoubleUnaryOperator margin = load -> load < 178 ? -0.9 : load <= 181 ? -0.02 : 0.1 + 2 * Math.log(load / 181);
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20)).run(exact(margin, 0.05));
-        List<Double> loads = r.probes().stream().map(BoundarySearch.Observation::load).toList();
+        List<Double> loads =
+                r.probes().stream().map(BoundarySearch.Observation::load).toList();
         assertEquals(List.of(1.0, 8.0, 64.0, 512.0, 181.0, 190.0, 172.0), loads);
         assertEquals(181, r.value());
         assertEquals(StopReason.TOLERANCE, r.stopReason());
@@ -145,8 +176,8 @@ class BoundarySearchTest {
 
     /** Noise-free margins that claim a standard error of {@code se}. */
     private static BoundarySearch.Observer exact(DoubleUnaryOperator margin, double se) {
-        return (load, i) -> new BoundarySearch.Observation(load,
-                List.of(new Margin(SLO, margin.applyAsDouble(load), se, 100)), 100, 10);
+        return (load, i) -> new BoundarySearch.Observation(
+                load, List.of(new Margin(SLO, margin.applyAsDouble(load), se, 100)), 100, 10);
     }
 
     @Test
@@ -160,10 +191,12 @@ class BoundarySearchTest {
 
     @Test
     void boundaryOutsideTheRangeIsReportedAsSuch() {
-        var above = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 64, 20)).run(fake(load -> -0.5, 0, 1));
+        var above =
+                new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 64, 20)).run(fake(load -> -0.5, 0, 1));
         assertEquals(StopReason.ABOVE_MAX, above.stopReason());
         assertEquals(64, above.value());
-        var below = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 4, 64, 20)).run(fake(load -> 0.5, 0, 1));
+        var below =
+                new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 4, 64, 20)).run(fake(load -> 0.5, 0, 1));
         assertEquals(StopReason.BELOW_MIN, below.stopReason());
         assertTrue(Double.isNaN(below.value()));
         assertEquals(1, below.probes().size());
@@ -171,7 +204,8 @@ class BoundarySearchTest {
 
     @Test
     void maxRateConvergesToTheToleranceWithTheFitsRoot() {
-        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 20)).run(fake(rate -> rate / 7.5 - 1, 0, 1));
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 20))
+                .run(fake(rate -> rate / 7.5 - 1, 0, 1));
         assertEquals(StopReason.TOLERANCE, r.stopReason());
         assertEquals(7.5, r.value(), 7.5 * 0.05);
         assertTrue(r.ciLow() < 7.5 && r.ciHigh() >= 7.5, r.ciLow() + " .. " + r.ciHigh());
@@ -184,8 +218,8 @@ class BoundarySearchTest {
         java.util.Map<Double, Integer> visits = new java.util.HashMap<>();
         BoundarySearch.Observer shortThenSoak = (rate, i) -> {
             boolean soak = visits.merge(rate, 1, Integer::sum) > 1;
-            return new BoundarySearch.Observation(rate,
-                    List.of(new Margin(SLO, rate / (soak ? 7.5 : 8.5) - 1, 0.001, 100)), 100, 10);
+            return new BoundarySearch.Observation(
+                    rate, List.of(new Margin(SLO, rate / (soak ? 7.5 : 8.5) - 1, 0.001, 100)), 100, 10);
         };
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 30)).run(shortThenSoak);
         assertEquals(StopReason.TOLERANCE, r.stopReason());
@@ -194,13 +228,19 @@ class BoundarySearchTest {
         assertTrue(visits.get(r.ciLow()) == 2 && visits.get(r.ciHigh()) == 2, "both ends soaked: " + visits);
         var concurrency = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.001))
                 .run(fake(load -> load / 99.5 - 1, 0, 1));
-        assertEquals(concurrency.probes().size(), concurrency.probes().stream().mapToDouble(BoundarySearch.Observation::load)
-                .distinct().count(), "no soak in a closed-loop search");
+        assertEquals(
+                concurrency.probes().size(),
+                concurrency.probes().stream()
+                        .mapToDouble(BoundarySearch.Observation::load)
+                        .distinct()
+                        .count(),
+                "no soak in a closed-loop search");
     }
 
     @Test
     void theProbeLimitStopsTheSearch() {
-        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 100_000, 3)).run(fake(load -> load / 50_000 - 1, 0, 1));
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 100_000, 3))
+                .run(fake(load -> load / 50_000 - 1, 0, 1));
         assertEquals(StopReason.MAX_PROBES, r.stopReason());
         assertEquals(3, r.probes().size());
     }

@@ -1,27 +1,36 @@
 package dev.headroom.optimizer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
 import dev.headroom.model.Workload;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** Max-goodput search on analytic goodput curves, with and without measurement noise. */
 class GoodputSearchTest {
 
     private static SearchSpec spec(double min, double max, int probes, boolean open) {
-        return new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(Slo.parse("ttft:p95<300ms")), min, max, 0.05,
-                probes, Workload.fixed(100, 10), RunLength.requests(100), new ArrivalProcess.Poisson(), 1, open,
+        return new SearchSpec(
+                SearchSpec.Objective.MAX_GOODPUT,
+                List.of(Slo.parse("ttft:p95<300ms")),
+                min,
+                max,
+                0.05,
+                probes,
+                Workload.fixed(100, 10),
+                RunLength.requests(100),
+                new ArrivalProcess.Poisson(),
+                1,
+                open,
                 Goodput.Unit.REQUESTS);
     }
 
@@ -72,8 +81,11 @@ class GoodputSearchTest {
     @Test
     void aNoisyProbeCountsForLessThanAPreciseOne() {
         // Two measurements at the same load disagree; the precise one should pull the posterior to itself.
-        List<GoodputSurrogate.Point> pts = List.of(new GoodputSurrogate.Point(0, 0, 1e-4), new GoodputSurrogate.Point(2, 10, 1e-4),
-                new GoodputSurrogate.Point(1, 4, 1e-4), new GoodputSurrogate.Point(1, 8, 25));
+        List<GoodputSurrogate.Point> pts = List.of(
+                new GoodputSurrogate.Point(0, 0, 1e-4),
+                new GoodputSurrogate.Point(2, 10, 1e-4),
+                new GoodputSurrogate.Point(1, 4, 1e-4),
+                new GoodputSurrogate.Point(1, 8, 25));
         assertEquals(4, GoodputSurrogate.fit(pts).predict(1).mean(), 0.5);
     }
 
@@ -104,10 +116,20 @@ class GoodputSearchTest {
         // Goodput rises with load until the server's batch is full at 64, then every extra user's requests queue,
         // miss the SLO, and goodput collapses: a cliff no smooth surrogate can fit.
         DoubleUnaryOperator cliff = c -> c <= 64 ? 0.5 * c : 0;
-        assertEquals(102, GoodputSearch.cap(List.of(new GoodputSearch.Observation(10, 5, 0.1, 1, 1),
-                new GoodputSearch.Observation(102, 0, 0.1, 1, 1), new GoodputSearch.Observation(1024, 0, 0.1, 1, 1))), 1e-9);
+        assertEquals(
+                102,
+                GoodputSearch.cap(List.of(
+                        new GoodputSearch.Observation(10, 5, 0.1, 1, 1),
+                        new GoodputSearch.Observation(102, 0, 0.1, 1, 1),
+                        new GoodputSearch.Observation(1024, 0, 0.1, 1, 1))),
+                1e-9);
         var r = new GoodputSearch(spec(1, 1024, 14, false)).run(fake(cliff, 0, 1));
-        assertTrue(r.load() >= 58 && r.load() <= 64, "argmax " + r.load() + " after " + r.probes().stream().map(GoodputSearch.Observation::load).toList());
+        assertTrue(
+                r.load() >= 58 && r.load() <= 64,
+                "argmax " + r.load() + " after "
+                        + r.probes().stream()
+                                .map(GoodputSearch.Observation::load)
+                                .toList());
         // Every probe after the initial four lies below the collapse seen so far.
         for (int i = 4; i < r.probes().size(); i++) {
             double load = r.probes().get(i).load();
@@ -124,8 +146,11 @@ class GoodputSearchTest {
 
     @Test
     void thePlateauHoldsTheLoadsWhosePosteriorMeanIsWithinOneSdOfTheBest() {
-        var posterior = new GoodputSearch.Posterior(new double[] {1, 2, 4, 8, 16}, new double[] {1, 4.6, 5, 4.7, 2},
-                new double[] {0.5, 0.5, 0.5, 0.5, 0.5}, new double[] {1, 1, 0.1});
+        var posterior = new GoodputSearch.Posterior(
+                new double[] {1, 2, 4, 8, 16},
+                new double[] {1, 4.6, 5, 4.7, 2},
+                new double[] {0.5, 0.5, 0.5, 0.5, 0.5},
+                new double[] {1, 1, 0.1});
         var best = new GoodputSearch.Observation(4, 5, 0.5, 100, 10);
         var r = new GoodputSearch.Result(4, 5, 0.5, best, 0, StopReason.CONVERGED, List.of(best), posterior);
         assertArrayEquals(new double[] {2, 8}, r.plateau(), 1e-12);

@@ -1,16 +1,15 @@
 package dev.headroom.optimizer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Slo;
 import dev.headroom.model.TokenSource;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class MarginTest {
     private static final long MS = 1_000_000L;
@@ -27,8 +26,8 @@ class MarginTest {
         List<RequestRecord> out = new ArrayList<>();
         for (int k = 0; k < ttftMs.size(); k++) {
             long i = ttftMs.get(k);
-            out.add(RequestRecord.completed(k, 0, 0, new long[] {i * MS, i * MS + 5 * MS}, i * MS + 6 * MS, 10,
-                    TokenSource.USAGE, 2, 0));
+            out.add(RequestRecord.completed(
+                    k, 0, 0, new long[] {i * MS, i * MS + 5 * MS}, i * MS + 6 * MS, 10, TokenSource.USAGE, 2, 0));
         }
         return out;
     }
@@ -97,7 +96,8 @@ class MarginTest {
     @Test
     void errorRateMarginCountsFailures() {
         List<RequestRecord> rs = new ArrayList<>(ttfts(90));
-        for (int i = 0; i < 10; i++) rs.add(RequestRecord.failed(100 + i, 0, 0, 1, 10, 2, 503, ErrorKind.HTTP_5XX, "x"));
+        for (int i = 0; i < 10; i++)
+            rs.add(RequestRecord.failed(100 + i, 0, 0, 1, 10, 2, 503, ErrorKind.HTTP_5XX, "x"));
         Margin m = Margin.of(Slo.parse("error_rate<5%"), rs, false);
         assertEquals((0.10 - 0.05) / 0.05, m.value(), 1e-9);
         assertTrue(!m.passing());

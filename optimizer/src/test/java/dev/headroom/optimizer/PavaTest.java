@@ -1,10 +1,10 @@
 package dev.headroom.optimizer;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
 
 class PavaTest {
 
@@ -16,9 +16,13 @@ class PavaTest {
     @Test
     void violatorsArePooledToTheirWeightedMean() {
         // 3 and 1 violate: pooled with weights 1 and 3 -> (3 + 3) / 4 = 1.5.
-        assertArrayEquals(new double[] {0, 1.5, 1.5, 4}, Pava.fit(new double[] {0, 3, 1, 4}, new double[] {1, 1, 3, 1}), 1e-12);
+        assertArrayEquals(
+                new double[] {0, 1.5, 1.5, 4}, Pava.fit(new double[] {0, 3, 1, 4}, new double[] {1, 1, 3, 1}), 1e-12);
         // A chain: 5, 4, 3 with equal weights pools to 4, then 2 joins: (5 + 4 + 3 + 2) / 4 = 3.5.
-        assertArrayEquals(new double[] {3.5, 3.5, 3.5, 3.5, 6}, Pava.fit(new double[] {5, 4, 3, 2, 6}, new double[] {1, 1, 1, 1, 1}), 1e-12);
+        assertArrayEquals(
+                new double[] {3.5, 3.5, 3.5, 3.5, 6},
+                Pava.fit(new double[] {5, 4, 3, 2, 6}, new double[] {1, 1, 1, 1, 1}),
+                1e-12);
     }
 
     @Test

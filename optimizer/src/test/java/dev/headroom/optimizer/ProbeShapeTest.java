@@ -1,26 +1,34 @@
 package dev.headroom.optimizer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
 import dev.headroom.model.TokenSource;
 import dev.headroom.model.Workload;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class ProbeShapeTest {
     private static final long MS = 1_000_000L;
 
     private static SearchSpec spec(String slo) {
-        return new SearchSpec(SearchSpec.Objective.MAX_CONCURRENCY, List.of(Slo.parse(slo)), 1, 1024, 0.05, 20,
-                Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        return new SearchSpec(
+                SearchSpec.Objective.MAX_CONCURRENCY,
+                List.of(Slo.parse(slo)),
+                1,
+                1024,
+                0.05,
+                20,
+                Workload.fixed(100, 10),
+                RunLength.requests(200),
+                new ArrivalProcess.Poisson(),
+                1);
     }
 
     private static List<RequestRecord> ttftsAround(double ms, int n) {
@@ -66,8 +74,17 @@ class ProbeShapeTest {
 
     @Test
     void openLoopProbesMeasureEightRequestLifetimesAfterOneOfWarmUp() {
-        SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
-                Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        SearchSpec rate = new SearchSpec(
+                SearchSpec.Objective.MAX_RATE,
+                List.of(Slo.parse("ttft:p95<300ms")),
+                1,
+                100,
+                0.05,
+                20,
+                Workload.fixed(100, 10),
+                RunLength.requests(200),
+                new ArrivalProcess.Poisson(),
+                1);
         ProbeShape shape = new ProbeShape(rate);
         // Before the first probe nothing is known: the base length and two seconds of warm-up. (Boundary probes may run
         // five times their length while their verdict is ambiguous.)
@@ -82,25 +99,53 @@ class ProbeShapeTest {
 
     @Test
     void anOpenLoopProbePassesOnlyOnceItsWholeLengthIsJudgedButFailsAtOnce() {
-        SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
-                Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        SearchSpec rate = new SearchSpec(
+                SearchSpec.Objective.MAX_RATE,
+                List.of(Slo.parse("ttft:p95<300ms")),
+                1,
+                100,
+                0.05,
+                20,
+                Workload.fixed(100, 10),
+                RunLength.requests(200),
+                new ArrivalProcess.Poisson(),
+                1);
         ProbeShape shape = new ProbeShape(rate);
         // At 5 % past capacity a queue's delay grows by 0.05 s a second: 300 ms ÷ 0.05 = 6 s of arrivals to show.
         assertEquals(6.0, shape.queueSeconds(), 1e-12);
         assertEquals(5 * 600, shape.forLoad(100).requests(), "6 s at 100 req/s, five times while ambiguous");
         var rule = shape.stopRule(100);
-        assertFalse(rule.enough(ttftsAround(30, 400)), "a sure pass on the first 400 of 600: the queue may be building");
+        assertFalse(
+                rule.enough(ttftsAround(30, 400)), "a sure pass on the first 400 of 600: the queue may be building");
         assertTrue(shape.stopRule(100).enough(ttftsAround(30, 600)), "the whole length judged");
         assertTrue(shape.stopRule(100).enough(ttftsAround(3000, 80)), "a sure fail stops at once");
-        SearchSpec itlOnly = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("itl:p95<50ms")), 1, 100, 0.05,
-                20, Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        SearchSpec itlOnly = new SearchSpec(
+                SearchSpec.Objective.MAX_RATE,
+                List.of(Slo.parse("itl:p95<50ms")),
+                1,
+                100,
+                0.05,
+                20,
+                Workload.fixed(100, 10),
+                RunLength.requests(200),
+                new ArrivalProcess.Poisson(),
+                1);
         assertEquals(0, new ProbeShape(itlOnly).queueSeconds(), "a gap between tokens does not include the queue");
     }
 
     @Test
     void aRateMeasuredAgainIsSoakedFourTimesAsLongAndFailsOnlyAfterHalfOfIt() {
-        SearchSpec rate = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")), 1, 100, 0.05, 20,
-                Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        SearchSpec rate = new SearchSpec(
+                SearchSpec.Objective.MAX_RATE,
+                List.of(Slo.parse("ttft:p95<300ms")),
+                1,
+                100,
+                0.05,
+                20,
+                Workload.fixed(100, 10),
+                RunLength.requests(200),
+                new ArrivalProcess.Poisson(),
+                1);
         ProbeShape shape = new ProbeShape(rate);
         assertFalse(shape.isSoak(100));
         shape.remember(100);
@@ -114,13 +159,32 @@ class ProbeShapeTest {
         ProbeShape closed = new ProbeShape(users);
         closed.remember(100);
         assertFalse(closed.isSoak(100), "a closed-loop probe repeated is pooled, not soaked");
-        ProbeShape goodput = new ProbeShape(new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(Slo.parse("ttft:p95<300ms")),
-                1, 100, 0.05, 20, Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1, true,
+        ProbeShape goodput = new ProbeShape(new SearchSpec(
+                SearchSpec.Objective.MAX_GOODPUT,
+                List.of(Slo.parse("ttft:p95<300ms")),
+                1,
+                100,
+                0.05,
+                20,
+                Workload.fixed(100, 10),
+                RunLength.requests(200),
+                new ArrivalProcess.Poisson(),
+                1,
+                true,
                 Goodput.Unit.REQUESTS));
         goodput.remember(100);
         assertFalse(goodput.isSoak(100), "an open-loop goodput probe repeated keeps its length");
-        ProbeShape capped = new ProbeShape(new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(Slo.parse("ttft:p95<300ms")),
-                1, 100, 0.05, 20, Workload.fixed(100, 10), new RunLength(200, 20), new ArrivalProcess.Poisson(), 1));
+        ProbeShape capped = new ProbeShape(new SearchSpec(
+                SearchSpec.Objective.MAX_RATE,
+                List.of(Slo.parse("ttft:p95<300ms")),
+                1,
+                100,
+                0.05,
+                20,
+                Workload.fixed(100, 10),
+                new RunLength(200, 20),
+                new ArrivalProcess.Poisson(),
+                1));
         capped.remember(100);
         assertEquals(80, capped.forLoad(100).maxSeconds(), 1e-9, "the --probe-duration cap grows with the soak");
         assertEquals(20, capped.forLoad(90).maxSeconds(), 1e-9);
@@ -133,8 +197,17 @@ class ProbeShapeTest {
         assertEquals(150, len.warmupRequests());
         assertEquals(5 * 450, len.requests(), "three waves, and up to five times that while ambiguous");
         assertEquals(0, len.rampSeconds(), "no ramp until the first probe taught one");
-        SearchSpec goodput = new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(Slo.parse("ttft:p95<300ms")), 1, 1024,
-                0.05, 20, Workload.fixed(100, 10), RunLength.requests(200), new ArrivalProcess.Poisson(), 1);
+        SearchSpec goodput = new SearchSpec(
+                SearchSpec.Objective.MAX_GOODPUT,
+                List.of(Slo.parse("ttft:p95<300ms")),
+                1,
+                1024,
+                0.05,
+                20,
+                Workload.fixed(100, 10),
+                RunLength.requests(200),
+                new ArrivalProcess.Poisson(),
+                1);
         assertEquals(450, new ProbeShape(goodput).forLoad(150).requests(), "goodput probes run exactly their length");
     }
 

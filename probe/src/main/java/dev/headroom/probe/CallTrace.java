@@ -11,6 +11,7 @@ final class CallTrace {
     volatile boolean acquired;
     /** How long the connection had been idle in the pool before this call took it; 0 for a new one. */
     volatile long idleNanos;
+
     volatile boolean responseHeaders;
 
     RequestRecord.Connection connection() {

@@ -2,7 +2,6 @@ package dev.headroom.probe;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.OperatingSystemMXBean;
-
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -19,8 +18,7 @@ import javax.management.openmbean.CompositeData;
  * notifications). The probe uses it to say when the client, not the server, may have been the bottleneck.
  */
 final class ClientMonitor implements AutoCloseable {
-    private final OperatingSystemMXBean os =
-            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final List<Registration> registrations = new ArrayList<>();
     private final AtomicLong maxPauseMicros = new AtomicLong();
     private final DoubleAdder cpuSum = new DoubleAdder();
@@ -38,8 +36,9 @@ final class ClientMonitor implements AutoCloseable {
                 if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) return;
                 var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
                 // Concurrent collectors report their concurrent phases too; only pauses stop the client.
-                if (info.getGcName().contains("Pauses") || !info.getGcName().startsWith("ZGC")
-                        && !info.getGcAction().contains("concurrent")) {
+                if (info.getGcName().contains("Pauses")
+                        || !info.getGcName().startsWith("ZGC")
+                                && !info.getGcAction().contains("concurrent")) {
                     maxPauseMicros.accumulateAndGet(info.getGcInfo().getDuration() * 1000, Math::max);
                 }
             };

@@ -1,9 +1,8 @@
 package dev.headroom.probe;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
+import dev.headroom.model.BadInputException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -26,18 +25,22 @@ import java.util.regex.Pattern;
  */
 public final class ClientTokenizer {
     /** GPT-2's pre-tokenizer, the default of byte-level BPE. */
-    static final String GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+    static final String GPT2_PATTERN =
+            "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
     /** tiktoken's cl100k_base pre-tokenizer (also Llama 3's). */
-    static final String CL100K_PATTERN = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+    static final String CL100K_PATTERN =
+            "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
     /** tiktoken's o200k_base pre-tokenizer. */
-    static final String O200K_PATTERN = "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
-            + "|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
-            + "|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+    static final String O200K_PATTERN =
+            "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+                    + "|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+                    + "|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
     private final String name;
     private final Pattern pretokenizer;
     /** Merge priority of a pair of byte sequences (lower merges first), keyed by the concatenated bytes. */
     private final Map<Bytes, Integer> mergeRank;
+
     private final int specialTokens;
 
     private ClientTokenizer(String name, Pattern pretokenizer, Map<Bytes, Integer> mergeRank, int specialTokens) {
@@ -63,7 +66,8 @@ public final class ClientTokenizer {
                     + "tokenizer.json or a .tiktoken rank file");
         }
         try {
-            if (named.isPresent()) return tiktoken(file, named.get().name(), named.get().pattern());
+            if (named.isPresent())
+                return tiktoken(file, named.get().name(), named.get().pattern());
             if (file.toString().endsWith(".tiktoken")) {
                 String name = file.getFileName().toString();
                 return tiktoken(file, name, name.startsWith("o200k") ? O200K_PATTERN : CL100K_PATTERN);
@@ -119,7 +123,8 @@ public final class ClientTokenizer {
             lineNo++;
             if (line.isBlank()) continue;
             String[] f = line.trim().split(" ");
-            if (f.length != 2) throw new BadInputException("{tokenizer} " + file + " line " + lineNo + ": expected 'BASE64 RANK'");
+            if (f.length != 2)
+                throw new BadInputException("{tokenizer} " + file + " line " + lineNo + ": expected 'BASE64 RANK'");
             ranks.put(new Bytes(Base64.getDecoder().decode(f[0])), Integer.parseInt(f[1]));
         }
         return new ClientTokenizer(name, Pattern.compile(pattern), ranks, 0);
@@ -153,9 +158,14 @@ public final class ClientTokenizer {
         }
         String pattern = splitPattern(root.path("pre_tokenizer"));
         int special = root.path("post_processor").toString().contains("\"SpecialToken\"")
-                || root.path("post_processor").toString().contains("bos") ? 1 : 0;
-        return new ClientTokenizer(file.getFileName().toString(), Pattern.compile(pattern == null ? GPT2_PATTERN : pattern),
-                ranks, special);
+                        || root.path("post_processor").toString().contains("bos")
+                ? 1
+                : 0;
+        return new ClientTokenizer(
+                file.getFileName().toString(),
+                Pattern.compile(pattern == null ? GPT2_PATTERN : pattern),
+                ranks,
+                special);
     }
 
     private static boolean usesByteLevel(JsonNode pre) {
@@ -164,7 +174,8 @@ public final class ClientTokenizer {
 
     /** The regex of a Split pre-tokenizer, if there is one (Llama 3 style); else null for GPT-2's. */
     private static String splitPattern(JsonNode pre) {
-        if (pre.path("type").asText().equals("Split")) return pre.path("pattern").path("Regex").asText(null);
+        if (pre.path("type").asText().equals("Split"))
+            return pre.path("pattern").path("Regex").asText(null);
         for (JsonNode p : pre.path("pretokenizers")) {
             String s = splitPattern(p);
             if (s != null) return s;
@@ -203,11 +214,13 @@ public final class ClientTokenizer {
             return new Bytes(c);
         }
 
-        @Override public boolean equals(Object o) {
+        @Override
+        public boolean equals(Object o) {
             return o instanceof Bytes other && Arrays.equals(value, other.value);
         }
 
-        @Override public int hashCode() {
+        @Override
+        public int hashCode() {
             return Arrays.hashCode(value);
         }
     }

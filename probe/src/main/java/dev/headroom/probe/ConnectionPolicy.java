@@ -1,12 +1,11 @@
 package dev.headroom.probe;
 
-import okhttp3.ConnectionPool;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
 
 /**
  * Which connections a run's requests go out on, and what it learned about the server's. Reusing a kept-alive
@@ -21,6 +20,7 @@ final class ConnectionPolicy {
     static final Duration IDLE_LIMIT = Duration.ofSeconds(4);
     /** A reused connection that failed after being idle for less than this was closed at the end of its response. */
     static final Duration CLOSED_AFTER_RESPONSE = Duration.ofMillis(250);
+
     private static final Duration MIN_IDLE = Duration.ofMillis(50);
 
     private final OkHttpClient base;
@@ -96,13 +96,15 @@ final class ConnectionPolicy {
     }
 
     private OkHttpClient withIdleLimit(Duration limit) {
-        return base.newBuilder().connectionPool(new ConnectionPool(maxIdle, limit.toMillis(), TimeUnit.MILLISECONDS))
+        return base.newBuilder()
+                .connectionPool(new ConnectionPool(maxIdle, limit.toMillis(), TimeUnit.MILLISECONDS))
                 .build();
     }
 
     /** For results: the mode, what the client does now, and what it learned. */
     String describe() {
-        String now = closeEach ? "a new connection per request (Connection: close)"
+        String now = closeEach
+                ? "a new connection per request (Connection: close)"
                 : "kept-alive connections reused while idle < " + millis(idleLimit.toNanos());
         return mode.wireName() + ": " + now + (learned == null ? "" : "; the server " + learned);
     }
@@ -112,7 +114,8 @@ final class ConnectionPolicy {
     }
 
     private static String millis(long nanos) {
-        return nanos >= 1_000_000_000 ? String.format(Locale.ROOT, "%.1f s", nanos / 1e9)
+        return nanos >= 1_000_000_000
+                ? String.format(Locale.ROOT, "%.1f s", nanos / 1e9)
                 : String.format(Locale.ROOT, "%d ms", nanos / 1_000_000);
     }
 }

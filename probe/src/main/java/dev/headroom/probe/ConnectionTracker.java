@@ -1,15 +1,14 @@
 package dev.headroom.probe;
 
-import okhttp3.Call;
-import okhttp3.Connection;
-import okhttp3.EventListener;
-import okhttp3.Response;
-
 import java.net.InetSocketAddress;
 import java.net.Proxy;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
+import okhttp3.Call;
+import okhttp3.Connection;
+import okhttp3.EventListener;
+import okhttp3.Response;
 
 /**
  * OkHttp events to {@link CallTrace}s: whether each call opened its connection or took a kept-alive one, how long

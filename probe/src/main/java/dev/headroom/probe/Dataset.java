@@ -1,10 +1,9 @@
 package dev.headroom.probe;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
+import dev.headroom.model.BadInputException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,7 +51,8 @@ public record Dataset(Path file, List<Entry> entries) {
                 }
             }
         } catch (JacksonException e) {
-            throw new BadInputException("{dataset} " + file + ": not JSONL or ShareGPT JSON: " + e.getOriginalMessage());
+            throw new BadInputException(
+                    "{dataset} " + file + ": not JSONL or ShareGPT JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read dataset " + file + ": " + e.getMessage(), e);
         }
@@ -62,11 +62,14 @@ public record Dataset(Path file, List<Entry> entries) {
 
     private static Entry jsonl(JsonNode o, Path file, int line) {
         int max = o.path("max_tokens").asInt(0);
-        if (o.path("prompt").isTextual()) return new Entry(List.of(new Message("user", o.get("prompt").asText())), max);
+        if (o.path("prompt").isTextual())
+            return new Entry(List.of(new Message("user", o.get("prompt").asText())), max);
         JsonNode messages = o.path("messages");
         if (messages.isArray() && !messages.isEmpty()) {
             List<Message> m = new ArrayList<>();
-            for (JsonNode msg : messages) m.add(new Message(msg.path("role").asText("user"), msg.path("content").asText("")));
+            for (JsonNode msg : messages)
+                m.add(new Message(
+                        msg.path("role").asText("user"), msg.path("content").asText("")));
             return new Entry(List.copyOf(m), max);
         }
         throw new BadInputException("{dataset} " + file + " line " + line + ": needs \"prompt\" (a string) or "
@@ -79,8 +82,10 @@ public record Dataset(Path file, List<Entry> entries) {
         String reply = null;
         for (JsonNode t : turns) {
             String from = t.path("from").asText();
-            if (prompt == null && (from.equals("human") || from.equals("user"))) prompt = t.path("value").asText();
-            else if (prompt != null && reply == null && (from.equals("gpt") || from.equals("assistant"))) reply = t.path("value").asText();
+            if (prompt == null && (from.equals("human") || from.equals("user")))
+                prompt = t.path("value").asText();
+            else if (prompt != null && reply == null && (from.equals("gpt") || from.equals("assistant")))
+                reply = t.path("value").asText();
         }
         if (prompt == null || prompt.isBlank()) return null;
         int osl = reply == null ? 0 : Math.max(1, Math.round(reply.length() / 4f));

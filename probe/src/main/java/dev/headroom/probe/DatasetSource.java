@@ -3,10 +3,9 @@ package dev.headroom.probe;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import okhttp3.OkHttpClient;
-
 import java.io.IOException;
 import java.util.SplittableRandom;
+import okhttp3.OkHttpClient;
 
 /**
  * Requests from a {@link Dataset}, in a seeded shuffled order. A dataset smaller than the run is cycled; from the
@@ -47,7 +46,8 @@ final class DatasetSource implements RequestSource {
 
     @Override
     public String inputLength() {
-        return "dataset " + dataset.file().getFileName() + " (" + dataset.entries().size() + " prompts)";
+        return "dataset " + dataset.file().getFileName() + " ("
+                + dataset.entries().size() + " prompts)";
     }
 
     @Override
@@ -55,7 +55,8 @@ final class DatasetSource implements RequestSource {
         ObjectNode body = MAPPER.createObjectNode();
         body.put("model", model);
         String text = "#" + salt + ": reply with one word.";
-        if (api == Api.CHAT) body.putArray("messages").addObject().put("role", "user").put("content", text);
+        if (api == Api.CHAT)
+            body.putArray("messages").addObject().put("role", "user").put("content", text);
         else body.put("prompt", text);
         RequestBodies.outputAndStreaming(body, api, 1, workload.ignoreEos());
         try {

@@ -2,7 +2,6 @@ package dev.headroom.probe;
 
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.RequestRecord;
-
 import java.util.Set;
 
 /**
@@ -13,7 +12,8 @@ import java.util.Set;
  */
 final class FailFast {
     static final int FIRST = 8;
-    private static final Set<ErrorKind> REFUSALS = Set.of(ErrorKind.HTTP_4XX, ErrorKind.CONNECT, ErrorKind.MALFORMED_EVENT);
+    private static final Set<ErrorKind> REFUSALS =
+            Set.of(ErrorKind.HTTP_4XX, ErrorKind.CONNECT, ErrorKind.MALFORMED_EVENT);
 
     private int seen;
     private String key;
@@ -37,7 +37,7 @@ final class FailFast {
         }
         if (++seen < FIRST) return null;
         settled = true;
-        return "the first " + FIRST + " requests all failed the same way (" + r.failure().kind().wireName() + "): "
-                + message;
+        return "the first " + FIRST + " requests all failed the same way ("
+                + r.failure().kind().wireName() + "): " + message;
     }
 }

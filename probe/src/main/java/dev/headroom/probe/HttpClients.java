@@ -1,18 +1,17 @@
 package dev.headroom.probe;
 
-import okhttp3.Dispatcher;
-import okhttp3.OkHttpClient;
-
-import javax.net.SocketFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.concurrent.TimeUnit;
+import javax.net.SocketFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import okhttp3.Dispatcher;
+import okhttp3.OkHttpClient;
 
 /**
  * Builds the OkHttp client for a load point: dispatcher sized to the load, no silent retries, TCP_NODELAY, and
@@ -50,9 +49,16 @@ final class HttpClients {
     private static void trustEverything(OkHttpClient.Builder b) {
         try {
             X509TrustManager all = new X509TrustManager() {
-                @Override public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-                @Override public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-                @Override public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+                @Override
+                public X509Certificate[] getAcceptedIssuers() {
+                    return new X509Certificate[0];
+                }
             };
             SSLContext ctx = SSLContext.getInstance("TLS");
             ctx.init(null, new TrustManager[] {all}, null);
@@ -71,13 +77,28 @@ final class HttpClients {
             return s;
         }
 
-        @Override public Socket createSocket() throws IOException { return noDelay(delegate.createSocket()); }
-        @Override public Socket createSocket(String h, int p) throws IOException { return noDelay(delegate.createSocket(h, p)); }
-        @Override public Socket createSocket(String h, int p, InetAddress la, int lp) throws IOException {
+        @Override
+        public Socket createSocket() throws IOException {
+            return noDelay(delegate.createSocket());
+        }
+
+        @Override
+        public Socket createSocket(String h, int p) throws IOException {
+            return noDelay(delegate.createSocket(h, p));
+        }
+
+        @Override
+        public Socket createSocket(String h, int p, InetAddress la, int lp) throws IOException {
             return noDelay(delegate.createSocket(h, p, la, lp));
         }
-        @Override public Socket createSocket(InetAddress h, int p) throws IOException { return noDelay(delegate.createSocket(h, p)); }
-        @Override public Socket createSocket(InetAddress h, int p, InetAddress la, int lp) throws IOException {
+
+        @Override
+        public Socket createSocket(InetAddress h, int p) throws IOException {
+            return noDelay(delegate.createSocket(h, p));
+        }
+
+        @Override
+        public Socket createSocket(InetAddress h, int p, InetAddress la, int lp) throws IOException {
             return noDelay(delegate.createSocket(h, p, la, lp));
         }
     }

@@ -55,7 +55,8 @@ final class LengthModel {
     /** How lengths are hit, for results. */
     synchronized String describe() {
         Fit f = fit;
-        String corrected = n == 0 ? "" : ", corrected from usage.prompt_tokens of " + n + " response" + (n == 1 ? "" : "s");
+        String corrected =
+                n == 0 ? "" : ", corrected from usage.prompt_tokens of " + n + " response" + (n == 1 ? "" : "s");
         return calibration + corrected + String.format(Locale.ROOT, " (%.1f + %.3f tokens/word)", f.base, f.perWord);
     }
 }

@@ -5,7 +5,6 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Seeds;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -39,8 +38,12 @@ final class LoadDriver {
     private final FailFast failFast = new FailFast();
     private volatile String refusal;
 
-    LoadDriver(RequestExecutor executor, RequestSource prompts, MeasurementRequest point, RunClock clock,
-               Consumer<RequestRecord> sink) {
+    LoadDriver(
+            RequestExecutor executor,
+            RequestSource prompts,
+            MeasurementRequest point,
+            RunClock clock,
+            Consumer<RequestRecord> sink) {
         this.executor = executor;
         this.prompts = prompts;
         this.point = point;
@@ -70,7 +73,8 @@ final class LoadDriver {
         switch (point.load()) {
             case LoadModel.Closed c -> {
                 for (int u = 0; u < c.concurrency(); u++) {
-                    long start = c.concurrency() == 1 ? 0 : seconds(point.length().rampSeconds()) * u / c.concurrency();
+                    long start =
+                            c.concurrency() == 1 ? 0 : seconds(point.length().rampSeconds()) * u / c.concurrency();
                     threads.add(Thread.ofVirtual().name("user-" + u).start(() -> user(start)));
                 }
                 for (Thread t : threads) joinUntilGrace(t);
@@ -88,7 +92,9 @@ final class LoadDriver {
     private synchronized long claim(long now) {
         if (now >= stopAt) return -1;
         long i = nextIndex.get();
-        if (!isWarmup(i, now) && point.length().requests() > 0 && measuredIssued.incrementAndGet() > point.length().requests()) {
+        if (!isWarmup(i, now)
+                && point.length().requests() > 0
+                && measuredIssued.incrementAndGet() > point.length().requests()) {
             stopAt = now;
             return -1;
         }
@@ -108,7 +114,8 @@ final class LoadDriver {
                 long i = claim(claimed);
                 if (i < 0) return;
                 PreparedRequest req = prepare(i);
-                // Warm-up or measured is decided when the index is claimed, as claim() counted it: deciding again at the
+                // Warm-up or measured is decided when the index is claimed, as claim() counted it: deciding again at
+                // the
                 // send, a request claimed just before the warm-up ended would be measured beyond --requests.
                 send(req, clock.now(), 0, isWarmup(i, claimed));
                 if (point.thinkTimeSeconds() > 0) clock.sleepUntil(clock.now() + seconds(point.thinkTimeSeconds()));
@@ -183,8 +190,11 @@ final class LoadDriver {
                 stopAt = Math.min(stopAt, clock.now());
                 executor.cutOff();
             }
-            if (point.stopEarly() != null && !r.warmup() && measuredDone.incrementAndGet() % MeasurementRequest.StopRule.CHECK_EVERY == 0
-                    && point.stopEarly().enough(records.stream().filter(x -> !x.warmup()).toList())) {
+            if (point.stopEarly() != null
+                    && !r.warmup()
+                    && measuredDone.incrementAndGet() % MeasurementRequest.StopRule.CHECK_EVERY == 0
+                    && point.stopEarly()
+                            .enough(records.stream().filter(x -> !x.warmup()).toList())) {
                 stopAt = Math.min(stopAt, clock.now()); // conclusive: no new sends, those in flight finish
             }
         } finally {
@@ -194,7 +204,9 @@ final class LoadDriver {
 
     private void joinUntilGrace(Thread t) throws InterruptedException {
         while (t.isAlive()) {
-            long graceEnd = stopAt == Long.MAX_VALUE ? Long.MAX_VALUE : stopAt + seconds(point.length().graceSeconds());
+            long graceEnd = stopAt == Long.MAX_VALUE
+                    ? Long.MAX_VALUE
+                    : stopAt + seconds(point.length().graceSeconds());
             long wait = graceEnd == Long.MAX_VALUE ? 100 : Math.max(0, (graceEnd - clock.now()) / 1_000_000);
             if (wait == 0) return;
             t.join(Math.min(wait, 100));

@@ -3,10 +3,6 @@ package dev.headroom.probe;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.headroom.model.ServerMetrics;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,6 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
 
 /**
  * Scrapes a Prometheus {@code /metrics} endpoint at a fixed interval while a probe runs, appending every scrape —
@@ -51,7 +50,10 @@ public final class MetricsScraper implements AutoCloseable {
         this.url = url;
         this.interval = interval;
         Duration timeout = interval.compareTo(MIN_TIMEOUT) > 0 ? interval : MIN_TIMEOUT;
-        this.http = new OkHttpClient.Builder().callTimeout(timeout).retryOnConnectionFailure(true).build();
+        this.http = new OkHttpClient.Builder()
+                .callTimeout(timeout)
+                .retryOnConnectionFailure(true)
+                .build();
         try {
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -62,7 +64,8 @@ public final class MetricsScraper implements AutoCloseable {
 
     /** Whether {@code url} answers a GET with a 200 and some Prometheus text (used to pick the default). */
     public static boolean answers(String url) {
-        OkHttpClient c = new OkHttpClient.Builder().callTimeout(Duration.ofSeconds(2)).build();
+        OkHttpClient c =
+                new OkHttpClient.Builder().callTimeout(Duration.ofSeconds(2)).build();
         try (Response r = c.newCall(new Request.Builder().url(url).build()).execute()) {
             return r.isSuccessful() && !PrometheusText.parse(r.body().string()).isEmpty();
         } catch (IOException | IllegalArgumentException e) {
@@ -150,7 +153,8 @@ public final class MetricsScraper implements AutoCloseable {
             for (String k : ServerMetrics.GAUGES) gauges.put(k, gauge(k));
             Map<String, Double> counters = new LinkedHashMap<>();
             for (String k : ServerMetrics.COUNTERS) counters.put(k, increase(k));
-            return new ServerMetrics(url, interval.toMillis() / 1000.0, scrapes.size(), failed, names.size(), gauges, counters);
+            return new ServerMetrics(
+                    url, interval.toMillis() / 1000.0, scrapes.size(), failed, names.size(), gauges, counters);
         }
     }
 

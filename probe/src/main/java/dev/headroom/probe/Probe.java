@@ -1,25 +1,24 @@
 package dev.headroom.probe;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
 import dev.headroom.model.RequestRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-
-import java.io.IOException;
-import java.security.SecureRandom;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.io.UncheckedIOException;
-import java.time.Duration;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Measures an OpenAI-compatible streaming endpoint at one load point. Also a {@link Measurer}, so the optimizer
@@ -31,6 +30,7 @@ public final class Probe implements Measurer {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Pause after the preflight's streamed response, so a server that closes after it has done so. */
     private static final Duration SETTLE = Duration.ofMillis(100);
+
     private final Target target;
     private final String salt;
     private final AtomicInteger runs = new AtomicInteger();
@@ -67,20 +67,26 @@ public final class Probe implements Measurer {
         String runSalt = salt + "/" + runs.getAndIncrement();
         ConnectionTracker tracker = new ConnectionTracker();
         OkHttpClient base = HttpClients.forLoad(target, expectedConnections(point), tracker);
-        ConnectionPolicy connections = new ConnectionPolicy(base, HttpClients.maxIdle(expectedConnections(point)),
-                target.keepAlive(), learned);
-        var watchdog = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon(true).name("probe-watchdog").factory());
+        ConnectionPolicy connections = new ConnectionPolicy(
+                base, HttpClients.maxIdle(expectedConnections(point)), target.keepAlive(), learned);
+        var watchdog = new ScheduledThreadPoolExecutor(
+                1, Thread.ofPlatform().daemon(true).name("probe-watchdog").factory());
         // Two timeouts per request are scheduled and almost always cancelled: drop them at once, or a long run
         // at a high rate would queue millions of dead tasks.
         watchdog.setRemoveOnCancelPolicy(true);
         try (ClientMonitor monitor = new ClientMonitor()) {
             Target resolved = target.model() != null ? target : target.withModel(firstModel(connections.client()));
             RequestSource prompts = workload.dataset() != null
-                    ? new DatasetSource(resolved.api(), resolved.model(), workload.dataset(), workload, runSalt, point.seed())
+                    ? new DatasetSource(
+                            resolved.api(), resolved.model(), workload.dataset(), workload, runSalt, point.seed())
                     : new PromptFactory(resolved.api(), resolved.model(), workload, runSalt, point.seed());
             prompts.calibrate(connections.client(), resolved);
             if (connections.needsLearning()) {
-                preflight(new RequestExecutor(connections, resolved, new RunClock(), watchdog), prompts, connections, resolved);
+                preflight(
+                        new RequestExecutor(connections, resolved, new RunClock(), watchdog),
+                        prompts,
+                        connections,
+                        resolved);
             }
             learned = connections;
             // The run's clock starts after the preflight: the schedule's time 0 is the first send.
@@ -90,9 +96,20 @@ public final class Probe implements Measurer {
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
             if (driver.refusal() != null) throw new TargetRefusedException(driver.refusal(), records.size());
-            return new ProbeResult(resolved, point, workload, prompts.inputLength(), records, driver.peakInFlight(),
-                    clock.originEpochMicros(), elapsed, monitor.cpuMean(), monitor.cpuMax(), monitor.gcPauseMaxMs(),
-                    runSalt, connections.describe());
+            return new ProbeResult(
+                    resolved,
+                    point,
+                    workload,
+                    prompts.inputLength(),
+                    records,
+                    driver.peakInFlight(),
+                    clock.originEpochMicros(),
+                    elapsed,
+                    monitor.cpuMean(),
+                    monitor.cpuMax(),
+                    monitor.gcPauseMaxMs(),
+                    runSalt,
+                    connections.describe());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("probe interrupted", e);
@@ -109,8 +126,9 @@ public final class Probe implements Measurer {
      * kept-alive connection without a response, the server closes after each streamed response, and every request
      * of the run gets a connection of its own.
      */
-    private void preflight(RequestExecutor executor, RequestSource prompts, ConnectionPolicy connections,
-                           Target resolved) throws InterruptedException {
+    private void preflight(
+            RequestExecutor executor, RequestSource prompts, ConnectionPolicy connections, Target resolved)
+            throws InterruptedException {
         PreparedRequest req = prompts.calibrationRequest();
         // On a connection of its own: one left by the calls before it may already be closed.
         connections.client().connectionPool().evictAll();
@@ -119,26 +137,33 @@ public final class Probe implements Measurer {
         prompts.observe(req, first);
         Thread.sleep(SETTLE);
         CallTrace trace = new CallTrace();
-        Request.Builder rb = new Request.Builder().url(resolved.url("/v1/models")).get().tag(CallTrace.class, trace);
+        Request.Builder rb =
+                new Request.Builder().url(resolved.url("/v1/models")).get().tag(CallTrace.class, trace);
         RequestBodies.authorized(resolved, rb);
         try (Response r = connections.client().newCall(rb.build()).execute()) {
             r.body().string();
             // A new connection: the server announced its close (Connection: close), which OkHttp obeys by itself.
-            connections.learned(trace.connection() == RequestRecord.Connection.REUSED
-                    ? "kept the connection open after a streamed response"
-                    : "closed the connection after a streamed response, saying so (Connection: close)");
+            connections.learned(
+                    trace.connection() == RequestRecord.Connection.REUSED
+                            ? "kept the connection open after a streamed response"
+                            : "closed the connection after a streamed response, saying so (Connection: close)");
         } catch (IOException e) {
             if (trace.staleConnection()) {
-                connections.learnedClosesAfterEachResponse("closed the connection after a streamed response "
-                        + "(without Connection: close)");
+                connections.learnedClosesAfterEachResponse(
+                        "closed the connection after a streamed response " + "(without Connection: close)");
             }
         }
     }
 
     @Override
     public Measurement measure(MeasurementRequest request) {
-        ProbeResult r = run(WorkloadSpec.of(request.workload()), request, rec -> { });
-        return new Measurement(request, r.records(), (long) (r.elapsedSeconds() * 1e9), false, request.seed(),
+        ProbeResult r = run(WorkloadSpec.of(request.workload()), request, rec -> {});
+        return new Measurement(
+                request,
+                r.records(),
+                (long) (r.elapsedSeconds() * 1e9),
+                false,
+                request.seed(),
                 new Measurement.Notes(r.inputLength(), r.promptSalt(), r.connections(), r.startEpochMicros()));
     }
 
@@ -146,8 +171,10 @@ public final class Probe implements Measurer {
     static int expectedConnections(MeasurementRequest point) {
         return switch (point.load()) {
             case LoadModel.Closed c -> c.concurrency();
-            case LoadModel.Open o -> point.maxConcurrency() > 0 ? point.maxConcurrency()
-                    : (int) Math.min(4096, Math.ceil(o.ratePerSecond() * 30));
+            case LoadModel.Open o ->
+                point.maxConcurrency() > 0
+                        ? point.maxConcurrency()
+                        : (int) Math.min(4096, Math.ceil(o.ratePerSecond() * 30));
         };
     }
 
@@ -160,7 +187,8 @@ public final class Probe implements Measurer {
                 throw new BadInputException("GET " + target.url("/v1/models") + " answered HTTP " + r.code()
                         + "; pass {model} to name the model");
             }
-            JsonNode id = MAPPER.readTree(r.body().string()).path("data").path(0).path("id");
+            JsonNode id =
+                    MAPPER.readTree(r.body().string()).path("data").path(0).path("id");
             if (!id.isTextual()) {
                 throw new BadInputException(target.url("/v1/models") + " lists no model; pass {model}");
             }

@@ -2,7 +2,6 @@ package dev.headroom.probe;
 
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
-
 import java.util.List;
 
 /**
@@ -17,7 +16,17 @@ import java.util.List;
  * @param promptSalt   the salt this run's prompts were made with (the probe's salt and the run's number)
  * @param connections  how connections were used, and what was learned about the server's
  */
-public record ProbeResult(Target target, MeasurementRequest point, WorkloadSpec workload, String inputLength,
-                          List<RequestRecord> records, int peakInFlight, long startEpochMicros, double elapsedSeconds,
-                          double cpuMean, double cpuMax, double gcPauseMaxMs, String promptSalt,
-                          String connections) {}
+public record ProbeResult(
+        Target target,
+        MeasurementRequest point,
+        WorkloadSpec workload,
+        String inputLength,
+        List<RequestRecord> records,
+        int peakInFlight,
+        long startEpochMicros,
+        double elapsedSeconds,
+        double cpuMean,
+        double cpuMax,
+        double gcPauseMaxMs,
+        String promptSalt,
+        String connections) {}

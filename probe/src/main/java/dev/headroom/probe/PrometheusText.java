@@ -32,11 +32,13 @@ final class PrometheusText {
             String[] rest = line.substring(end).strip().split("\\s+");
             if (rest.length == 0 || rest[0].isEmpty()) continue;
             try {
-                out.put(series, switch (rest[0]) {
-                    case "+Inf" -> Double.POSITIVE_INFINITY;
-                    case "-Inf" -> Double.NEGATIVE_INFINITY;
-                    default -> Double.parseDouble(rest[0]);
-                });
+                out.put(
+                        series,
+                        switch (rest[0]) {
+                            case "+Inf" -> Double.POSITIVE_INFINITY;
+                            case "-Inf" -> Double.NEGATIVE_INFINITY;
+                            default -> Double.parseDouble(rest[0]);
+                        });
             } catch (NumberFormatException skipped) {
                 // not a sample line
             }

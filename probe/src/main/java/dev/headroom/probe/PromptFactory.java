@@ -5,10 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.TokenSource;
-import okhttp3.OkHttpClient;
-
 import java.io.IOException;
 import java.util.SplittableRandom;
+import okhttp3.OkHttpClient;
 
 /**
  * Builds synthetic prompts of a target input length: an optional shared prefix (the same for every request of the
@@ -26,11 +25,13 @@ final class PromptFactory implements RequestSource {
     static final int APPROX_COMPLETION_OVERHEAD = 8;
     /** Tokens a typical chat template adds around one user message (Llama 3: 10); the client tokenizer cannot know. */
     static final int CLIENT_CHAT_TEMPLATE = 10;
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Common short English words: one token each in the usual BPE vocabularies and in the simulator's tokenizer. */
     private static final String[] FILLER = ("the of and to in is for on that by with as at from it be this are was "
-            + "or an have not but they all can one has more will you were its we time some what when use each how "
-            + "also been most many into them only such like over may very just than much well").split(" ");
+                    + "or an have not but they all can one has more will you were its we time some what when use each how "
+                    + "also been most many into them only such like over may very just than much well")
+            .split(" ");
 
     private final Api api;
     private final String model;
@@ -46,9 +47,10 @@ final class PromptFactory implements RequestSource {
         this.workload = workload;
         this.namespace = mix(fnv64(salt), seed);
         this.sharedPrefix = workload.sharedPrefixTokens() > 0
-                ? words(new SplittableRandom(namespace ^ 0x5EEDL), workload.sharedPrefixTokens()) + "\n" : "";
-        this.lengths = new LengthModel(api == Api.CHAT ? APPROX_CHAT_OVERHEAD : APPROX_COMPLETION_OVERHEAD, 1,
-                "approximation (no /tokenize)");
+                ? words(new SplittableRandom(namespace ^ 0x5EEDL), workload.sharedPrefixTokens()) + "\n"
+                : "";
+        this.lengths = new LengthModel(
+                api == Api.CHAT ? APPROX_CHAT_OVERHEAD : APPROX_COMPLETION_OVERHEAD, 1, "approximation (no /tokenize)");
     }
 
     /**
@@ -70,9 +72,13 @@ final class PromptFactory implements RequestSource {
             int overhead = t.specialTokens() + (api == Api.CHAT ? CLIENT_CHAT_TEMPLATE : 0);
             int zeroWords = t.count(prompt(0, 0));
             int manyWords = t.count(prompt(0, 400));
-            lengths.calibrated(zeroWords + overhead, Math.max(0.1, (manyWords - zeroWords) / 400.0),
-                    "client tokenizer " + t.name() + (api == Api.CHAT ? " (+" + CLIENT_CHAT_TEMPLATE
-                            + " approximate chat-template tokens)" : ""));
+            lengths.calibrated(
+                    zeroWords + overhead,
+                    Math.max(0.1, (manyWords - zeroWords) / 400.0),
+                    "client tokenizer " + t.name()
+                            + (api == Api.CHAT
+                                    ? " (+" + CLIENT_CHAT_TEMPLATE + " approximate chat-template tokens)"
+                                    : ""));
         }
     }
 
@@ -97,8 +103,11 @@ final class PromptFactory implements RequestSource {
     @Override
     public PreparedRequest prepare(long index, SplittableRandom rng) {
         Trace trace = workload.trace();
-        int isl = trace != null ? trace.inputTokens()[(int) (index % trace.size())] : workload.inputTokens().sample(rng);
-        int osl = trace != null ? trace.outputTokens()[(int) (index % trace.size())]
+        int isl = trace != null
+                ? trace.inputTokens()[(int) (index % trace.size())]
+                : workload.inputTokens().sample(rng);
+        int osl = trace != null
+                ? trace.outputTokens()[(int) (index % trace.size())]
                 : workload.outputTokens() == null ? 0 : workload.outputTokens().sample(rng);
         return request(index, lengths.wordsFor(isl), isl, osl);
     }

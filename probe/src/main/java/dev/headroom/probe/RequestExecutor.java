@@ -3,17 +3,6 @@ package dev.headroom.probe;
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.TokenSource;
-import okhttp3.Call;
-import okhttp3.MediaType;
-import okhttp3.Request;
-import okhttp3.RequestBody;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
-import okhttp3.sse.EventSource;
-import okhttp3.sse.EventSourceListener;
-import okhttp3.sse.EventSources;
-
-import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -26,6 +15,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import okhttp3.Call;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okhttp3.sse.EventSource;
+import okhttp3.sse.EventSourceListener;
+import okhttp3.sse.EventSources;
 
 /**
  * Sends one request on the calling (virtual) thread and turns whatever happens into a {@link RequestRecord}:
@@ -65,7 +64,8 @@ final class RequestExecutor {
     }
 
     RequestRecord execute(PreparedRequest req, long intendedNanos, long slotWaitNanos, boolean warmup) {
-        Request.Builder rb = new Request.Builder().url(target.url(target.api().path()))
+        Request.Builder rb = new Request.Builder()
+                .url(target.url(target.api().path()))
                 .post(RequestBody.create(req.body(), JSON))
                 .header("Accept", "text/event-stream");
         RequestBodies.authorized(target, rb);
@@ -77,16 +77,22 @@ final class RequestExecutor {
         StreamState state = new StreamState();
         Timeouts timeouts = new Timeouts();
         long sent = clock.now();
-        ScheduledFuture<?> firstTokenGuard = watchdog.schedule(() -> {
-            if (state.firstTokenNanos < 0) {
-                timeouts.fired = ErrorKind.TIMEOUT_FIRST_TOKEN;
-                call.cancel();
-            }
-        }, target.firstTokenTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        ScheduledFuture<?> totalGuard = watchdog.schedule(() -> {
-            if (timeouts.fired == null) timeouts.fired = ErrorKind.TIMEOUT_TOTAL;
-            call.cancel();
-        }, target.totalTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> firstTokenGuard = watchdog.schedule(
+                () -> {
+                    if (state.firstTokenNanos < 0) {
+                        timeouts.fired = ErrorKind.TIMEOUT_FIRST_TOKEN;
+                        call.cancel();
+                    }
+                },
+                target.firstTokenTimeout().toNanos(),
+                TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> totalGuard = watchdog.schedule(
+                () -> {
+                    if (timeouts.fired == null) timeouts.fired = ErrorKind.TIMEOUT_TOTAL;
+                    call.cancel();
+                },
+                target.totalTimeout().toNanos(),
+                TimeUnit.NANOSECONDS);
         int status = 0;
         ErrorKind kind = null;
         String message = null;
@@ -104,14 +110,16 @@ final class RequestExecutor {
         } catch (IOException e) {
             kind = classify(e, state, timeouts);
             message = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-            if (timeouts.fired == null && !cutOff && trace.staleConnection()
+            if (timeouts.fired == null
+                    && !cutOff
+                    && trace.staleConnection()
                     && clock.now() - sent < STALE_WITHIN.toNanos()) {
                 // Sent on a kept-alive connection the server had already closed: the client's race, not a server
                 // error. Not resent (a POST may have side effects); the policy reuses less from now on.
                 connections.onStale(trace.idleNanos);
                 kind = ErrorKind.STALE_CONNECTION;
-                message = "sent on a kept-alive connection the server had closed (idle "
-                        + trace.idleNanos / 1_000_000 + " ms): " + message;
+                message = "sent on a kept-alive connection the server had closed (idle " + trace.idleNanos / 1_000_000
+                        + " ms): " + message;
             }
         } finally {
             firstTokenGuard.cancel(false);
@@ -142,25 +150,60 @@ final class RequestExecutor {
         return toRecord(req, intendedNanos, sent, end, status, slotWaitNanos, warmup, state, trace, kind, message);
     }
 
-    private RequestRecord toRecord(PreparedRequest req, long intended, long sent, long end, int status, long slotWait,
-                                   boolean warmup, StreamState s, CallTrace trace, ErrorKind kind, String message) {
+    private RequestRecord toRecord(
+            PreparedRequest req,
+            long intended,
+            long sent,
+            long end,
+            int status,
+            long slotWait,
+            boolean warmup,
+            StreamState s,
+            CallTrace trace,
+            ErrorKind kind,
+            String message) {
         int prompt = s.usagePrompt >= 0 ? s.usagePrompt : req.targetInputTokens();
         TokenSource promptSource = s.usagePrompt >= 0 ? TokenSource.USAGE : TokenSource.TOKENIZER;
         int completion = s.usageCompletion >= 0 ? s.usageCompletion : s.countedTokens;
         TokenSource completionSource = s.usageCompletion >= 0 ? TokenSource.USAGE : TokenSource.COUNTED;
-        RequestRecord.Outcome outcome = kind == null ? RequestRecord.Outcome.COMPLETED
-                : kind == ErrorKind.STALE_CONNECTION ? RequestRecord.Outcome.CLIENT_ERROR : RequestRecord.Outcome.FAILED;
-        return new RequestRecord(req.index(), warmup, intended, sent, s.firstTokenNanos, end, s.chunkTimes(),
-                s.tokensPerChunk(), prompt, promptSource, completion, completionSource, req.requestedOutputTokens(),
-                status, 0, slotWait, outcome, kind == null ? null : new RequestRecord.Failure(kind, message),
-                s.responseId, s.usageCached, trace.connection(), req.targetInputTokens());
+        RequestRecord.Outcome outcome = kind == null
+                ? RequestRecord.Outcome.COMPLETED
+                : kind == ErrorKind.STALE_CONNECTION
+                        ? RequestRecord.Outcome.CLIENT_ERROR
+                        : RequestRecord.Outcome.FAILED;
+        return new RequestRecord(
+                req.index(),
+                warmup,
+                intended,
+                sent,
+                s.firstTokenNanos,
+                end,
+                s.chunkTimes(),
+                s.tokensPerChunk(),
+                prompt,
+                promptSource,
+                completion,
+                completionSource,
+                req.requestedOutputTokens(),
+                status,
+                0,
+                slotWait,
+                outcome,
+                kind == null ? null : new RequestRecord.Failure(kind, message),
+                s.responseId,
+                s.usageCached,
+                trace.connection(),
+                req.targetInputTokens());
     }
 
     private static ErrorKind classify(Throwable e, StreamState state, Timeouts timeouts) {
         if (timeouts.fired != null) return timeouts.fired;
-        if (e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException
+        if (e instanceof ConnectException
+                || e instanceof UnknownHostException
+                || e instanceof NoRouteToHostException
                 || (e instanceof SSLException && state.chunks == 0)
-                || (e instanceof SocketTimeoutException && String.valueOf(e.getMessage()).contains("connect"))) {
+                || (e instanceof SocketTimeoutException
+                        && String.valueOf(e.getMessage()).contains("connect"))) {
             return ErrorKind.CONNECT;
         }
         if (e instanceof InterruptedIOException && state.firstTokenNanos < 0 && state.chunks == 0) {
@@ -178,7 +221,8 @@ final class RequestExecutor {
         try {
             var source = body.source();
             source.request(4096);
-            String s = source.getBuffer().readUtf8(Math.min(4096, source.getBuffer().size()));
+            String s = source.getBuffer()
+                    .readUtf8(Math.min(4096, source.getBuffer().size()));
             return StreamState.abbreviate(s.isBlank() ? "(empty body)" : s);
         } catch (IOException | RuntimeException e) {
             return "(body unreadable: " + e.getMessage() + ")";

@@ -1,9 +1,8 @@
 package dev.headroom.probe;
 
 import dev.headroom.model.RequestRecord;
-import okhttp3.OkHttpClient;
-
 import java.util.SplittableRandom;
+import okhttp3.OkHttpClient;
 
 /** Where request bodies come from: synthetic prompts of target lengths, or a dataset. */
 interface RequestSource {

@@ -3,14 +3,13 @@ package dev.headroom.probe;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.List;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-
-import java.io.IOException;
-import java.util.List;
 
 /**
  * Counts a prompt's tokens with the server's own tokenizer, in whichever {@code /tokenize} shape the server speaks:
@@ -25,7 +24,9 @@ final class ServerTokenizer {
 
     /** One way of asking a server for a token count. */
     enum Shape {
-        VLLM("vLLM/SGLang"), TGI("TGI"), LLAMA_CPP("llama.cpp");
+        VLLM("vLLM/SGLang"),
+        TGI("TGI"),
+        LLAMA_CPP("llama.cpp");
 
         final String label;
 
@@ -72,7 +73,8 @@ final class ServerTokenizer {
             case VLLM -> {
                 ObjectNode body = MAPPER.createObjectNode();
                 body.put("model", target.model());
-                if (chat) body.putArray("messages").addObject().put("role", "user").put("content", text);
+                if (chat)
+                    body.putArray("messages").addObject().put("role", "user").put("content", text);
                 else body.put("prompt", text);
                 yield tokenCount(post("/tokenize", body));
             }
@@ -109,13 +111,15 @@ final class ServerTokenizer {
         if (r == null) return -1;
         if (r.path("count").isInt()) return r.get("count").asInt();
         if (r.path("tokens").isArray()) return r.get("tokens").size();
-        if (r.path("tokenize_response").isArray()) return r.get("tokenize_response").size();
+        if (r.path("tokenize_response").isArray())
+            return r.get("tokenize_response").size();
         if (r.isArray()) return r.size();
         return -1;
     }
 
     private JsonNode post(String path, ObjectNode body) throws IOException {
-        Request.Builder rb = new Request.Builder().url(target.url(path))
+        Request.Builder rb = new Request.Builder()
+                .url(target.url(path))
                 .post(RequestBody.create(MAPPER.writeValueAsBytes(body), JSON));
         RequestBodies.authorized(target, rb);
         try (Response r = http.newCall(rb.build()).execute()) {

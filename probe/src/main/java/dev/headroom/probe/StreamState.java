@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.headroom.model.ErrorKind;
-
 import java.io.IOException;
 import java.util.Arrays;
 
@@ -21,6 +20,7 @@ final class StreamState {
 
     /** Volatile: the first-token watchdog reads it from its own thread. */
     volatile long firstTokenNanos = -1;
+
     long[] chunkNanos = new long[64];
     int[] chunkTokens = new int[64];
     int chunks;
@@ -29,6 +29,7 @@ final class StreamState {
     int usageCompletion = -1;
     /** usage.prompt_tokens_details.cached_tokens: prompt tokens the server served from its prefix cache. */
     int usageCached = -1;
+
     boolean finished;
     boolean done;
     ErrorKind errorKind;

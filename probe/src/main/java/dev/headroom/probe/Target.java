@@ -17,19 +17,46 @@ import java.util.Map;
  * @param totalTimeout     how long one request may take in all
  * @param keepAlive        how kept-alive connections are treated (see {@link KeepAlive})
  */
-public record Target(URI baseUrl, Api api, String model, String apiKey, Map<String, String> headers,
-                     boolean insecure, Duration connectTimeout, Duration firstTokenTimeout, Duration totalTimeout,
-                     KeepAlive keepAlive) {
+public record Target(
+        URI baseUrl,
+        Api api,
+        String model,
+        String apiKey,
+        Map<String, String> headers,
+        boolean insecure,
+        Duration connectTimeout,
+        Duration firstTokenTimeout,
+        Duration totalTimeout,
+        KeepAlive keepAlive) {
 
     /** A target whose connections are handled by {@link KeepAlive#AUTO}. */
-    public Target(URI baseUrl, Api api, String model, String apiKey, Map<String, String> headers, boolean insecure,
-                  Duration connectTimeout, Duration firstTokenTimeout, Duration totalTimeout) {
-        this(baseUrl, api, model, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout,
+    public Target(
+            URI baseUrl,
+            Api api,
+            String model,
+            String apiKey,
+            Map<String, String> headers,
+            boolean insecure,
+            Duration connectTimeout,
+            Duration firstTokenTimeout,
+            Duration totalTimeout) {
+        this(
+                baseUrl,
+                api,
+                model,
+                apiKey,
+                headers,
+                insecure,
+                connectTimeout,
+                firstTokenTimeout,
+                totalTimeout,
                 KeepAlive.AUTO);
     }
 
     public Target {
-        if (baseUrl == null || baseUrl.getScheme() == null || baseUrl.getHost() == null
+        if (baseUrl == null
+                || baseUrl.getScheme() == null
+                || baseUrl.getHost() == null
                 || !(baseUrl.getScheme().equals("http") || baseUrl.getScheme().equals("https"))) {
             throw new BadInputException("bad {url} '" + baseUrl + "': give an http:// or https:// base URL, "
                     + "e.g. http://127.0.0.1:8000");
@@ -46,8 +73,8 @@ public record Target(URI baseUrl, Api api, String model, String apiKey, Map<Stri
 
     /** The same target asking for {@code m}. */
     public Target withModel(String m) {
-        return new Target(baseUrl, api, m, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout,
-                keepAlive);
+        return new Target(
+                baseUrl, api, m, apiKey, headers, insecure, connectTimeout, firstTokenTimeout, totalTimeout, keepAlive);
     }
 
     public String url(String path) {

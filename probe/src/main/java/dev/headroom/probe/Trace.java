@@ -1,11 +1,10 @@
 package dev.headroom.probe;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.ArrivalProcess;
-
+import dev.headroom.model.BadInputException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,7 +35,11 @@ public record Trace(Path file, double[] offsetsSeconds, int[] inputTokens, int[]
                 JsonNode ts = o.path("timestamp");
                 JsonNode isl = o.has("input_length") ? o.get("input_length") : o.path("isl");
                 JsonNode osl = o.has("output_length") ? o.get("output_length") : o.path("osl");
-                if (!ts.isNumber() || !isl.canConvertToInt() || isl.asInt() < 1 || !osl.canConvertToInt() || osl.asInt() < 1) {
+                if (!ts.isNumber()
+                        || !isl.canConvertToInt()
+                        || isl.asInt() < 1
+                        || !osl.canConvertToInt()
+                        || osl.asInt() < 1) {
                     throw new BadInputException("{trace} " + file + " line " + n + ": needs numeric \"timestamp\" "
                             + "(ms), \"input_length\" >= 1 and \"output_length\" >= 1");
                 }

@@ -14,19 +14,29 @@ import dev.headroom.model.Workload;
  * @param trace              per-request input and output lengths (and arrival times) from a trace, or null
  * @param tokenizer          client-side tokenizer for hitting input lengths when the server has no /tokenize, or null
  */
-public record WorkloadSpec(LengthDistribution inputTokens, LengthDistribution outputTokens, boolean ignoreEos,
-                           int sharedPrefixTokens, Dataset dataset, Trace trace, ClientTokenizer tokenizer) {
+public record WorkloadSpec(
+        LengthDistribution inputTokens,
+        LengthDistribution outputTokens,
+        boolean ignoreEos,
+        int sharedPrefixTokens,
+        Dataset dataset,
+        Trace trace,
+        ClientTokenizer tokenizer) {
 
     /** A synthetic workload (no dataset, no trace, no client tokenizer). */
-    public WorkloadSpec(LengthDistribution inputTokens, LengthDistribution outputTokens, boolean ignoreEos,
-                        int sharedPrefixTokens) {
+    public WorkloadSpec(
+            LengthDistribution inputTokens,
+            LengthDistribution outputTokens,
+            boolean ignoreEos,
+            int sharedPrefixTokens) {
         this(inputTokens, outputTokens, ignoreEos, sharedPrefixTokens, null, null, null);
     }
 
     public WorkloadSpec {
         if (dataset != null && trace != null) throw new BadInputException("give {dataset} or {trace}, not both");
         if (inputTokens == null) throw new IllegalArgumentException("an input length distribution is required");
-        if (sharedPrefixTokens < 0) throw new BadInputException("{shared-prefix} must be >= 0, got " + sharedPrefixTokens);
+        if (sharedPrefixTokens < 0)
+            throw new BadInputException("{shared-prefix} must be >= 0, got " + sharedPrefixTokens);
     }
 
     public static WorkloadSpec of(Workload w) {
@@ -41,13 +51,16 @@ public record WorkloadSpec(LengthDistribution inputTokens, LengthDistribution ou
     /** One line saying what is sent, for config.yaml and summary.json. */
     public String describe() {
         if (dataset != null) {
-            return "dataset " + dataset.file().getFileName() + " (" + dataset.entries().size() + " prompts)"
+            return "dataset " + dataset.file().getFileName() + " ("
+                    + dataset.entries().size() + " prompts)"
                     + (outputTokens != null ? ", osl " + outputTokens.text() : "") + (ignoreEos ? ", ignore_eos" : "");
         }
         if (trace != null) {
-            return "trace " + trace.file().getFileName() + " (" + trace.size() + " requests)" + (ignoreEos ? ", ignore_eos" : "");
+            return "trace " + trace.file().getFileName() + " (" + trace.size() + " requests)"
+                    + (ignoreEos ? ", ignore_eos" : "");
         }
         return "isl " + inputTokens.text() + ", osl " + (outputTokens == null ? "server-decided" : outputTokens.text())
-                + (ignoreEos ? ", ignore_eos" : "") + (sharedPrefixTokens > 0 ? ", shared prefix " + sharedPrefixTokens : "");
+                + (ignoreEos ? ", ignore_eos" : "")
+                + (sharedPrefixTokens > 0 ? ", shared prefix " + sharedPrefixTokens : "");
     }
 }

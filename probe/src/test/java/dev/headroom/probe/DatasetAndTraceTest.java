@@ -1,30 +1,31 @@
 package dev.headroom.probe;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.sim.http.SimServer;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DatasetAndTraceTest {
 
     @Test
     void jsonlDatasetWithPromptsAndMessages(@TempDir Path tmp) throws IOException {
         Path f = tmp.resolve("d.jsonl");
-        Files.writeString(f, "{\"prompt\":\"hello world\",\"max_tokens\":7}\n\n"
-                + "{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"hi\"}]}\n");
+        Files.writeString(
+                f,
+                "{\"prompt\":\"hello world\",\"max_tokens\":7}\n\n"
+                        + "{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"hi\"}]}\n");
         Dataset d = Dataset.load(f);
         assertEquals(2, d.entries().size());
         assertEquals(7, d.entries().get(0).maxTokens());
@@ -34,8 +35,11 @@ class DatasetAndTraceTest {
     @Test
     void shareGptTakesTheFirstHumanTurnAndEstimatesTheReplyLength(@TempDir Path tmp) throws IOException {
         Path f = tmp.resolve("sharegpt.json");
-        Files.writeString(f, "[{\"id\":\"a\",\"conversations\":[{\"from\":\"human\",\"value\":\"Why is the sky blue?\"},"
-                + "{\"from\":\"gpt\",\"value\":\"" + "x".repeat(400) + "\"}]},{\"id\":\"b\",\"conversations\":[]}]");
+        Files.writeString(
+                f,
+                "[{\"id\":\"a\",\"conversations\":[{\"from\":\"human\",\"value\":\"Why is the sky blue?\"},"
+                        + "{\"from\":\"gpt\",\"value\":\"" + "x".repeat(400)
+                        + "\"}]},{\"id\":\"b\",\"conversations\":[]}]");
         Dataset d = Dataset.load(f);
         assertEquals(1, d.entries().size(), "a conversation with no human turn is skipped");
         assertEquals(100, d.entries().getFirst().maxTokens());
@@ -53,12 +57,15 @@ class DatasetAndTraceTest {
     @Test
     void datasetPromptsAreSentAndCycledWithANonce(@TempDir Path tmp) throws IOException {
         Path f = tmp.resolve("d.jsonl");
-        Files.writeString(f, "{\"prompt\":\"one two three\",\"max_tokens\":4}\n{\"prompt\":\"four five\",\"max_tokens\":6}\n");
+        Files.writeString(
+                f, "{\"prompt\":\"one two three\",\"max_tokens\":4}\n{\"prompt\":\"four five\",\"max_tokens\":6}\n");
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
             var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, Dataset.load(f), null, null);
-            ProbeResult r = new Probe(ProbeSimTest.target(sim)).run(w, ProbeSimTest.closed(1, 5, 0), rec -> { });
+            ProbeResult r = new Probe(ProbeSimTest.target(sim)).run(w, ProbeSimTest.closed(1, 5, 0), rec -> {});
             assertEquals(5, r.records().size());
-            assertTrue(r.records().stream().allMatch(RequestRecord::succeeded), r.records().toString());
+            assertTrue(
+                    r.records().stream().allMatch(RequestRecord::succeeded),
+                    r.records().toString());
             assertTrue(r.records().stream().allMatch(x -> x.completionTokens() == 4 || x.completionTokens() == 6));
             assertTrue(r.inputLength().startsWith("dataset d.jsonl"));
         }
@@ -70,8 +77,13 @@ class DatasetAndTraceTest {
         StringBuilder b = new StringBuilder();
         // Out of order on purpose: replay sorts by timestamp.
         for (int i : new int[] {3, 0, 2, 1, 4}) {
-            b.append("{\"timestamp\":").append(1000 + i * 100).append(",\"input_length\":").append(50 + i)
-                    .append(",\"output_length\":").append(3 + i).append(",\"hash_ids\":[1]}\n");
+            b.append("{\"timestamp\":")
+                    .append(1000 + i * 100)
+                    .append(",\"input_length\":")
+                    .append(50 + i)
+                    .append(",\"output_length\":")
+                    .append(3 + i)
+                    .append(",\"hash_ids\":[1]}\n");
         }
         Files.writeString(f, b);
         Trace t = Trace.load(f);
@@ -79,9 +91,19 @@ class DatasetAndTraceTest {
         assertEquals(0.4, t.offsetsSeconds()[4], 1e-9);
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
             var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, null, t, null);
-            var plan = Points.of(new LoadModel.Open(t.arrivals().meanRate(), t.arrivals()), Duration.ZERO, 0, null,
-                    t.size(), Duration.ZERO, 0, Duration.ZERO, Duration.ofSeconds(10), 1);
-            List<RequestRecord> rs = new Probe(ProbeSimTest.target(sim)).run(w, plan, rec -> { }).records();
+            var plan = Points.of(
+                    new LoadModel.Open(t.arrivals().meanRate(), t.arrivals()),
+                    Duration.ZERO,
+                    0,
+                    null,
+                    t.size(),
+                    Duration.ZERO,
+                    0,
+                    Duration.ZERO,
+                    Duration.ofSeconds(10),
+                    1);
+            List<RequestRecord> rs =
+                    new Probe(ProbeSimTest.target(sim)).run(w, plan, rec -> {}).records();
             assertEquals(5, rs.size());
             for (int i = 0; i < 5; i++) {
                 assertEquals(i * 100_000_000L, rs.get(i).intendedNanos(), "arrival " + i);

@@ -1,10 +1,22 @@
 package dev.headroom.probe;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.TokenSource;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -13,19 +25,6 @@ import mockwebserver3.SocketEffect;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.net.URI;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The probe against scripted servers that send what real servers send, not only what the simulator sends. */
 class ScriptedServerTest {
@@ -40,11 +39,19 @@ class ScriptedServerTest {
             @Override
             public MockResponse dispatch(RecordedRequest request) {
                 if (!request.getUrl().encodedPath().endsWith("/completions")) {
-                    return new MockResponse.Builder().code(404).body("{\"detail\":\"Not Found\"}").build();
+                    return new MockResponse.Builder()
+                            .code(404)
+                            .body("{\"detail\":\"Not Found\"}")
+                            .build();
                 }
                 generationRequests.incrementAndGet();
                 MockResponse next = script.poll();
-                return next != null ? next : new MockResponse.Builder().code(500).body("script exhausted").build();
+                return next != null
+                        ? next
+                        : new MockResponse.Builder()
+                                .code(500)
+                                .body("script exhausted")
+                                .build();
             }
         });
         server.start();
@@ -62,7 +69,10 @@ class ScriptedServerTest {
     }
 
     private static MockResponse stream(String body) {
-        return new MockResponse.Builder().setHeader("Content-Type", "text/event-stream").body(body).build();
+        return new MockResponse.Builder()
+                .setHeader("Content-Type", "text/event-stream")
+                .body(body)
+                .build();
     }
 
     private static String chunk(String content, String finish) {
@@ -76,12 +86,30 @@ class ScriptedServerTest {
     }
 
     private static ProbeResult run(MockWebServer on, KeepAlive keepAlive, int users, int requests, Duration warmup) {
-        Target t = new Target(URI.create(on.url("/v1").toString()), Api.CHAT, "m", "sk-secret", Map.of(), false,
-                Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(5), keepAlive);
-        var plan = Points.of(new LoadModel.Closed(users), Duration.ZERO, 0, null, requests, warmup, 0,
-                Duration.ZERO, Duration.ofSeconds(5), 1);
+        Target t = new Target(
+                URI.create(on.url("/v1").toString()),
+                Api.CHAT,
+                "m",
+                "sk-secret",
+                Map.of(),
+                false,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                keepAlive);
+        var plan = Points.of(
+                new LoadModel.Closed(users),
+                Duration.ZERO,
+                0,
+                null,
+                requests,
+                warmup,
+                0,
+                Duration.ZERO,
+                Duration.ofSeconds(5),
+                1);
         var workload = new WorkloadSpec(new LengthDistribution.Fixed(10), new LengthDistribution.Fixed(3), true, 0);
-        return new Probe(t).run(workload, plan, r -> { });
+        return new Probe(t).run(workload, plan, r -> {});
     }
 
     /** A server that answers every generation with a short stream and closes each connection after its response. */
@@ -90,19 +118,24 @@ class ScriptedServerTest {
     }
 
     /** As above; {@code announce}: saying so with {@code Connection: close}. */
-    private static MockWebServer closingAfterEveryResponse(AtomicInteger generations, boolean announce) throws IOException {
+    private static MockWebServer closingAfterEveryResponse(AtomicInteger generations, boolean announce)
+            throws IOException {
         MockWebServer s = new MockWebServer();
         s.setDispatcher(new Dispatcher() {
             @Override
             public MockResponse dispatch(RecordedRequest request) {
-                MockResponse.Builder b = new MockResponse.Builder().onResponseEnd(SocketEffect.ShutdownConnection.INSTANCE);
+                MockResponse.Builder b =
+                        new MockResponse.Builder().onResponseEnd(SocketEffect.ShutdownConnection.INSTANCE);
                 if (announce) b.setHeader("Connection", "close");
                 if (!request.getUrl().encodedPath().endsWith("/completions")) {
-                    return b.setHeader("Content-Type", "application/json").body("{\"data\":[{\"id\":\"m\"}]}").build();
+                    return b.setHeader("Content-Type", "application/json")
+                            .body("{\"data\":[{\"id\":\"m\"}]}")
+                            .build();
                 }
                 generations.incrementAndGet();
                 return b.setHeader("Content-Type", "text/event-stream")
-                        .body(sse(chunk("a", null), chunk("b", null), chunk("c", "length"), "[DONE]")).build();
+                        .body(sse(chunk("a", null), chunk("b", null), chunk("c", "length"), "[DONE]"))
+                        .build();
             }
         });
         s.start();
@@ -115,18 +148,21 @@ class ScriptedServerTest {
         try (MockWebServer closing = closingAfterEveryResponse(generations)) {
             ProbeResult r = run(closing, KeepAlive.ON, 1, 8, Duration.ZERO);
             List<RequestRecord> stale = r.records().stream()
-                    .filter(x -> x.outcome() == RequestRecord.Outcome.CLIENT_ERROR).toList();
-            assertTrue(!stale.isEmpty(), "keep-alive on, nothing learned: a reused connection meets the server's close");
+                    .filter(x -> x.outcome() == RequestRecord.Outcome.CLIENT_ERROR)
+                    .toList();
+            assertTrue(
+                    !stale.isEmpty(), "keep-alive on, nothing learned: a reused connection meets the server's close");
             for (RequestRecord x : stale) {
                 assertEquals(ErrorKind.STALE_CONNECTION, x.failure().kind());
                 assertEquals(RequestRecord.Connection.REUSED, x.connection());
             }
             assertTrue(r.records().stream().noneMatch(RequestRecord::failed), "no failure is the server's");
-            var summary = dev.headroom.model.Metrics.summarize(r.records(), false,
-                    List.of(dev.headroom.model.Slo.parse("error_rate<1%")));
+            var summary = dev.headroom.model.Metrics.summarize(
+                    r.records(), false, List.of(dev.headroom.model.Slo.parse("error_rate<1%")));
             assertEquals(0, summary.errorRate(), "the client's race is never in the error rate");
             assertEquals(stale.size(), summary.counts().clientErrors());
-            assertEquals(8 - stale.size(), generations.get(), "a stale request never reached the server and is not resent");
+            assertEquals(
+                    8 - stale.size(), generations.get(), "a stale request never reached the server and is not resent");
         }
     }
 
@@ -143,7 +179,9 @@ class ScriptedServerTest {
                     }
                     if (n.getAndIncrement() == 0) return stream(sse(chunk("a", "stop"), "[DONE]"));
                     Thread.sleep(1500); // working on it, then gone without a word
-                    return new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build();
+                    return new MockResponse.Builder()
+                            .onResponseStart(new SocketEffect.CloseSocket())
+                            .build();
                 }
             });
             dying.start();
@@ -162,9 +200,13 @@ class ScriptedServerTest {
         try (MockWebServer closing = closingAfterEveryResponse(generations)) {
             ProbeResult r = run(closing, KeepAlive.AUTO, 2, 12, Duration.ZERO);
             assertEquals(12, r.records().size());
-            assertTrue(r.records().stream().allMatch(RequestRecord::succeeded), r.records().toString());
+            assertTrue(
+                    r.records().stream().allMatch(RequestRecord::succeeded),
+                    r.records().toString());
             assertTrue(r.records().stream().allMatch(x -> x.connection() == RequestRecord.Connection.NEW));
-            assertTrue(r.connections().contains("Connection: close") && r.connections().contains("closed the connection"),
+            assertTrue(
+                    r.connections().contains("Connection: close")
+                            && r.connections().contains("closed the connection"),
                     r.connections());
             assertEquals(13, generations.get(), "the preflight's one request, then one per record");
         }
@@ -175,17 +217,24 @@ class ScriptedServerTest {
         AtomicInteger generations = new AtomicInteger();
         try (MockWebServer closing = closingAfterEveryResponse(generations, true)) {
             ProbeResult r = run(closing, KeepAlive.AUTO, 2, 12, Duration.ZERO);
-            assertTrue(r.records().stream().allMatch(RequestRecord::succeeded), r.records().toString());
+            assertTrue(
+                    r.records().stream().allMatch(RequestRecord::succeeded),
+                    r.records().toString());
             assertTrue(r.connections().contains("saying so (Connection: close)"), r.connections());
         }
     }
 
     @Test
     void cachedPromptTokensInUsageAreKeptPerRequest() {
-        script.add(stream(sse(chunk("a", "length"), "{\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":300,"
-                + "\"completion_tokens\":1,\"prompt_tokens_details\":{\"cached_tokens\":288}}}", "[DONE]")));
-        script.add(stream(sse(chunk("a", "length"), "{\"id\":\"c2\",\"choices\":[],\"usage\":{\"prompt_tokens\":300,"
-                + "\"completion_tokens\":1}}", "[DONE]")));
+        script.add(stream(sse(
+                chunk("a", "length"),
+                "{\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":300,"
+                        + "\"completion_tokens\":1,\"prompt_tokens_details\":{\"cached_tokens\":288}}}",
+                "[DONE]")));
+        script.add(stream(sse(
+                chunk("a", "length"),
+                "{\"id\":\"c2\",\"choices\":[],\"usage\":{\"prompt_tokens\":300," + "\"completion_tokens\":1}}",
+                "[DONE]")));
         List<RequestRecord> rs = run(2);
         assertEquals(288, rs.get(0).cachedTokens());
         assertEquals(-1, rs.get(1).cachedTokens(), "a server that does not say is not taken to have cached nothing");
@@ -195,19 +244,25 @@ class ScriptedServerTest {
     void whenTheFirstRequestsAreAllRefusedTheSameWayTheRunStopsWithTheServersMessage() {
         String llamaCpp = "{\"error\":{\"code\":400,\"message\":\"request (4110 tokens) exceeds the available context "
                 + "size (4096 tokens), try increasing it\",\"type\":\"exceed_context_size_error\"}}";
-        for (int i = 0; i < 500; i++) script.add(new MockResponse.Builder().code(400).body(llamaCpp).build());
-        var e = assertThrows(TargetRefusedException.class,
-                () -> run(server, KeepAlive.ON, 4, 100, Duration.ofSeconds(5)));
+        for (int i = 0; i < 500; i++)
+            script.add(new MockResponse.Builder().code(400).body(llamaCpp).build());
+        var e = assertThrows(
+                TargetRefusedException.class, () -> run(server, KeepAlive.ON, 4, 100, Duration.ofSeconds(5)));
         assertTrue(e.getMessage().contains("exceeds the available context size"), e.getMessage());
         assertTrue(e.getMessage().contains("http_4xx"), e.getMessage());
-        assertTrue(generationRequests.get() <= FailFast.FIRST + 4, "stopped at once: " + generationRequests.get() + " sent");
+        assertTrue(
+                generationRequests.get() <= FailFast.FIRST + 4,
+                "stopped at once: " + generationRequests.get() + " sent");
     }
 
     @Test
     void usageInsideTheLastChunkWithAChoiceIsRead() {
-        script.add(stream(sse(chunk("a", null), chunk("b", null),
+        script.add(stream(sse(
+                chunk("a", null),
+                chunk("b", null),
                 "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"c\"},\"finish_reason\":\"length\"}],"
-                        + "\"usage\":{\"prompt_tokens\":11,\"completion_tokens\":3,\"total_tokens\":14}}", "[DONE]")));
+                        + "\"usage\":{\"prompt_tokens\":11,\"completion_tokens\":3,\"total_tokens\":14}}",
+                "[DONE]")));
         RequestRecord r = run(1).getFirst();
         assertTrue(r.succeeded(), r.toString());
         assertEquals(3, r.completionTokens());
@@ -218,8 +273,10 @@ class ScriptedServerTest {
 
     @Test
     void roleArrivingWithTheFirstTokenCountsAsTheFirstToken() {
-        script.add(stream(sse("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"finish_reason\":null}]}",
-                chunk(" there", "stop"), "[DONE]")));
+        script.add(stream(sse(
+                "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"finish_reason\":null}]}",
+                chunk(" there", "stop"),
+                "[DONE]")));
         RequestRecord r = run(1).getFirst();
         assertTrue(r.succeeded(), r.toString());
         assertEquals(2, r.chunkNanos().length);
@@ -228,15 +285,18 @@ class ScriptedServerTest {
 
     @Test
     void anEmptyRoleChunkIsNotTheFirstToken() {
-        script.add(stream(sse("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}",
-                chunk("x", "stop"), "[DONE]")));
+        script.add(stream(sse(
+                "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}",
+                chunk("x", "stop"),
+                "[DONE]")));
         RequestRecord r = run(1).getFirst();
         assertEquals(1, r.chunkNanos().length);
     }
 
     @Test
     void commentsAndKeepAlivesBetweenEventsAreIgnored() {
-        script.add(stream(": ping\n\n" + sse(chunk("a", null), ": keep-alive", chunk("b", "stop")) + "\n\n: bye\n\ndata: [DONE]\n\n"));
+        script.add(stream(": ping\n\n" + sse(chunk("a", null), ": keep-alive", chunk("b", "stop"))
+                + "\n\n: bye\n\ndata: [DONE]\n\n"));
         RequestRecord r = run(1).getFirst();
         assertTrue(r.succeeded(), r.toString());
         assertEquals(2, r.completionTokens());
@@ -246,9 +306,11 @@ class ScriptedServerTest {
     @Test
     void chunksCarryingSeveralTokensAreWeightedFromCumulativeUsage() {
         String u = ",\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":%d}}";
-        script.add(stream(sse(chunk("abc", null).replaceAll("}$", "") + u.formatted(3),
+        script.add(stream(sse(
+                chunk("abc", null).replaceAll("}$", "") + u.formatted(3),
                 chunk("def", null).replaceAll("}$", "") + u.formatted(6),
-                chunk("ghi", "length").replaceAll("}$", "") + u.formatted(9), "[DONE]")));
+                chunk("ghi", "length").replaceAll("}$", "") + u.formatted(9),
+                "[DONE]")));
         RequestRecord r = run(1).getFirst();
         assertTrue(r.succeeded(), r.toString());
         assertArrayEquals(new int[] {3, 3, 3}, r.chunkTokens());
@@ -258,8 +320,11 @@ class ScriptedServerTest {
     @Test
     void aServerThatClosesEveryConnectionIsStillDrivenAndEachRequestSentOnce() {
         for (int i = 0; i < 5; i++) {
-            script.add(new MockResponse.Builder().setHeader("Content-Type", "text/event-stream")
-                    .setHeader("Connection", "close").body(sse(chunk("a", "stop"), "[DONE]")).build());
+            script.add(new MockResponse.Builder()
+                    .setHeader("Content-Type", "text/event-stream")
+                    .setHeader("Connection", "close")
+                    .body(sse(chunk("a", "stop"), "[DONE]"))
+                    .build());
         }
         List<RequestRecord> records = run(5);
         assertEquals(5, records.size());
@@ -269,7 +334,10 @@ class ScriptedServerTest {
 
     @Test
     void httpErrorsKeepTheServersMessage() {
-        script.add(new MockResponse.Builder().code(400).body("{\"error\":{\"message\":\"bad things\"}}").build());
+        script.add(new MockResponse.Builder()
+                .code(400)
+                .body("{\"error\":{\"message\":\"bad things\"}}")
+                .build());
         RequestRecord r = run(1).getFirst();
         assertEquals(ErrorKind.HTTP_4XX, r.failure().kind());
         assertEquals(400, r.httpStatus());
@@ -287,9 +355,12 @@ class ScriptedServerTest {
 
     @Test
     void aNonStreamingAnswerIsOneChunkCarryingAllTokens() {
-        script.add(new MockResponse.Builder().setHeader("Content-Type", "application/json")
-                .body("{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"abc\"},"
-                        + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":3}}").build());
+        script.add(new MockResponse.Builder()
+                .setHeader("Content-Type", "application/json")
+                .body(
+                        "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"abc\"},"
+                                + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":3}}")
+                .build());
         RequestRecord r = run(1).getFirst();
         assertTrue(r.succeeded(), r.toString());
         assertEquals(3, r.completionTokens());
@@ -305,8 +376,16 @@ class ScriptedServerTest {
             req = server.takeRequest();
         } while (!req.getUrl().encodedPath().endsWith("/completions"));
         assertEquals("Bearer sk-secret", req.getHeaders().get("Authorization"));
-        Target t = new Target(URI.create("http://h:1"), Api.CHAT, "m", "sk-secret", Map.of("X-Token", "tok"), false,
-                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1));
+        Target t = new Target(
+                URI.create("http://h:1"),
+                Api.CHAT,
+                "m",
+                "sk-secret",
+                Map.of("X-Token", "tok"),
+                false,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1));
         assertTrue(!t.toString().contains("sk-secret") && !t.toString().contains("tok\""), t.toString());
     }
 }

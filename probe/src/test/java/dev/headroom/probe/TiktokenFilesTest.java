@@ -1,12 +1,9 @@
 package dev.headroom.probe;
 
-import mockwebserver3.MockResponse;
-import mockwebserver3.MockWebServer;
-import okhttp3.OkHttpClient;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,15 +12,20 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import okhttp3.OkHttpClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TiktokenFilesTest {
     private MockWebServer server;
-    @TempDir Path dir;
+
+    @TempDir
+    Path dir;
+
     private byte[] ranks;
 
     @BeforeEach
@@ -39,7 +41,10 @@ class TiktokenFilesTest {
     }
 
     private TiktokenFiles files(String sha256, Optional<Path> tiktokenCache) {
-        var enc = new TiktokenFiles.Encoding("cl100k_base", server.url("/encodings/cl100k_base.tiktoken").toString(), sha256,
+        var enc = new TiktokenFiles.Encoding(
+                "cl100k_base",
+                server.url("/encodings/cl100k_base.tiktoken").toString(),
+                sha256,
                 ClientTokenizer.CL100K_PATTERN);
         return new TiktokenFiles(Map.of("cl100k_base", enc), dir.resolve("cache"), tiktokenCache, new OkHttpClient());
     }
@@ -50,7 +55,8 @@ class TiktokenFilesTest {
 
     @Test
     void namedEncodingIsDownloadedOnceVerifiedAndCached() throws Exception {
-        server.enqueue(new MockResponse.Builder().body(new okio.Buffer().write(ranks)).build());
+        server.enqueue(
+                new MockResponse.Builder().body(new okio.Buffer().write(ranks)).build());
         TiktokenFiles f = files(sha("SHA-256", ranks), Optional.empty());
         ClientTokenizer t = ClientTokenizer.load("cl100k", f);
         assertEquals("cl100k_base", t.name());
@@ -64,7 +70,9 @@ class TiktokenFilesTest {
     @Test
     void aFileWithTheWrongHashIsRefusedAndNotCached() throws Exception {
         server.enqueue(new MockResponse.Builder().body("AAAA 0\n").build());
-        var e = assertThrows(IllegalArgumentException.class, () -> ClientTokenizer.load("cl100k", files(sha("SHA-256", ranks), Optional.empty())));
+        var e = assertThrows(
+                IllegalArgumentException.class,
+                () -> ClientTokenizer.load("cl100k", files(sha("SHA-256", ranks), Optional.empty())));
         assertTrue(e.getMessage().contains("SHA-256"), e.getMessage());
         assertFalse(Files.exists(dir.resolve("cache/cl100k_base.tiktoken")));
     }
@@ -74,20 +82,28 @@ class TiktokenFilesTest {
         Path theirs = Files.createDirectories(dir.resolve("data-gym-cache"));
         String url = server.url("/encodings/cl100k_base.tiktoken").toString();
         Files.write(theirs.resolve(sha("SHA-1", url.getBytes())), ranks);
-        assertEquals(2, ClientTokenizer.load("cl100k", files(sha("SHA-256", ranks), Optional.of(theirs))).count("the the"));
+        assertEquals(
+                2,
+                ClientTokenizer.load("cl100k", files(sha("SHA-256", ranks), Optional.of(theirs)))
+                        .count("the the"));
         assertEquals(0, server.getRequestCount());
     }
 
     @Test
     void unreachableSourceSaysWhereToPutTheFile() throws Exception {
         server.enqueue(new MockResponse.Builder().code(403).body("no").build());
-        var e = assertThrows(IllegalArgumentException.class, () -> ClientTokenizer.load("cl100k", files(sha("SHA-256", ranks), Optional.empty())));
-        assertTrue(e.getMessage().contains("HTTP 403") && e.getMessage().contains("cl100k_base.tiktoken"), e.getMessage());
+        var e = assertThrows(
+                IllegalArgumentException.class,
+                () -> ClientTokenizer.load("cl100k", files(sha("SHA-256", ranks), Optional.empty())));
+        assertTrue(
+                e.getMessage().contains("HTTP 403") && e.getMessage().contains("cl100k_base.tiktoken"), e.getMessage());
     }
 
     @Test
     void realEncodingsCarryTiktokensPublishedHashes() {
-        assertEquals("223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7", TiktokenFiles.OPENAI.get("cl100k_base").sha256());
+        assertEquals(
+                "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+                TiktokenFiles.OPENAI.get("cl100k_base").sha256());
         assertTrue(TiktokenFiles.fromEnvironment().named("o200k").isPresent());
         assertTrue(TiktokenFiles.fromEnvironment().named("tokenizer.json").isEmpty());
     }

@@ -6,15 +6,20 @@ import dev.headroom.model.Knee;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.Summary;
-
 import java.util.List;
 import java.util.Locale;
 
 /** The compact console view of a probe result: what ran, the distributions, throughput, goodput, SLOs, health. */
 public final class ConsoleTable {
     private static final String[][] ROWS = {
-            {"ttft_ms", "ttft (ms)"}, {"ttft_from_send_ms", "ttft from send (ms)"}, {"itl_ms", "itl (ms)"},
-            {"tpot_ms", "tpot (ms)"}, {"e2e_ms", "e2e (ms)"}, {"isl", "isl (tokens)"}, {"osl", "osl (tokens)"}};
+        {"ttft_ms", "ttft (ms)"},
+        {"ttft_from_send_ms", "ttft from send (ms)"},
+        {"itl_ms", "itl (ms)"},
+        {"tpot_ms", "tpot (ms)"},
+        {"e2e_ms", "e2e (ms)"},
+        {"isl", "isl (tokens)"},
+        {"osl", "osl (tokens)"}
+    };
 
     private ConsoleTable() {}
 
@@ -22,25 +27,47 @@ public final class ConsoleTable {
         RunInfo run = report.run();
         Summary s = report.summary();
         StringBuilder b = new StringBuilder();
-        b.append(f("headroom probe: %s @ %s%s%n", run.model(), run.url(),
+        b.append(f(
+                "headroom probe: %s @ %s%s%n",
+                run.model(),
+                run.url(),
                 run.simulator() == null ? "" : " (embedded simulator: " + run.simulator() + ")"));
-        b.append(f("load %s · %s · seed %d · window %.1f s%n", run.load().label(), run.workload(), run.seed(),
-                s.windowSeconds()));
-        b.append(f("requests: %d completed, %d failed, %d incomplete (+%d warm-up)%s%n", s.counts().completed(),
-                s.counts().failed(), s.counts().incomplete(), s.counts().warmup(),
-                s.counts().clientErrors() == 0 ? "" : f(" · %d client errors", s.counts().clientErrors())));
+        b.append(f(
+                "load %s · %s · seed %d · window %.1f s%n",
+                run.load().label(), run.workload(), run.seed(), s.windowSeconds()));
+        b.append(f(
+                "requests: %d completed, %d failed, %d incomplete (+%d warm-up)%s%n",
+                s.counts().completed(),
+                s.counts().failed(),
+                s.counts().incomplete(),
+                s.counts().warmup(),
+                s.counts().clientErrors() == 0
+                        ? ""
+                        : f(" · %d client errors", s.counts().clientErrors())));
         b.append('\n');
-        b.append(f("%-20s %9s %9s %9s %9s %9s %9s %9s %9s%n", "metric", "mean", "min", "p50", "p90", "p95", "p99",
-                "p99.9", "max"));
+        b.append(f(
+                "%-20s %9s %9s %9s %9s %9s %9s %9s %9s%n",
+                "metric", "mean", "min", "p50", "p90", "p95", "p99", "p99.9", "max"));
         for (String[] row : ROWS) {
             Distribution d = s.distribution(row[0]);
-            b.append(f("%-20s %9s %9s %9s %9s %9s %9s %9s %9s%n", row[1], n(d.mean()), n(d.min()), n(d.p50()),
-                    n(d.p90()), n(d.p95()), n(d.p99()), n(d.p999()), n(d.max())));
+            b.append(f(
+                    "%-20s %9s %9s %9s %9s %9s %9s %9s %9s%n",
+                    row[1],
+                    n(d.mean()),
+                    n(d.min()),
+                    n(d.p50()),
+                    n(d.p90()),
+                    n(d.p95()),
+                    n(d.p99()),
+                    n(d.p999()),
+                    n(d.max())));
         }
         b.append('\n');
-        b.append(f("throughput: %s output tok/s · %s req/s · %s total tok/s%n", n(s.outputTokensPerS()),
-                n(s.requestsPerS()), n(s.totalTokensPerS())));
-        b.append(f("goodput:    %s req/s · %s tok/s · SLO attainment %.1f%% · error rate %.2f%%%n",
+        b.append(f(
+                "throughput: %s output tok/s · %s req/s · %s total tok/s%n",
+                n(s.outputTokensPerS()), n(s.requestsPerS()), n(s.totalTokensPerS())));
+        b.append(f(
+                "goodput:    %s req/s · %s tok/s · SLO attainment %.1f%% · error rate %.2f%%%n",
                 n(s.goodputRequestsPerS()), n(s.goodputTokensPerS()), s.sloAttainment() * 100, s.errorRate() * 100));
         if (!s.errors().isEmpty()) b.append("errors:     ").append(s.errors()).append('\n');
         if (s.oslShort() > 0) {
@@ -52,19 +79,27 @@ public final class ConsoleTable {
         }
         Summary.Cache cache = s.cache();
         if (cache.reporting() > 0) {
-            b.append(f("prefix cache: %d of %d prompt tokens cached (%.1f%%) · %d of %d requests hit%n",
-                    cache.cachedTokens(), cache.promptTokens(), cache.cachedFraction() * 100, cache.hits(),
+            b.append(f(
+                    "prefix cache: %d of %d prompt tokens cached (%.1f%%) · %d of %d requests hit%n",
+                    cache.cachedTokens(),
+                    cache.promptTokens(),
+                    cache.cachedFraction() * 100,
+                    cache.hits(),
                     cache.reporting()));
         }
         if (run.connections() != null) {
-            b.append(f("connections: %d opened, %d reused · %s%n", s.connections().opened(), s.connections().reused(),
-                    run.connections()));
+            b.append(f(
+                    "connections: %d opened, %d reused · %s%n",
+                    s.connections().opened(), s.connections().reused(), run.connections()));
         }
         for (String w : report.warnings()) b.append("warning: ").append(w).append('\n');
         ClientHealth c = report.client();
-        b.append(f("client: send lag p99 %s ms · CPU %s · GC pause max %s ms · %s%n",
-                n(s.distribution("send_lag_ms").p99()), Double.isNaN(c.cpuUtil()) ? "n/a" : f("%.0f%%", c.cpuUtil() * 100),
-                n(c.gcPauseMaxMs()), c.clientBound() ? "CLIENT-BOUND" : "ok"));
+        b.append(f(
+                "client: send lag p99 %s ms · CPU %s · GC pause max %s ms · %s%n",
+                n(s.distribution("send_lag_ms").p99()),
+                Double.isNaN(c.cpuUtil()) ? "n/a" : f("%.0f%%", c.cpuUtil() * 100),
+                n(c.gcPauseMaxMs()),
+                c.clientBound() ? "CLIENT-BOUND" : "ok"));
         for (String w : c.warnings()) b.append("warning: ").append(w).append('\n');
         return b.toString();
     }
@@ -74,12 +109,29 @@ public final class ConsoleTable {
         StringBuilder b = new StringBuilder();
         if (points.isEmpty()) return "no load points\n";
         RunInfo first = points.getFirst().run();
-        b.append(f("headroom sweep: %s @ %s%s%n", first.model(), first.url(),
+        b.append(f(
+                "headroom sweep: %s @ %s%s%n",
+                first.model(),
+                first.url(),
                 first.simulator() == null ? "" : " (embedded simulator: " + first.simulator() + ")"));
         b.append(f("%s · seed %d%n%n", first.workload(), first.seed()));
-        b.append(f("%3s %-24s %6s %6s %9s %8s %9s %9s %8s %8s %9s %9s %7s %7s %5s%n", "#", "load", "done", "fail",
-                "out tok/s", "req/s", "ttft p50", "ttft p99", "itl p50", "itl p99", "e2e p50", "e2e p99", "Δtok/s",
-                "Δe2e", "slo"));
+        b.append(f(
+                "%3s %-24s %6s %6s %9s %8s %9s %9s %8s %8s %9s %9s %7s %7s %5s%n",
+                "#",
+                "load",
+                "done",
+                "fail",
+                "out tok/s",
+                "req/s",
+                "ttft p50",
+                "ttft p99",
+                "itl p50",
+                "itl p99",
+                "e2e p50",
+                "e2e p99",
+                "Δtok/s",
+                "Δe2e",
+                "slo"));
         int knee = Knee.find(points.stream().map(ProbeReport::summary).toList());
         for (int i = 0; i < points.size(); i++) {
             Summary s = points.get(i).summary();
@@ -87,17 +139,31 @@ public final class ConsoleTable {
             if (i > 0) {
                 Summary p = points.get(i - 1).summary();
                 dTok = pct(s.outputTokensPerS(), p.outputTokensPerS());
-                dLat = pct(s.distribution("e2e_ms").p50(), p.distribution("e2e_ms").p50());
+                dLat = pct(
+                        s.distribution("e2e_ms").p50(), p.distribution("e2e_ms").p50());
             }
-            b.append(f("%3d %-24s %6d %6d %9s %8s %9s %9s %8s %8s %9s %9s %7s %7s %5s%s%n", i + 1,
-                    points.get(i).run().load().label(), s.counts().completed(), s.counts().failed(),
-                    n(s.outputTokensPerS()), n(s.requestsPerS()), n(s.distribution("ttft_ms").p50()),
-                    n(s.distribution("ttft_ms").p99()), n(s.distribution("itl_ms").p50()), n(s.distribution("itl_ms").p99()),
-                    n(s.distribution("e2e_ms").p50()), n(s.distribution("e2e_ms").p99()), dTok, dLat,
+            b.append(f(
+                    "%3d %-24s %6d %6d %9s %8s %9s %9s %8s %8s %9s %9s %7s %7s %5s%s%n",
+                    i + 1,
+                    points.get(i).run().load().label(),
+                    s.counts().completed(),
+                    s.counts().failed(),
+                    n(s.outputTokensPerS()),
+                    n(s.requestsPerS()),
+                    n(s.distribution("ttft_ms").p50()),
+                    n(s.distribution("ttft_ms").p99()),
+                    n(s.distribution("itl_ms").p50()),
+                    n(s.distribution("itl_ms").p99()),
+                    n(s.distribution("e2e_ms").p50()),
+                    n(s.distribution("e2e_ms").p99()),
+                    dTok,
+                    dLat,
                     s.slo().isEmpty() ? "-" : s.sloPass() ? "pass" : "FAIL",
                     (i == knee ? "  ◀ knee" : "") + (points.get(i).client().clientBound() ? "  (client-bound)" : "")));
         }
-        b.append(f("%nknee: the load of maximum output tok/s ÷ e2e p50 — past it, throughput stops paying for latency.%n"));
+        b.append(
+                f(
+                        "%nknee: the load of maximum output tok/s ÷ e2e p50 — past it, throughput stops paying for latency.%n"));
         for (int i = 0; i < points.size(); i++) {
             for (String w : points.get(i).warnings()) b.append(f("warning: point %d: %s%n", i + 1, w));
         }

@@ -1,8 +1,5 @@
 package dev.headroom.reports;
 
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -10,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * {@code histograms.hlog}: HdrHistogram's versioned interval-log format, one tagged interval per metric
@@ -19,7 +18,8 @@ import java.util.Map;
 public final class HistogramLog {
     private HistogramLog() {}
 
-    public static void write(Path file, Map<String, Histogram> histograms, long startEpochMillis, double windowSeconds) {
+    public static void write(
+            Path file, Map<String, Histogram> histograms, long startEpochMillis, double windowSeconds) {
         try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
             HistogramLogWriter w = new HistogramLogWriter(out);
             w.outputComment("headroom probe histograms: times in microseconds, lengths in tokens");

@@ -3,7 +3,6 @@ package dev.headroom.reports;
 import dev.headroom.reports.chart.Chart;
 import dev.headroom.reports.chart.Png;
 import dev.headroom.reports.html.Reports;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +26,14 @@ public final class HtmlReport {
             Reports.mkdirs(charts);
             for (int i = 0; i < built.charts().size(); i++) {
                 Chart c = built.charts().get(i);
-                Path f = charts.resolve(String.format(Locale.ROOT, "%02d-%s.png", i + 1,
-                        c.title().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", "")));
+                Path f = charts.resolve(String.format(
+                        Locale.ROOT,
+                        "%02d-%s.png",
+                        i + 1,
+                        c.title()
+                                .toLowerCase(Locale.ROOT)
+                                .replaceAll("[^a-z0-9]+", "-")
+                                .replaceAll("(^-|-$)", "")));
                 Png.write(c, f);
                 pngs.add(f);
             }

@@ -1,7 +1,6 @@
 package dev.headroom.reports;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 

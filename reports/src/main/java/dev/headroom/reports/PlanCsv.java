@@ -2,7 +2,6 @@ package dev.headroom.reports;
 
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.PlanRow;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

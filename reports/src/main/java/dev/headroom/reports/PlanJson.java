@@ -14,7 +14,6 @@ import dev.headroom.model.plan.PlanRow;
 import dev.headroom.model.plan.Range;
 import dev.headroom.model.plan.Verification;
 import dev.headroom.model.plan.WorkloadClass;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -66,9 +65,18 @@ public final class PlanJson {
     public static String verifyLines(List<Verification> checks) {
         StringBuilder b = new StringBuilder();
         for (Verification v : checks) {
-            b.append(String.format(Locale.ROOT, "verify %s@%s, month %d, %s req/s for %s s simulated: planned %d replicas %s; "
-                            + "without headroom and redundancy %d replicas %s%n", v.workloadClass(), v.option(), v.month() + 1,
-                    ConsoleTable.n(v.rps()), ConsoleTable.n(v.seconds()), v.replicas(), verdict(v.planned()), v.leanReplicas(),
+            b.append(String.format(
+                    Locale.ROOT,
+                    "verify %s@%s, month %d, %s req/s for %s s simulated: planned %d replicas %s; "
+                            + "without headroom and redundancy %d replicas %s%n",
+                    v.workloadClass(),
+                    v.option(),
+                    v.month() + 1,
+                    ConsoleTable.n(v.rps()),
+                    ConsoleTable.n(v.seconds()),
+                    v.replicas(),
+                    verdict(v.planned()),
+                    v.leanReplicas(),
                     verdict(v.lean())));
         }
         return b.toString();
@@ -77,9 +85,14 @@ public final class PlanJson {
     private static String verdict(Summary s) {
         StringBuilder b = new StringBuilder(s.sloPass() ? "PASS (" : "FAIL (");
         for (Summary.SloResult r : s.slo()) {
-            b.append(r.slo().text()).append(" observed ").append(ConsoleTable.n(r.observed())).append(r.pass() ? " ok" : " missed").append(", ");
+            b.append(r.slo().text())
+                    .append(" observed ")
+                    .append(ConsoleTable.n(r.observed()))
+                    .append(r.pass() ? " ok" : " missed")
+                    .append(", ");
         }
-        return b.append(String.format(Locale.ROOT, "attainment %.1f %%)", s.sloAttainment() * 100)).toString();
+        return b.append(String.format(Locale.ROOT, "attainment %.1f %%)", s.sloAttainment() * 100))
+                .toString();
     }
 
     public static String write(Comparison c, String toolVersion, String createdAt) {
@@ -158,7 +171,8 @@ public final class PlanJson {
             o.put("name", co.name());
             o.put("gpus_per_replica", co.gpusPerReplica());
             ObjectNode prices = o.putObject("price_per_gpu_hour");
-            co.pricePerGpuHour().entrySet().stream().sorted(Map.Entry.comparingByKey())
+            co.pricePerGpuHour().entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
                     .forEach(e -> JsonNumbers.put(prices, e.getKey().wireName(), e.getValue(), 4));
         }
         ArrayNode caps = root.putArray("capacities");

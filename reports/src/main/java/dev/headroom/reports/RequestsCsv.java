@@ -2,7 +2,6 @@ package dev.headroom.reports;
 
 import dev.headroom.model.RequestRecord;
 import dev.headroom.reports.html.Reports;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +36,9 @@ public final class RequestsCsv {
             row.put("max_gap_ms", r.maxGapNanos() / 1e6);
             row.put("status", r.httpStatus());
             row.put("connection", r.connection().name().toLowerCase(Locale.ROOT));
-            row.put("error_kind", r.failure() == null ? null : r.failure().kind().wireName());
+            row.put(
+                    "error_kind",
+                    r.failure() == null ? null : r.failure().kind().wireName());
             row.put("error_message", r.failure() == null ? null : r.failure().message());
             rows.add(row);
         }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.plan.MeasuredPoint;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,9 +43,12 @@ public final class ResultFiles {
     public static Result open(Path path) {
         Path file = path;
         if (Files.isDirectory(path)) {
-            file = List.of(Kind.values()).stream().map(k -> path.resolve(k.fileName)).filter(Files::isRegularFile)
-                    .findFirst().orElseThrow(() -> new BadInputException(path + " holds no search.json, sweep.json or "
-                            + "summary.json"));
+            file = List.of(Kind.values()).stream()
+                    .map(k -> path.resolve(k.fileName))
+                    .filter(Files::isRegularFile)
+                    .findFirst()
+                    .orElseThrow(() ->
+                            new BadInputException(path + " holds no search.json, sweep.json or " + "summary.json"));
         }
         String schema = read(file).path("schema").asText();
         for (Kind k : Kind.values()) if (k.schema.equals(schema)) return new Result(file, k);
@@ -83,8 +85,12 @@ public final class ResultFiles {
     }
 
     private static MeasuredPoint point(JsonNode n) {
-        return new MeasuredPoint(n.at("/load/mode").asText().equals("closed"), !n.path("slo").isEmpty(),
-                n.path("slo_pass").asBoolean(), num(n.at("/metrics/requests_per_s")), num(n.at("/metrics/ttft_ms/mean")),
+        return new MeasuredPoint(
+                n.at("/load/mode").asText().equals("closed"),
+                !n.path("slo").isEmpty(),
+                n.path("slo_pass").asBoolean(),
+                num(n.at("/metrics/requests_per_s")),
+                num(n.at("/metrics/ttft_ms/mean")),
                 num(n.at("/metrics/e2e_ms/mean")));
     }
 
@@ -92,7 +98,8 @@ public final class ResultFiles {
         try {
             return JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new BadInputException(file + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(file + ": cannot read: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 

@@ -9,7 +9,6 @@ import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,7 +30,10 @@ public final class RunFiles {
      */
     public static void writeResults(Path dir, List<RequestRecord> records, ProbeReport report, long startEpochMillis) {
         RequestsCsv.write(dir.resolve("requests.csv"), records);
-        HistogramLog.write(dir.resolve("histograms.hlog"), report.summary().histograms(), startEpochMillis,
+        HistogramLog.write(
+                dir.resolve("histograms.hlog"),
+                report.summary().histograms(),
+                startEpochMillis,
                 report.summary().windowSeconds());
         write(dir.resolve("summary.json"), SummaryJson.write(report));
     }
@@ -50,9 +52,17 @@ public final class RunFiles {
      * @param target    the target's section (URL, model, API; how the key was given, never the key)
      * @param simulator the simulated server's section, or null for a real server
      */
-    public static void writeConfig(Path dir, String command, String toolVersion, String startedAt, MeasurementRequest point,
-                                   String promptSalt, Map<String, Object> target, Object simulator, String workload,
-                                   List<Slo> slos) {
+    public static void writeConfig(
+            Path dir,
+            String command,
+            String toolVersion,
+            String startedAt,
+            MeasurementRequest point,
+            String promptSalt,
+            Map<String, Object> target,
+            Object simulator,
+            String workload,
+            List<Slo> slos) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("tool", Map.of("name", "headroom", "version", toolVersion));
         c.put("command", command);

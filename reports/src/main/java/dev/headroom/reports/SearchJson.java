@@ -1,6 +1,5 @@
 package dev.headroom.reports;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.RunInfo;
@@ -15,7 +15,6 @@ import dev.headroom.model.SearchProgress;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,33 +45,68 @@ public final class SearchJson {
             throw new BadInputException(file + " is not a search result (schema " + SCHEMA + ")");
         }
         var t = root.path("target");
-        RunInfo run = new RunInfo(root.path("tool").path("version").asText(),
-                root.path("started_at").asText(), t.path("url").asText(), t.path("model").asText(), t.path("api").asText(),
+        RunInfo run = new RunInfo(
+                root.path("tool").path("version").asText(),
+                root.path("started_at").asText(),
+                t.path("url").asText(),
+                t.path("model").asText(),
+                t.path("api").asText(),
                 t.path("simulator").isNull() ? null : t.path("simulator").asText(null),
                 root.path("range").path("axis").asText().equals("rate")
                         ? new LoadModel.Open(1, new ArrivalProcess.Poisson())
                         : new LoadModel.Closed(1),
-                0, 0, root.path("workload").path("description").asText(), null, root.path("seed").asLong());
+                0,
+                0,
+                root.path("workload").path("description").asText(),
+                null,
+                root.path("seed").asLong());
         List<Slo> slos = new ArrayList<>();
         root.path("slo").forEach(n -> slos.add(Slo.parse(n.asText())));
         List<SearchReport.Probe> probes = new ArrayList<>();
         for (var p : root.path("probes")) {
             Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();
-            p.path("margins").properties().forEach(e -> margins.put(e.getKey(), new SearchReport.SloMargin(
-                    num(e.getValue().path("value")), num(e.getValue().path("se")), e.getValue().path("n").asLong())));
-            probes.add(new SearchReport.Probe(p.path("index").asInt(), num(p.path("load")), margins,
+            p.path("margins")
+                    .properties()
+                    .forEach(e -> margins.put(
+                            e.getKey(),
+                            new SearchReport.SloMargin(
+                                    num(e.getValue().path("value")),
+                                    num(e.getValue().path("se")),
+                                    e.getValue().path("n").asLong())));
+            probes.add(new SearchReport.Probe(
+                    p.path("index").asInt(),
+                    num(p.path("load")),
+                    margins,
                     p.path("verdict").asText().equals("pass"),
-                    new double[] {num(p.path("goodput").path("value")), num(p.path("goodput").path("se"))},
-                    p.path("requests").asLong(), num(p.path("duration_s")), p.path("dir").asText(null),
+                    new double[] {
+                        num(p.path("goodput").path("value")),
+                        num(p.path("goodput").path("se"))
+                    },
+                    p.path("requests").asLong(),
+                    num(p.path("duration_s")),
+                    p.path("dir").asText(null),
                     num(p.path("e2e_mean_s"))));
         }
         var range = root.path("range");
         var result = root.path("result");
-        return new SearchReport(run, root.path("objective").asText(), slos, result.path("simulated").asBoolean(),
-                num(range.path("min")), num(range.path("max")), num(range.path("tolerance")), num(result.path("value")),
-                num(result.path("ci_low")), num(result.path("ci_high")), result.path("binding_slo").asText(null),
-                BoundaryType.parse(result.path("boundary_type").asText(null)), StopReason.parse(result.path("stop_reason").asText()), probes,
-                Map.of(), null, num(root.path("probe_shape").path("ramp_s")));
+        return new SearchReport(
+                run,
+                root.path("objective").asText(),
+                slos,
+                result.path("simulated").asBoolean(),
+                num(range.path("min")),
+                num(range.path("max")),
+                num(range.path("tolerance")),
+                num(result.path("value")),
+                num(result.path("ci_low")),
+                num(result.path("ci_high")),
+                result.path("binding_slo").asText(null),
+                BoundaryType.parse(result.path("boundary_type").asText(null)),
+                StopReason.parse(result.path("stop_reason").asText()),
+                probes,
+                Map.of(),
+                null,
+                num(root.path("probe_shape").path("ramp_s")));
     }
 
     private static double num(JsonNode n) {
@@ -93,7 +127,8 @@ public final class SearchJson {
         target.put("url", s.run().url());
         target.put("model", s.run().model());
         target.put("api", s.run().api());
-        if (s.run().simulator() == null) target.putNull("simulator"); else target.put("simulator", s.run().simulator());
+        if (s.run().simulator() == null) target.putNull("simulator");
+        else target.put("simulator", s.run().simulator());
         ObjectNode workload = root.putObject("workload");
         workload.put("description", s.run().workload());
         // The command's salt; each probe's prompts are made from it and the probe's number (its summary.json).
@@ -109,7 +144,8 @@ public final class SearchJson {
         JsonNumbers.put(result, "ci_low", s.ciLow(), 6);
         JsonNumbers.put(result, "ci_high", s.ciHigh(), 6);
         result.put("binding_slo", s.bindingSlo());
-        if (s.boundaryType() == null) result.putNull("boundary_type"); else result.put("boundary_type", s.boundaryType().wireName());
+        if (s.boundaryType() == null) result.putNull("boundary_type");
+        else result.put("boundary_type", s.boundaryType().wireName());
         result.put("stop_reason", s.stopReason().wireName());
         result.put("simulated", s.simulated());
         if (s.goodput() != null) {
@@ -207,24 +243,45 @@ public final class SearchJson {
                 + (progress.reused() ? "  (reused)" : "");
         if (progress.bracket().length == 2) {
             double[] b = progress.bracket();
-            return probeLine(last, "bracket [" + (Double.isNaN(b[0]) ? "-" : ConsoleTable.n(b[0])) + ", "
-                    + (Double.isNaN(b[1]) ? "-" : ConsoleTable.n(b[1])) + ")") + mark;
+            return probeLine(
+                            last,
+                            "bracket [" + (Double.isNaN(b[0]) ? "-" : ConsoleTable.n(b[0])) + ", "
+                                    + (Double.isNaN(b[1]) ? "-" : ConsoleTable.n(b[1])) + ")")
+                    + mark;
         }
-        return goodputLine(last, goodputUnit, "best so far " + ConsoleTable.n(progress.best()[1]) + " at "
-                + ConsoleTable.n(progress.best()[0])) + mark;
+        return goodputLine(
+                        last,
+                        goodputUnit,
+                        "best so far " + ConsoleTable.n(progress.best()[1]) + " at "
+                                + ConsoleTable.n(progress.best()[0]))
+                + mark;
     }
 
     static String probeLine(SearchReport.Probe p, String bracket) {
         StringBuilder margins = new StringBuilder();
         p.margins().forEach((k, v) -> margins.append(String.format(Locale.ROOT, "  %s %+.1f%%", k, v.value() * 100)));
-        return String.format(Locale.ROOT, "probe %2d  load %-10s %s %s  %s", p.index(), ConsoleTable.n(p.load()),
-                p.pass() ? "pass" : "FAIL", margins, bracket);
+        return String.format(
+                Locale.ROOT,
+                "probe %2d  load %-10s %s %s  %s",
+                p.index(),
+                ConsoleTable.n(p.load()),
+                p.pass() ? "pass" : "FAIL",
+                margins,
+                bracket);
     }
 
     /** A max-goodput probe's console line. */
     static String goodputLine(SearchReport.Probe p, String unit, String best) {
-        return String.format(Locale.ROOT, "probe %2d  load %-10s goodput %s ± %s %s  %s  %s", p.index(), ConsoleTable.n(p.load()),
-                ConsoleTable.n(p.goodput()[0]), ConsoleTable.n(p.goodput()[1]), unit, p.pass() ? "slo pass" : "slo FAIL", best);
+        return String.format(
+                Locale.ROOT,
+                "probe %2d  load %-10s goodput %s ± %s %s  %s  %s",
+                p.index(),
+                ConsoleTable.n(p.load()),
+                ConsoleTable.n(p.goodput()[0]),
+                ConsoleTable.n(p.goodput()[1]),
+                unit,
+                p.pass() ? "slo pass" : "slo FAIL",
+                best);
     }
 
     public static String answer(SearchReport s) {
@@ -232,24 +289,49 @@ public final class SearchJson {
             SearchReport.GoodputResult g = s.goodput();
             String unit = g.unit().equals("tokens") ? "good output tokens/s" : "good requests/s";
             String load = s.run().load() instanceof LoadModel.Open
-                    ? "rate " + ConsoleTable.n(s.value()) + " requests/s" : "concurrency " + ConsoleTable.n(s.value());
-            return String.format(Locale.ROOT, "max-goodput under %s: %s ± %s %s at %s (within one sd of the best: %s .. %s; "
+                    ? "rate " + ConsoleTable.n(s.value()) + " requests/s"
+                    : "concurrency " + ConsoleTable.n(s.value());
+            return String.format(
+                    Locale.ROOT,
+                    "max-goodput under %s: %s ± %s %s at %s (within one sd of the best: %s .. %s; "
                             + "best probe %s at %s; stop: %s, %d probes%s)%n",
-                    String.join(" and ", s.slos().stream().map(Slo::text).toList()), ConsoleTable.n(g.mean()),
-                    ConsoleTable.n(g.sd()), unit, load, ConsoleTable.n(s.ciLow()), ConsoleTable.n(s.ciHigh()),
-                    ConsoleTable.n(g.bestObserved()), ConsoleTable.n(g.bestObservedLoad()), s.stopReason().wireName(), s.probes().size(),
+                    String.join(" and ", s.slos().stream().map(Slo::text).toList()),
+                    ConsoleTable.n(g.mean()),
+                    ConsoleTable.n(g.sd()),
+                    unit,
+                    load,
+                    ConsoleTable.n(s.ciLow()),
+                    ConsoleTable.n(s.ciHigh()),
+                    ConsoleTable.n(g.bestObserved()),
+                    ConsoleTable.n(g.bestObservedLoad()),
+                    s.stopReason().wireName(),
+                    s.probes().size(),
                     s.simulated() ? ", simulated" : "");
         }
         String unit = s.objective().equals("max-rate") ? " requests/s" : " concurrent requests";
         if (Double.isNaN(s.value())) {
-            return String.format(Locale.ROOT, "%s: below the range: fails %s already at %s%s (stop: %s)%n", s.objective(),
-                    s.bindingSlo(), ConsoleTable.n(s.min()), unit, s.stopReason().wireName());
+            return String.format(
+                    Locale.ROOT,
+                    "%s: below the range: fails %s already at %s%s (stop: %s)%n",
+                    s.objective(),
+                    s.bindingSlo(),
+                    ConsoleTable.n(s.min()),
+                    unit,
+                    s.stopReason().wireName());
         }
-        return String.format(Locale.ROOT, "%s under %s: %s%s (interval %s .. %s, binding %s, %s boundary, stop: %s, %d probes%s)%n",
-                s.objective(), String.join(" and ", s.slos().stream().map(Slo::text).toList()), ConsoleTable.n(s.value()),
-                unit, ConsoleTable.n(s.ciLow()), Double.isNaN(s.ciHigh()) ? "above " + ConsoleTable.n(s.max()) : ConsoleTable.n(s.ciHigh()),
-                s.bindingSlo(), s.boundaryType().wireName(), s.stopReason().wireName(), s.probes().size(),
+        return String.format(
+                Locale.ROOT,
+                "%s under %s: %s%s (interval %s .. %s, binding %s, %s boundary, stop: %s, %d probes%s)%n",
+                s.objective(),
+                String.join(" and ", s.slos().stream().map(Slo::text).toList()),
+                ConsoleTable.n(s.value()),
+                unit,
+                ConsoleTable.n(s.ciLow()),
+                Double.isNaN(s.ciHigh()) ? "above " + ConsoleTable.n(s.max()) : ConsoleTable.n(s.ciHigh()),
+                s.bindingSlo(),
+                s.boundaryType().wireName(),
+                s.stopReason().wireName(),
+                s.probes().size(),
                 s.simulated() ? ", simulated" : "");
     }
-
 }

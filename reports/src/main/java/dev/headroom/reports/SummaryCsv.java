@@ -7,7 +7,6 @@ import dev.headroom.model.Distribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Summary;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +51,12 @@ public final class SummaryCsv {
         CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
         rows.getFirst().keySet().forEach(schema::addColumn);
         try {
-            return CSV.writer(schema.build()).writeValueAsString(rows.stream()
-                    .map(r -> r.values().stream().map(v -> v instanceof Double d && d.isNaN() ? null : v).toList())
-                    .toList());
+            return CSV.writer(schema.build())
+                    .writeValueAsString(rows.stream()
+                            .map(r -> r.values().stream()
+                                    .map(v -> v instanceof Double d && d.isNaN() ? null : v)
+                                    .toList())
+                            .toList());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

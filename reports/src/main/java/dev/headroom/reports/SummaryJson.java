@@ -21,7 +21,9 @@ import dev.headroom.model.Summary;
 public final class SummaryJson {
     public static final String SCHEMA = "headroom.probe/v1";
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final String[] DISTRIBUTIONS = {"ttft_ms", "ttft_from_send_ms", "itl_ms", "tpot_ms", "e2e_ms", "isl", "osl"};
+    private static final String[] DISTRIBUTIONS = {
+        "ttft_ms", "ttft_from_send_ms", "itl_ms", "tpot_ms", "e2e_ms", "isl", "osl"
+    };
 
     private SummaryJson() {}
 
@@ -46,12 +48,14 @@ public final class SummaryJson {
         target.put("url", run.url());
         target.put("model", run.model());
         target.put("api", run.api());
-        if (run.simulator() == null) target.putNull("simulator"); else target.put("simulator", run.simulator());
+        if (run.simulator() == null) target.putNull("simulator");
+        else target.put("simulator", run.simulator());
         root.set("load", load(run));
         ObjectNode workload = root.putObject("workload");
         workload.put("description", run.workload());
         workload.put("input_length", run.inputLength());
-        if (run.promptSalt() == null) workload.putNull("prompt_salt"); else workload.put("prompt_salt", run.promptSalt());
+        if (run.promptSalt() == null) workload.putNull("prompt_salt");
+        else workload.put("prompt_salt", run.promptSalt());
         root.put("seed", run.seed());
         JsonNumbers.put(root, "window_s", s.windowSeconds(), 3);
         ObjectNode counts = root.putObject("counts");
@@ -62,7 +66,8 @@ public final class SummaryJson {
         counts.put("client_errors", s.counts().clientErrors());
         counts.put("osl_short", s.oslShort());
         ObjectNode metrics = root.putObject("metrics");
-        for (String key : DISTRIBUTIONS) metrics.set(key, distribution(s.distribution(key), key.endsWith("_ms") ? 3 : 1));
+        for (String key : DISTRIBUTIONS)
+            metrics.set(key, distribution(s.distribution(key), key.endsWith("_ms") ? 3 : 1));
         JsonNumbers.put(metrics, "output_tokens_per_s", s.outputTokensPerS(), 3);
         JsonNumbers.put(metrics, "requests_per_s", s.requestsPerS(), 4);
         JsonNumbers.put(metrics, "total_tokens_per_s", s.totalTokensPerS(), 3);
@@ -74,7 +79,8 @@ public final class SummaryJson {
         for (Summary.SloResult r : s.slo()) {
             ObjectNode o = slo.addObject();
             o.put("metric", r.slo().metric().wireName());
-            if (r.slo().stat() == null) o.putNull("stat"); else o.put("stat", r.slo().stat().text());
+            if (r.slo().stat() == null) o.putNull("stat");
+            else o.put("stat", r.slo().stat().text());
             o.put("op", r.slo().inclusive() ? "<=" : "<");
             JsonNumbers.put(o, "threshold", r.slo().threshold(), 4);
             o.put("unit", r.slo().isRate() ? "fraction" : "ms");
@@ -107,12 +113,14 @@ public final class SummaryJson {
                 load.put("mode", "open");
                 load.putNull("concurrency");
                 JsonNumbers.put(load, "rate", o.ratePerSecond(), 6);
-                load.put("arrival", switch (o.arrivals()) {
-                    case ArrivalProcess.Constant k -> "constant";
-                    case ArrivalProcess.Poisson p -> "poisson";
-                    case ArrivalProcess.Gamma g -> "gamma";
-                    case ArrivalProcess.Replay r -> "trace";
-                });
+                load.put(
+                        "arrival",
+                        switch (o.arrivals()) {
+                            case ArrivalProcess.Constant k -> "constant";
+                            case ArrivalProcess.Poisson p -> "poisson";
+                            case ArrivalProcess.Gamma g -> "gamma";
+                            case ArrivalProcess.Replay r -> "trace";
+                        });
                 if (o.arrivals() instanceof ArrivalProcess.Gamma g) JsonNumbers.put(load, "burstiness", g.shape(), 6);
                 if (run.maxConcurrency() > 0) load.put("max_concurrency", run.maxConcurrency());
                 else load.putNull("max_concurrency");
@@ -149,7 +157,8 @@ public final class SummaryJson {
     /** connections{policy, opened, reused, stale}: how the requests' connections behaved. */
     private static ObjectNode connections(RunInfo run, Summary.Connections c) {
         ObjectNode o = MAPPER.createObjectNode();
-        if (run.connections() == null) o.putNull("policy"); else o.put("policy", run.connections());
+        if (run.connections() == null) o.putNull("policy");
+        else o.put("policy", run.connections());
         o.put("opened", c.opened());
         o.put("reused", c.reused());
         o.put("stale", c.stale());

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.Knee;
 import dev.headroom.model.ProbeReport;
-
 import java.util.List;
 
 /**
@@ -70,5 +69,4 @@ public final class SweepJson {
             throw new IllegalStateException(e);
         }
     }
-
 }

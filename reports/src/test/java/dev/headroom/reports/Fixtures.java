@@ -11,7 +11,6 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.Slo;
 import dev.headroom.model.TokenSource;
-
 import java.util.Arrays;
 import java.util.List;
 
@@ -25,9 +24,28 @@ final class Fixtures {
         int[] ones = new int[chunks.length];
         Arrays.fill(ones, 1);
         // The first opened the connection, the others reused it; the second was served 496 tokens from the cache.
-        return new RequestRecord(index, false, intended, sent, chunks[0], end, chunks, ones, prompt, TokenSource.USAGE,
-                chunks.length, TokenSource.USAGE, chunks.length, 200, 0, 0, RequestRecord.Outcome.COMPLETED, null,
-                "r" + index, index == 1 ? 496 : 16, index == 0 ? RequestRecord.Connection.NEW : RequestRecord.Connection.REUSED,
+        return new RequestRecord(
+                index,
+                false,
+                intended,
+                sent,
+                chunks[0],
+                end,
+                chunks,
+                ones,
+                prompt,
+                TokenSource.USAGE,
+                chunks.length,
+                TokenSource.USAGE,
+                chunks.length,
+                200,
+                0,
+                0,
+                RequestRecord.Outcome.COMPLETED,
+                null,
+                "r" + index,
+                index == 1 ? 496 : 16,
+                index == 0 ? RequestRecord.Connection.NEW : RequestRecord.Connection.REUSED,
                 512);
     }
 
@@ -41,11 +59,28 @@ final class Fixtures {
 
     static ProbeReport report() {
         var load = new LoadModel.Open(4, new ArrivalProcess.Poisson());
-        var run = new RunInfo("test", "2026-11-29T10:00:00Z", "http://127.0.0.1:8000", "meta-llama/Llama-3.1-8B-Instruct",
-                "chat", "llama-3.1-8b on h100-sxm x1", load, 0, 0, "isl fixed:512, osl fixed:3, ignore_eos",
-                "server /tokenize", 42, "9f3a61c2/0", "auto: kept-alive connections reused while idle < 4.0 s");
-        var summary = Metrics.summarize(records(), true, List.of(Slo.parse("ttft:p95<150ms"), Slo.parse("error_rate<5%")));
-        return new ProbeReport(run, summary, ClientHealth.assess(summary.distribution("send_lag_ms").p99(), 0.12, 0.3, 0.4),
-                null, MeasurementWarnings.of(summary, run.inputLength(), false));
+        var run = new RunInfo(
+                "test",
+                "2026-11-29T10:00:00Z",
+                "http://127.0.0.1:8000",
+                "meta-llama/Llama-3.1-8B-Instruct",
+                "chat",
+                "llama-3.1-8b on h100-sxm x1",
+                load,
+                0,
+                0,
+                "isl fixed:512, osl fixed:3, ignore_eos",
+                "server /tokenize",
+                42,
+                "9f3a61c2/0",
+                "auto: kept-alive connections reused while idle < 4.0 s");
+        var summary =
+                Metrics.summarize(records(), true, List.of(Slo.parse("ttft:p95<150ms"), Slo.parse("error_rate<5%")));
+        return new ProbeReport(
+                run,
+                summary,
+                ClientHealth.assess(summary.distribution("send_lag_ms").p99(), 0.12, 0.3, 0.4),
+                null,
+                MeasurementWarnings.of(summary, run.inputLength(), false));
     }
 }

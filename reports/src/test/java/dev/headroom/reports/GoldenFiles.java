@@ -1,11 +1,11 @@
 package dev.headroom.reports;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /** Compares output with a committed golden file; {@code -Dgolden.update=true} rewrites the file instead. */
 final class GoldenFiles {
@@ -20,8 +20,12 @@ final class GoldenFiles {
             Files.writeString(file, actual);
             return;
         }
-        if (!Files.exists(file)) fail("no golden file " + file + "; run the test with -Dgolden.update=true and review it");
-        assertEquals(Files.readString(file), actual, "output differs from " + file
-                + " (a schema change must bump the version and update the golden file and docs/)");
+        if (!Files.exists(file))
+            fail("no golden file " + file + "; run the test with -Dgolden.update=true and review it");
+        assertEquals(
+                Files.readString(file),
+                actual,
+                "output differs from " + file
+                        + " (a schema change must bump the version and update the golden file and docs/)");
     }
 }

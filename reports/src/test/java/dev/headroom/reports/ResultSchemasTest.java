@@ -1,5 +1,7 @@
 package dev.headroom.reports;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
@@ -18,15 +20,12 @@ import dev.headroom.model.plan.PricingTier;
 import dev.headroom.model.plan.Range;
 import dev.headroom.model.plan.Traffic;
 import dev.headroom.model.plan.WorkloadClass;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 /** sweep.json, search.json, plan.json and compare.json sealed by golden files, as summary.json is. */
 class ResultSchemasTest {
@@ -34,10 +33,24 @@ class ResultSchemasTest {
     @Test
     void sweepJsonIsSealed() throws IOException {
         ProbeReport a = Fixtures.report();
-        ProbeReport b = new ProbeReport(new RunInfo("test", "2026-11-29T10:00:00Z", a.run().url(), a.run().model(), "chat",
-                a.run().simulator(), new LoadModel.Closed(8), 0, 0, a.run().workload(), a.run().inputLength(), 42),
-                a.summary(), a.client());
-        GoldenFiles.assertMatches("sweep.json", SweepJson.write(List.of(a, b), List.of("01-rate=4", "02-concurrency=8")));
+        ProbeReport b = new ProbeReport(
+                new RunInfo(
+                        "test",
+                        "2026-11-29T10:00:00Z",
+                        a.run().url(),
+                        a.run().model(),
+                        "chat",
+                        a.run().simulator(),
+                        new LoadModel.Closed(8),
+                        0,
+                        0,
+                        a.run().workload(),
+                        a.run().inputLength(),
+                        42),
+                a.summary(),
+                a.client());
+        GoldenFiles.assertMatches(
+                "sweep.json", SweepJson.write(List.of(a, b), List.of("01-rate=4", "02-concurrency=8")));
     }
 
     static SearchReport search(boolean goodput) {
@@ -46,17 +59,52 @@ class ResultSchemasTest {
         m2.put("ttft:p95<300ms", new SearchReport.SloMargin(0.25, 0.08, 120));
         List<SearchReport.Probe> probes = List.of(
                 new SearchReport.Probe(1, 1, m1, true, new double[] {0.5, 0.04}, 203, 12.5, "01-concurrency=1", 0.75),
-                new SearchReport.Probe(2, 64, m2, false, new double[] {20.25, 1.5}, 320, 30.25, "02-concurrency=64", 2.5));
+                new SearchReport.Probe(
+                        2, 64, m2, false, new double[] {20.25, 1.5}, 320, 30.25, "02-concurrency=64", 2.5));
         Map<String, List<double[]>> curves = new LinkedHashMap<>();
         curves.put("ttft:p95<300ms", List.of(new double[] {1, -0.5}, new double[] {64, 0.25}));
-        RunInfo run = new RunInfo("test", "2026-11-29T10:00:00Z", "virtual://simulator", "m", "chat", "llama-3.1-8b on h100-sxm x1",
-                new LoadModel.Closed(1), 0, 0, "isl fixed:512, osl fixed:256, ignore_eos", "simulator tokenizer", 42);
-        SearchReport.GoodputResult g = goodput ? new SearchReport.GoodputResult("requests", 20.5, 1.25, 64, 20.25, 0.01,
-                List.of(new double[] {1, 0.5, 0.1}, new double[] {64, 20.5, 1.25}), new double[] {1, 0.75, 1e-4}) : null;
-        return new SearchReport(run, goodput ? "max-goodput" : "max-concurrency", List.of(Slo.parse("ttft:p95<300ms")), true, 1, 1024,
-                0.05, goodput ? 64 : 40, goodput ? 32 : 40, goodput ? 64 : 41, goodput ? null : "ttft:p95<300ms",
-                goodput ? BoundaryType.PEAK : BoundaryType.SMOOTH, goodput ? StopReason.CONVERGED : StopReason.ADJACENT, probes,
-                curves, g, 2.5);
+        RunInfo run = new RunInfo(
+                "test",
+                "2026-11-29T10:00:00Z",
+                "virtual://simulator",
+                "m",
+                "chat",
+                "llama-3.1-8b on h100-sxm x1",
+                new LoadModel.Closed(1),
+                0,
+                0,
+                "isl fixed:512, osl fixed:256, ignore_eos",
+                "simulator tokenizer",
+                42);
+        SearchReport.GoodputResult g = goodput
+                ? new SearchReport.GoodputResult(
+                        "requests",
+                        20.5,
+                        1.25,
+                        64,
+                        20.25,
+                        0.01,
+                        List.of(new double[] {1, 0.5, 0.1}, new double[] {64, 20.5, 1.25}),
+                        new double[] {1, 0.75, 1e-4})
+                : null;
+        return new SearchReport(
+                run,
+                goodput ? "max-goodput" : "max-concurrency",
+                List.of(Slo.parse("ttft:p95<300ms")),
+                true,
+                1,
+                1024,
+                0.05,
+                goodput ? 64 : 40,
+                goodput ? 32 : 40,
+                goodput ? 64 : 41,
+                goodput ? null : "ttft:p95<300ms",
+                goodput ? BoundaryType.PEAK : BoundaryType.SMOOTH,
+                goodput ? StopReason.CONVERGED : StopReason.ADJACENT,
+                probes,
+                curves,
+                g,
+                2.5);
     }
 
     @Test
@@ -81,22 +129,52 @@ class ResultSchemasTest {
         double[] diurnal = new double[24];
         Arrays.fill(diurnal, 0.5);
         diurnal[12] = 1;
-        Forecast f = new Forecast(1, List.of(new WorkloadClass("chat", 512, 256, "ttft:p95<300ms",
-                new Traffic.Parametric(10, diurnal, new double[] {1, 1, 1, 1, 1, 1, 1}, 0, 1.2))));
+        Forecast f = new Forecast(
+                1,
+                List.of(new WorkloadClass(
+                        "chat",
+                        512,
+                        256,
+                        "ttft:p95<300ms",
+                        new Traffic.Parametric(10, diurnal, new double[] {1, 1, 1, 1, 1, 1, 1}, 0, 1.2))));
         CatalogOption h100 = new CatalogOption("h100", 1, Map.of(PricingTier.ON_DEMAND, 2.99), "h100-sxm", null);
         Capacity cap = new Capacity("h100", "chat", 2, 1.8, 2.2, false, 0.25, "capacities.yaml");
-        PlanRow row = new PlanRow(0, "chat", "h100", new Range(8, 7, 10), 8, 5840, new Range(17461.6, 15279.4, 21827),
-                6.5e9, 3.25e9, 0.5407, 1.79, 5.37, 0.67, 4.03, 0.3);
-        Plan.OptionTotal total = new Plan.OptionTotal("h100", new Range(8, 7, 10), 5840, new Range(17461.6, 15279.4, 21827),
-                6.5e9, 3.25e9, 1.79, 5.37);
+        PlanRow row = new PlanRow(
+                0,
+                "chat",
+                "h100",
+                new Range(8, 7, 10),
+                8,
+                5840,
+                new Range(17461.6, 15279.4, 21827),
+                6.5e9,
+                3.25e9,
+                0.5407,
+                1.79,
+                5.37,
+                0.67,
+                4.03,
+                0.3);
+        Plan.OptionTotal total = new Plan.OptionTotal(
+                "h100", new Range(8, 7, 10), 5840, new Range(17461.6, 15279.4, 21827), 6.5e9, 3.25e9, 1.79, 5.37);
         return new Plan(Policy.DEFAULT, f, List.of(h100), List.of(cap), List.of(row), List.of(total), List.of());
     }
 
     @Test
     void planAndCompareJsonAreSealed() throws IOException {
         GoldenFiles.assertMatches("plan.json", PlanJson.write(plan(), "test", "2026-11-29T10:00:00Z"));
-        Comparison c = new Comparison(plan(), List.of(new Comparison.OptionRow("h100", plan().capacities(), new Range(8, 7, 10),
-                17461.6, new Range(17461.6, 15279.4, 21827), 0.5407, 1.79, true)), null);
+        Comparison c = new Comparison(
+                plan(),
+                List.of(new Comparison.OptionRow(
+                        "h100",
+                        plan().capacities(),
+                        new Range(8, 7, 10),
+                        17461.6,
+                        new Range(17461.6, 15279.4, 21827),
+                        0.5407,
+                        1.79,
+                        true)),
+                null);
         GoldenFiles.assertMatches("compare.json", PlanJson.write(c, "test", "2026-11-29T10:00:00Z"));
     }
 

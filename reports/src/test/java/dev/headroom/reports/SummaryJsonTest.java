@@ -1,15 +1,14 @@
 package dev.headroom.reports;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class SummaryJsonTest {
 
@@ -21,12 +20,35 @@ class SummaryJsonTest {
     @Test
     void everyContractKeyIsPresent() throws IOException {
         JsonNode j = new ObjectMapper().readTree(SummaryJson.write(Fixtures.report()));
-        for (String path : List.of("/schema", "/target/url", "/target/model", "/target/api", "/load/mode",
-                "/load/concurrency", "/load/rate", "/load/arrival", "/seed", "/window_s", "/counts/completed",
-                "/counts/failed", "/counts/incomplete", "/counts/warmup", "/metrics/output_tokens_per_s",
-                "/metrics/requests_per_s", "/metrics/total_tokens_per_s", "/metrics/goodput_requests_per_s",
-                "/metrics/goodput_tokens_per_s", "/metrics/slo_attainment", "/metrics/error_rate", "/slo", "/slo_pass",
-                "/errors", "/client/send_lag_ms", "/client/cpu_util", "/client/gc_pause_max_ms", "/client/client_bound",
+        for (String path : List.of(
+                "/schema",
+                "/target/url",
+                "/target/model",
+                "/target/api",
+                "/load/mode",
+                "/load/concurrency",
+                "/load/rate",
+                "/load/arrival",
+                "/seed",
+                "/window_s",
+                "/counts/completed",
+                "/counts/failed",
+                "/counts/incomplete",
+                "/counts/warmup",
+                "/metrics/output_tokens_per_s",
+                "/metrics/requests_per_s",
+                "/metrics/total_tokens_per_s",
+                "/metrics/goodput_requests_per_s",
+                "/metrics/goodput_tokens_per_s",
+                "/metrics/slo_attainment",
+                "/metrics/error_rate",
+                "/slo",
+                "/slo_pass",
+                "/errors",
+                "/client/send_lag_ms",
+                "/client/cpu_util",
+                "/client/gc_pause_max_ms",
+                "/client/client_bound",
                 "/client/warnings")) {
             assertFalse(j.at(path).isMissingNode(), path);
         }
@@ -65,9 +87,12 @@ class SummaryJsonTest {
     void consoleTablesShowTheCacheTheConnectionsAndTheMeasurementsWarnings() {
         String t = ConsoleTable.probe(Fixtures.report());
         assertTrue(t.contains("prefix cache: 528 of 1536 prompt tokens cached (34.4%) · 1 of 3 requests hit"), t);
-        assertTrue(t.contains("connections: 1 opened, 2 reused · auto: kept-alive connections reused while idle < 4.0 s"), t);
+        assertTrue(
+                t.contains("connections: 1 opened, 2 reused · auto: kept-alive connections reused while idle < 4.0 s"),
+                t);
         assertTrue(t.contains("warning: 1 of 3 requests were served from the server's prefix cache"), t);
         String sweep = ConsoleTable.sweep(List.of(Fixtures.report(), Fixtures.report()));
-        assertTrue(sweep.contains("warning: point 2: 1 of 3 requests were served from the server's prefix cache"), sweep);
+        assertTrue(
+                sweep.contains("warning: point 2: 1 of 3 requests were served from the server's prefix cache"), sweep);
     }
 }

@@ -21,8 +21,7 @@ public record FaultPlan(Map<Fault, Double> rates, Duration stall, Duration slowH
         for (var e : rates.entrySet()) {
             double r = e.getValue();
             if (!(r >= 0 && r <= 1)) {
-                throw new BadInputException("fault rate for " + e.getKey().cliName()
-                        + " must be in [0, 1], got " + r);
+                throw new BadInputException("fault rate for " + e.getKey().cliName() + " must be in [0, 1], got " + r);
             }
             sum += r;
         }

@@ -92,7 +92,11 @@ public final class PseudoTokenizer {
         StringBuilder b = new StringBuilder();
         for (int m = 0; m < contents.size(); m++) {
             String r = roles.get(m);
-            b.append('<').append(r.isEmpty() ? 'u' : r.charAt(0)).append('>').append(contents.get(m)).append('|');
+            b.append('<')
+                    .append(r.isEmpty() ? 'u' : r.charAt(0))
+                    .append('>')
+                    .append(contents.get(m))
+                    .append('|');
         }
         return b.append("<a>").toString();
     }

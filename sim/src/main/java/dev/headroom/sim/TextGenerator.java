@@ -6,13 +6,13 @@ package dev.headroom.sim;
  * generated token counts as exactly one {@link PseudoTokenizer} token.
  */
 public final class TextGenerator {
-    private static final String[] WORDS = (
-            "the of and to in is for on that by with as at from it be this are was or an have not but "
-            + "they all can one has more will you were its we data were time then some what when use "
-            + "each how also been most many into them only such like over may very just than much well "
-            + "load rate time user node rack chip core fast slow high low peak cost plan size test run "
-            + "step bank cell gate wire bus port lane link path key map set bit log sum max min mean tail"
-    ).split(" ");
+    private static final String[] WORDS =
+            ("the of and to in is for on that by with as at from it be this are was or an have not but "
+                            + "they all can one has more will you were its we data were time then some what when use "
+                            + "each how also been most many into them only such like over may very just than much well "
+                            + "load rate time user node rack chip core fast slow high low peak cost plan size test run "
+                            + "step bank cell gate wire bus port lane link path key map set bit log sum max min mean tail")
+                    .split(" ");
     private static final String[] TOKENS = new String[WORDS.length];
 
     static {

@@ -1,7 +1,7 @@
 package dev.headroom.sim;
 
-import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
@@ -14,7 +14,6 @@ import dev.headroom.sim.engine.Engine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -47,12 +46,14 @@ public final class VirtualEngine implements Measurer {
         private final Workload workload;
         /** The server's own draws (where a request without ignore_eos stops), apart from the workload's. */
         private final SplittableRandom eos;
+
         private final PriorityQueue<long[]> arrivals = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
         private final List<VirtualRequest> byIndex = new ArrayList<>();
         private final long maxNanos;
         private final long thinkNanos;
         /** Measured requests to send; warm-up ones are sent regardless. */
         private long measuredTarget;
+
         private long measuredIssued;
         private int measuredDone;
         private ArrivalProcess.Gaps gaps;
@@ -68,7 +69,8 @@ public final class VirtualEngine implements Measurer {
             if (request.maxConcurrency() > 0) {
                 throw new BadInputException("the virtual clock does not model {max-concurrency} yet; drop it");
             }
-            this.measuredTarget = request.length().requests() > 0 ? request.length().requests() : Long.MAX_VALUE;
+            this.measuredTarget =
+                    request.length().requests() > 0 ? request.length().requests() : Long.MAX_VALUE;
             // As the HTTP probe: the time cap counts from the end of a timed warm-up.
             double max = request.length().maxSeconds() + request.length().warmupSeconds();
             this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
@@ -146,18 +148,25 @@ public final class VirtualEngine implements Measurer {
             SplittableRandom draws = Seeds.request(request.seed(), index);
             int isl = workload.inputTokens().sample(draws);
             // No output length asked for: the server decides, up to the context left.
-            int requested = workload.outputTokens() != null ? workload.outputTokens().sample(draws)
+            int requested = workload.outputTokens() != null
+                    ? workload.outputTokens().sample(draws)
                     : Math.max(1, config.model().maxContext() - isl);
-            int osl = workload.ignoreEos() ? requested : Math.min(requested, config.eosLength().sample(eos));
+            int osl = workload.ignoreEos()
+                    ? requested
+                    : Math.min(requested, config.eosLength().sample(eos));
             VirtualRequest p = new VirtualRequest(index, at, isl, requested, osl);
             while (byIndex.size() <= index) byIndex.add(null);
             byIndex.set((int) index, p);
             boolean fits = isl + requested <= config.model().maxContext();
             // Every prompt its own: the prefix cache runs (and fills and evicts) as on the HTTP server, with no reuse.
-            p.seq = new Sequence(index, isl, osl, at, this,
-                    BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
+            p.seq = new Sequence(
+                    index, isl, osl, at, this, BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
             if (!fits) {
-                p.fail(at, 400, "prompt + max_tokens exceeds max context " + config.model().maxContext());
+                p.fail(
+                        at,
+                        400,
+                        "prompt + max_tokens exceeds max context "
+                                + config.model().maxContext());
                 onDone(at);
             } else if (!engine.submit(p.seq)) {
                 p.fail(at, 429, "waiting queue full");
@@ -173,8 +182,10 @@ public final class VirtualEngine implements Measurer {
         @Override
         public void onFinish(Sequence seq, long nanos) {
             byIndex.get((int) seq.id()).onFinish(seq, nanos);
-            if (!isWarmup(byIndex.get((int) seq.id())) && request.stopEarly() != null
-                    && ++measuredDone % MeasurementRequest.StopRule.CHECK_EVERY == 0 && request.stopEarly().enough(measuredSoFar())) {
+            if (!isWarmup(byIndex.get((int) seq.id()))
+                    && request.stopEarly() != null
+                    && ++measuredDone % MeasurementRequest.StopRule.CHECK_EVERY == 0
+                    && request.stopEarly().enough(measuredSoFar())) {
                 measuredTarget = measuredIssued; // conclusive: send nothing more, let those in flight finish
             }
             onDone(nanos);

@@ -1,14 +1,13 @@
 package dev.headroom.sim;
 
-import dev.headroom.model.BadInputException;
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Seeds;
 import dev.headroom.model.Workload;
 import dev.headroom.sim.engine.Engine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.Sequence;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -62,7 +61,11 @@ public final class VirtualFleet {
                 warm.add(ta < warmup);
                 r.seq = new Sequence(r.index, isl, osl, ta, r);
                 if (r.isl + r.requested > config.model().maxContext()) {
-                    r.fail(ta, 400, "prompt + max_tokens exceeds max context " + config.model().maxContext());
+                    r.fail(
+                            ta,
+                            400,
+                            "prompt + max_tokens exceeds max context "
+                                    + config.model().maxContext());
                 } else if (!engines[target].submit(r.seq)) {
                     r.fail(ta, 429, "waiting queue full");
                 } else if (steps[target] == null) {

@@ -44,9 +44,19 @@ final class VirtualRequest implements SequenceListener {
 
     RequestRecord toRecord() {
         if (failure != null) {
-            return RequestRecord.failed(index, arrival, arrival, end, isl, requested, httpStatus, failure.kind(), failure.message());
+            return RequestRecord.failed(
+                    index, arrival, arrival, end, isl, requested, httpStatus, failure.kind(), failure.message());
         }
-        return RequestRecord.completed(index, arrival, arrival, tokens, end, isl, TokenSource.SERVER, requested,
-                seq.preemptions(), seq.cachedTokens());
+        return RequestRecord.completed(
+                index,
+                arrival,
+                arrival,
+                tokens,
+                end,
+                isl,
+                TokenSource.SERVER,
+                requested,
+                seq.preemptions(),
+                seq.cachedTokens());
     }
 }

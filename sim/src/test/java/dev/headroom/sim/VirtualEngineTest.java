@@ -1,5 +1,10 @@
 package dev.headroom.sim;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
@@ -11,14 +16,8 @@ import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Profiles;
-import org.junit.jupiter.api.Test;
-
 import java.util.Arrays;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class VirtualEngineTest {
     private static final HardwareProfile H100 = Profiles.hardware("h100-sxm");
@@ -29,8 +28,8 @@ class VirtualEngineTest {
     }
 
     private static Measurement closed(EngineConfig config, int users, Workload w, int requests) {
-        return new VirtualEngine(config).measure(
-                new MeasurementRequest(new LoadModel.Closed(users), w, RunLength.requests(requests), 7));
+        return new VirtualEngine(config)
+                .measure(new MeasurementRequest(new LoadModel.Closed(users), w, RunLength.requests(requests), 7));
     }
 
     @Test
@@ -90,17 +89,21 @@ class VirtualEngineTest {
     @Test
     void sameSeedGivesTheSameTimingsAndAnotherSeedDoesNot() {
         EngineConfig config = EngineConfig.defaults(H100, LLAMA_8B); // default noise on
-        Workload w = new Workload(dev.headroom.model.LengthDistribution.parse("normal:400,100"),
-                dev.headroom.model.LengthDistribution.parse("uniform:50,150"), true);
+        Workload w = new Workload(
+                dev.headroom.model.LengthDistribution.parse("normal:400,100"),
+                dev.headroom.model.LengthDistribution.parse("uniform:50,150"),
+                true);
         var load = new LoadModel.Open(20, new ArrivalProcess.Poisson());
         var a = new VirtualEngine(config).measure(new MeasurementRequest(load, w, RunLength.requests(300), 1));
         var b = new VirtualEngine(config).measure(new MeasurementRequest(load, w, RunLength.requests(300), 1));
         var c = new VirtualEngine(config).measure(new MeasurementRequest(load, w, RunLength.requests(300), 2));
         assertEquals(a.records().size(), b.records().size());
         for (int i = 0; i < a.records().size(); i++) {
-            assertArrayEquals(a.records().get(i).chunkNanos(), b.records().get(i).chunkNanos(), "request " + i);
+            assertArrayEquals(
+                    a.records().get(i).chunkNanos(), b.records().get(i).chunkNanos(), "request " + i);
         }
-        assertFalse(Arrays.equals(a.records().get(10).chunkNanos(), c.records().get(10).chunkNanos()));
+        assertFalse(Arrays.equals(
+                a.records().get(10).chunkNanos(), c.records().get(10).chunkNanos()));
         assertTrue(a.simulated());
         assertEquals(1, a.seed());
     }
@@ -114,7 +117,8 @@ class VirtualEngineTest {
         for (int i = 0; i < 50; i++) {
             RequestRecord r = m.records().get(i);
             assertEquals(i * 100_000_000L, r.intendedNanos(), "constant 10/s arrivals");
-            assertTrue((r.firstTokenNanos() - r.intendedNanos()) > 0 && (r.endNanos() - r.intendedNanos()) >= (r.firstTokenNanos() - r.intendedNanos()));
+            assertTrue((r.firstTokenNanos() - r.intendedNanos()) > 0
+                    && (r.endNanos() - r.intendedNanos()) >= (r.firstTokenNanos() - r.intendedNanos()));
             assertEquals(20, r.completionTokens());
         }
     }
@@ -127,24 +131,35 @@ class VirtualEngineTest {
                 .measure(new MeasurementRequest(load, Workload.fixed(256, 256), RunLength.requests(200), 3));
         long refused = m.records().stream().filter(r -> !r.succeeded()).count();
         assertTrue(refused > 100, "refused " + refused);
-        assertTrue(m.records().stream().filter(r -> !r.succeeded()).allMatch(r -> r.failure().kind() == dev.headroom.model.ErrorKind.HTTP_429));
+        assertTrue(m.records().stream()
+                .filter(r -> !r.succeeded())
+                .allMatch(r -> r.failure().kind() == dev.headroom.model.ErrorKind.HTTP_429));
     }
 
     @Test
     void withoutIgnoreEosOutputLengthComesFromTheEosDistributionCappedByMaxTokens() {
         EngineConfig config = quiet(H100, LLAMA_8B).withEosLength(new dev.headroom.model.LengthDistribution.Fixed(30));
-        var w = new Workload(new dev.headroom.model.LengthDistribution.Fixed(50),
-                new dev.headroom.model.LengthDistribution.Fixed(100), false);
-        var m = new VirtualEngine(config).measure(new MeasurementRequest(new LoadModel.Closed(2), w, RunLength.requests(6), 1));
+        var w = new Workload(
+                new dev.headroom.model.LengthDistribution.Fixed(50),
+                new dev.headroom.model.LengthDistribution.Fixed(100),
+                false);
+        var m = new VirtualEngine(config)
+                .measure(new MeasurementRequest(new LoadModel.Closed(2), w, RunLength.requests(6), 1));
         assertTrue(m.records().stream().allMatch(r -> r.completionTokens() == 30 && r.requestedOutputTokens() == 100));
     }
 
     @Test
     void aStopRuleEndsTheMeasurementEarlyWithoutCuttingRequestsOff() {
-        var req = new MeasurementRequest(new LoadModel.Closed(4), Workload.fixed(100, 20), RunLength.requests(1000), 5,
+        var req = new MeasurementRequest(
+                new LoadModel.Closed(4),
+                Workload.fixed(100, 20),
+                RunLength.requests(1000),
+                5,
                 measured -> measured.size() >= 40);
         var m = new VirtualEngine(quiet(H100, LLAMA_8B)).measure(req);
-        assertTrue(m.records().size() >= 40 && m.records().size() < 60, "records " + m.records().size());
+        assertTrue(
+                m.records().size() >= 40 && m.records().size() < 60,
+                "records " + m.records().size());
         assertTrue(m.records().stream().allMatch(RequestRecord::succeeded), "in-flight requests finish");
     }
 

@@ -1,5 +1,8 @@
 package dev.headroom.sim;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Slo;
@@ -7,15 +10,12 @@ import dev.headroom.model.Summary;
 import dev.headroom.model.Workload;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class VirtualFleetTest {
-    private static final EngineConfig H100 = EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"));
+    private static final EngineConfig H100 =
+            EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"));
     private static final Workload CHAT = Workload.fixed(512, 128);
 
     private static Summary run(int replicas, double rps) {
@@ -26,15 +26,23 @@ class VirtualFleetTest {
     @Test
     void twoReplicasCarryTwiceTheLoadOfOneAtTheSameLatency() {
         Summary one = run(1, 20), two = run(2, 40);
-        assertEquals(one.distribution("ttft_ms").p50(), two.distribution("ttft_ms").p50(), 0.3 * one.distribution("ttft_ms").p50());
+        assertEquals(
+                one.distribution("ttft_ms").p50(),
+                two.distribution("ttft_ms").p50(),
+                0.3 * one.distribution("ttft_ms").p50());
         assertEquals(2 * one.requestsPerS(), two.requestsPerS(), 0.1 * two.requestsPerS());
     }
 
     @Test
     void aFleetTooSmallForTheRateQueuesAndMissesTheSlo() {
         Summary enough = run(4, 100), tooFew = run(1, 100);
-        assertTrue(enough.sloPass(), "4 replicas at 100 rps: ttft p95 " + enough.distribution("ttft_ms").p95());
-        assertTrue(!tooFew.sloPass() && tooFew.sloAttainment() < 0.5, "1 replica at 100 rps: attainment " + tooFew.sloAttainment());
+        assertTrue(
+                enough.sloPass(),
+                "4 replicas at 100 rps: ttft p95 "
+                        + enough.distribution("ttft_ms").p95());
+        assertTrue(
+                !tooFew.sloPass() && tooFew.sloAttainment() < 0.5,
+                "1 replica at 100 rps: attainment " + tooFew.sloAttainment());
     }
 
     @Test

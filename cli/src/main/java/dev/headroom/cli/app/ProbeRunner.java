@@ -18,7 +18,6 @@ import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.RunFiles;
 import dev.headroom.sim.engine.EngineConfig;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +36,7 @@ public final class ProbeRunner {
     private final PrintWriter err;
     /** One probe for every load point: each run gets prompts of its own, and what it learns of the server carries over. */
     private final Probe probe;
+
     private String metricsUrl;
     private Duration metricsInterval = Duration.ofSeconds(1);
 
@@ -65,10 +65,12 @@ public final class ProbeRunner {
         writeConfig(dir, workload, point, slos, startedAt, command);
         ProbeResult result;
         ServerMetrics server = null;
-        try (MetricsScraper scraper = metricsUrl == null ? null
-                : new MetricsScraper(metricsUrl, metricsInterval, dir.resolve("server_metrics.jsonl"));
-             RequestsJsonl log = new RequestsJsonl(dir.resolve("requests.jsonl"));
-             Progress progress = new Progress(err, command + " " + point.load().label())) {
+        try (MetricsScraper scraper = metricsUrl == null
+                        ? null
+                        : new MetricsScraper(metricsUrl, metricsInterval, dir.resolve("server_metrics.jsonl"));
+                RequestsJsonl log = new RequestsJsonl(dir.resolve("requests.jsonl"));
+                Progress progress =
+                        new Progress(err, command + " " + point.load().label())) {
             // Ctrl-C must not lose what was measured: the hook flushes requests.jsonl.
             Thread hook = new Thread(log::close);
             Runtime.getRuntime().addShutdownHook(hook);
@@ -83,21 +85,32 @@ public final class ProbeRunner {
             if (scraper != null) {
                 server = scraper.finish();
                 if (server.failed() > 0) {
-                    err.println("warning: " + server.failed() + " of " + (server.failed() + server.scrapes()) + " metrics scrapes of "
-                            + metricsUrl + " failed (" + scraper.lastError() + "); the probe is unaffected");
+                    err.println("warning: " + server.failed() + " of " + (server.failed() + server.scrapes())
+                            + " metrics scrapes of " + metricsUrl + " failed (" + scraper.lastError()
+                            + "); the probe is unaffected");
                 }
             }
         }
         Summary summary = Metrics.summarize(result.records(), point.openLoop(), slos);
         ClientHealth health = health(summary, result, simulator != null);
-        RunInfo info = new RunInfo(Version.get(), startedAt, result.target().baseUrl().toString(),
-                result.target().model(), result.target().api().wireName(),
-                simulator == null ? null : simulator.describe(), point.load(), point.maxConcurrency(),
-                point.thinkTimeSeconds(), workload.describe(), result.inputLength(), point.seed(),
-                result.promptSalt(), result.connections());
+        RunInfo info = new RunInfo(
+                Version.get(),
+                startedAt,
+                result.target().baseUrl().toString(),
+                result.target().model(),
+                result.target().api().wireName(),
+                simulator == null ? null : simulator.describe(),
+                point.load(),
+                point.maxConcurrency(),
+                point.thinkTimeSeconds(),
+                workload.describe(),
+                result.inputLength(),
+                point.seed(),
+                result.promptSalt(),
+                result.connections());
         boolean reuseAsked = workload.sharedPrefixTokens() > 0 || workload.dataset() != null;
-        ProbeReport report = new ProbeReport(info, summary, health, server,
-                MeasurementWarnings.of(summary, result.inputLength(), reuseAsked));
+        ProbeReport report = new ProbeReport(
+                info, summary, health, server, MeasurementWarnings.of(summary, result.inputLength(), reuseAsked));
         RunFiles.writeResults(dir, result.records(), report, result.startEpochMicros() / 1000);
         return report;
     }
@@ -105,13 +118,14 @@ public final class ProbeRunner {
     /** Beside the in-process simulator the process CPU is shared, so CPU is reported but not judged. */
     static ClientHealth health(Summary summary, ProbeResult result, boolean embedded) {
         double judged = embedded ? Double.NaN : result.cpuMean();
-        ClientHealth h = ClientHealth.assess(summary.distribution("send_lag_ms").p99(), judged, result.cpuMax(),
-                result.gcPauseMaxMs());
-        return new ClientHealth(h.sendLagP99Ms(), result.cpuMean(), h.cpuMax(), h.gcPauseMaxMs(), h.clientBound(),
-                h.warnings());
+        ClientHealth h = ClientHealth.assess(
+                summary.distribution("send_lag_ms").p99(), judged, result.cpuMax(), result.gcPauseMaxMs());
+        return new ClientHealth(
+                h.sendLagP99Ms(), result.cpuMean(), h.cpuMax(), h.gcPauseMaxMs(), h.clientBound(), h.warnings());
     }
 
-    private void writeConfig(Path dir, WorkloadSpec w, MeasurementRequest point, List<Slo> slos, String startedAt, String command) {
+    private void writeConfig(
+            Path dir, WorkloadSpec w, MeasurementRequest point, List<Slo> slos, String startedAt, String command) {
         Map<String, Object> tgt = new LinkedHashMap<>();
         tgt.put("url", target.baseUrl().toString());
         tgt.put("api", target.api().wireName());
@@ -123,9 +137,21 @@ public final class ProbeRunner {
         tgt.put("first_token_timeout_s", target.firstTokenTimeout().toMillis() / 1000.0);
         tgt.put("timeout_s", target.totalTimeout().toMillis() / 1000.0);
         tgt.put("keep_alive", target.keepAlive().wireName());
-        Object sim = simulator == null ? null : Map.of("hardware", simulator.hardware().name(), "model",
-                simulator.model().name(), "tp", simulator.tensorParallel(), "max_num_seqs", simulator.maxNumSeqs(),
-                "noise", simulator.noise(), "prefix_caching", simulator.prefixCaching());
+        Object sim = simulator == null
+                ? null
+                : Map.of(
+                        "hardware",
+                        simulator.hardware().name(),
+                        "model",
+                        simulator.model().name(),
+                        "tp",
+                        simulator.tensorParallel(),
+                        "max_num_seqs",
+                        simulator.maxNumSeqs(),
+                        "noise",
+                        simulator.noise(),
+                        "prefix_caching",
+                        simulator.prefixCaching());
         RunFiles.writeConfig(dir, command, Version.get(), startedAt, point, probe.salt(), tgt, sim, w.describe(), slos);
     }
 }

@@ -1,7 +1,6 @@
 package dev.headroom.cli.app;
 
 import dev.headroom.model.RequestRecord;
-
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
@@ -27,7 +26,8 @@ public final class Progress implements AutoCloseable {
     }
 
     public void record(RequestRecord r) {
-        if (r.failed()) failed.increment(); else completed.increment();
+        if (r.failed()) failed.increment();
+        else completed.increment();
     }
 
     private void loop() {
@@ -38,8 +38,13 @@ public final class Progress implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            String line = String.format(Locale.ROOT, "%s  %5.0f s  %d done  %d failed", label,
-                    (System.nanoTime() - start) / 1e9, completed.sum(), failed.sum());
+            String line = String.format(
+                    Locale.ROOT,
+                    "%s  %5.0f s  %d done  %d failed",
+                    label,
+                    (System.nanoTime() - start) / 1e9,
+                    completed.sum(),
+                    failed.sum());
             if (terminal) err.print("\r" + line + "   ");
             else err.println(line);
             err.flush();

@@ -17,7 +17,6 @@ import dev.headroom.optimizer.SearchRun;
 import dev.headroom.probe.MetricsScraper;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.RunFiles;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,7 +63,8 @@ public final class SearchPoints implements SearchRun.LoadPoint {
         RunFiles.createDirectories(probeDir);
         Measurement m;
         ServerMetrics server = null;
-        try (MetricsScraper scraper = metricsUrl == null ? null
+        try (MetricsScraper scraper = metricsUrl == null
+                ? null
                 : new MetricsScraper(metricsUrl, metricsInterval, probeDir.resolve("server_metrics.jsonl"))) {
             m = measurer.measure(request);
             if (scraper != null) server = scraper.finish();
@@ -81,14 +81,28 @@ public final class SearchPoints implements SearchRun.LoadPoint {
         }
         Summary summary = Metrics.summarize(m.records(), lm instanceof LoadModel.Open, slos);
         String inputLength = notes == null ? info.inputLength() : notes.inputLength();
-        RunInfo probeInfo = new RunInfo(info.toolVersion(), info.startedAt(), info.url(), info.model(), info.api(),
-                info.simulator(), lm, 0, 0, info.workload(), inputLength, m.seed(),
-                notes == null ? null : notes.promptSalt(), notes == null ? null : notes.connections());
-        ClientHealth health = ClientHealth.assess(m.simulated() ? 0 : summary.distribution("send_lag_ms").p99(),
-                Double.NaN, Double.NaN, 0);
-        ProbeReport report = new ProbeReport(probeInfo, summary, health, server,
-                MeasurementWarnings.of(summary, inputLength, false));
-        long startMillis = notes != null ? notes.startEpochMicros() / 1000 : Instant.parse(info.startedAt()).toEpochMilli();
+        RunInfo probeInfo = new RunInfo(
+                info.toolVersion(),
+                info.startedAt(),
+                info.url(),
+                info.model(),
+                info.api(),
+                info.simulator(),
+                lm,
+                0,
+                0,
+                info.workload(),
+                inputLength,
+                m.seed(),
+                notes == null ? null : notes.promptSalt(),
+                notes == null ? null : notes.connections());
+        ClientHealth health = ClientHealth.assess(
+                m.simulated() ? 0 : summary.distribution("send_lag_ms").p99(), Double.NaN, Double.NaN, 0);
+        ProbeReport report = new ProbeReport(
+                probeInfo, summary, health, server, MeasurementWarnings.of(summary, inputLength, false));
+        long startMillis = notes != null
+                ? notes.startEpochMicros() / 1000
+                : Instant.parse(info.startedAt()).toEpochMilli();
         RunFiles.writeResults(probeDir, m.records(), report, startMillis);
     }
 
@@ -98,7 +112,16 @@ public final class SearchPoints implements SearchRun.LoadPoint {
         target.put("url", info.url());
         target.put("model", info.model());
         target.put("api", info.api());
-        RunFiles.writeConfig(probeDir, "search", info.toolVersion(), info.startedAt(), m.request(),
-                notes == null ? null : notes.promptSalt(), target, info.simulator(), info.workload(), slos);
+        RunFiles.writeConfig(
+                probeDir,
+                "search",
+                info.toolVersion(),
+                info.startedAt(),
+                m.request(),
+                notes == null ? null : notes.promptSalt(),
+                target,
+                info.simulator(),
+                info.workload(),
+                slos);
     }
 }

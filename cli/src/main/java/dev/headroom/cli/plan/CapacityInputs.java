@@ -6,7 +6,6 @@ import dev.headroom.model.plan.Capacity;
 import dev.headroom.optimizer.plan.Capacities;
 import dev.headroom.reports.ResultFiles;
 import dev.headroom.reports.plan.PlanInputs;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +34,11 @@ public final class CapacityInputs {
         }
         for (int i = 0; i < out.size(); i++) {
             for (int j = 0; j < i; j++) {
-                if (out.get(i).option().equals(out.get(j).option()) && out.get(i).workloadClass().equals(out.get(j).workloadClass())) {
-                    throw new BadInputException("--capacity: " + out.get(i).workloadClass() + "@" + out.get(i).option()
-                            + " is given twice (" + out.get(j).source() + " and " + out.get(i).source() + ")");
+                if (out.get(i).option().equals(out.get(j).option())
+                        && out.get(i).workloadClass().equals(out.get(j).workloadClass())) {
+                    throw new BadInputException("--capacity: " + out.get(i).workloadClass() + "@"
+                            + out.get(i).option() + " is given twice ("
+                            + out.get(j).source() + " and " + out.get(i).source() + ")");
                 }
             }
         }

@@ -9,9 +9,6 @@ import dev.headroom.model.SearchReport;
 import dev.headroom.optimizer.Margin;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.sim.VirtualEngine;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Max-rate search evaluation: on the servers of {@link SearchEvaluationBenchmark} (the same seeds), the true max
@@ -52,11 +51,21 @@ class RateSearchEvaluationBenchmark {
             SearchEvaluationBenchmark.Case c = SearchEvaluationBenchmark.randomCase(new SplittableRandom(1000 + s));
             double truth = truth(c);
             if (Double.isNaN(truth)) {
-                System.out.printf(Locale.ROOT, "case %3d: true max rate outside %.0f..%.0f, skipped%n", s, MIN_RATE, MAX_RATE);
+                System.out.printf(
+                        Locale.ROOT, "case %3d: true max rate outside %.0f..%.0f, skipped%n", s, MIN_RATE, MAX_RATE);
                 continue;
             }
-            SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_RATE, List.of(c.slo()), MIN_RATE, MAX_RATE, 0.05, 20,
-                    c.workload(), RunLength.requests(200), new ArrivalProcess.Poisson(), 100L * s);
+            SearchSpec spec = new SearchSpec(
+                    SearchSpec.Objective.MAX_RATE,
+                    List.of(c.slo()),
+                    MIN_RATE,
+                    MAX_RATE,
+                    0.05,
+                    20,
+                    c.workload(),
+                    RunLength.requests(200),
+                    new ArrivalProcess.Poisson(),
+                    100L * s);
             long[] spent = {0};
             SearchReport r = SearchEvaluationBenchmark.searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
             boolean ok = Math.abs(r.value() - truth) / truth <= 0.05;
@@ -64,15 +73,29 @@ class RateSearchEvaluationBenchmark {
             if (ok) within++;
             requests += spent[0];
             probes.add(r.probes().size());
-            System.out.printf(Locale.ROOT, "case %3d %-10s %-18s truth %8.2f req/s  headroom %8.2f (%2d probes, %s)%s%n",
-                    s, c.engine().hardware().name(), c.slo().text(), truth, r.value(), r.probes().size(), r.stopReason().wireName(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "case %3d %-10s %-18s truth %8.2f req/s  headroom %8.2f (%2d probes, %s)%s%n",
+                    s,
+                    c.engine().hardware().name(),
+                    c.slo().text(),
+                    truth,
+                    r.value(),
+                    r.probes().size(),
+                    r.stopReason().wireName(),
                     ok ? "" : "  MISS");
         }
         probes.sort(null);
-        String json = String.format(Locale.ROOT, "{\"benchmark\":\"rate-search-evaluation\",\"servers\":%d,\"evaluated\":%d,"
+        String json = String.format(
+                Locale.ROOT,
+                "{\"benchmark\":\"rate-search-evaluation\",\"servers\":%d,\"evaluated\":%d,"
                         + "\"within_5pct\":%.3f,\"median_probes\":%d,\"p90_probes\":%d,\"total_requests\":%d}",
-                SERVERS, evaluated, (double) within / Math.max(1, evaluated), probes.get(probes.size() / 2),
-                probes.get((int) Math.ceil(probes.size() * 0.9) - 1), requests);
+                SERVERS,
+                evaluated,
+                (double) within / Math.max(1, evaluated),
+                probes.get(probes.size() / 2),
+                probes.get((int) Math.ceil(probes.size() * 0.9) - 1),
+                requests);
         System.out.println(json);
         Files.writeString(Path.of("target", "benchmark-rate-evaluation.json"), json + "\n");
     }
@@ -95,7 +118,8 @@ class RateSearchEvaluationBenchmark {
         }
         double[] bracket = crossing(points);
         if (bracket == null) return Double.NaN;
-        for (double rate : List.copyOf(points.subMap(bracket[0] / 1.5, true, bracket[1] * 1.5, true).keySet())) {
+        for (double rate : List.copyOf(
+                points.subMap(bracket[0] / 1.5, true, bracket[1] * 1.5, true).keySet())) {
             points.put(rate, margin(c, rate, lifetime, FINE_FACTOR));
         }
         bracket = crossing(points);
@@ -111,15 +135,19 @@ class RateSearchEvaluationBenchmark {
     static Margin margin(SearchEvaluationBenchmark.Case c, double rate, double lifetime, int lengthFactor) {
         int warmup = (int) Math.ceil(rate * Math.max(2, WARMUP_LIFETIMES * lifetime));
         int measured = lengthFactor * (int) Math.max(TRUTH_REQUESTS, Math.ceil(rate * TRUTH_LIFETIMES * lifetime));
-        Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(
-                new LoadModel.Open(rate, new ArrivalProcess.Poisson()), c.workload(),
-                new RunLength(measured, 36000, warmup, 0), 11 + lengthFactor));
+        Measurement m = new VirtualEngine(c.engine())
+                .measure(new MeasurementRequest(
+                        new LoadModel.Open(rate, new ArrivalProcess.Poisson()),
+                        c.workload(),
+                        new RunLength(measured, 36000, warmup, 0),
+                        11 + lengthFactor));
         return Margin.of(c.slo(), m.records(), true);
     }
 
     /** {largest rate whose fitted margin is below zero, the next rate measured}; null when none or all pass. */
     private static double[] crossing(TreeMap<Double, Margin> points) {
-        double[] rates = points.keySet().stream().mapToDouble(Double::doubleValue).toArray();
+        double[] rates =
+                points.keySet().stream().mapToDouble(Double::doubleValue).toArray();
         int f = SearchEvaluationBenchmark.lowestFailing(List.copyOf(points.values()));
         return f <= 0 ? null : new double[] {rates[f - 1], rates[f]};
     }

@@ -20,15 +20,14 @@ import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Search evaluation over seeded, randomised simulated servers (virtual time): the true max concurrency under a
@@ -50,6 +49,7 @@ class SearchEvaluationBenchmark {
      * method's share within 5 % of the second truth — how much of a method's score is the truth's own noise.
      */
     private static final boolean REPEAT_TRUTH = Boolean.getBoolean("bench.truth.repeat");
+
     private static final String[] HARDWARE = {"h100-sxm", "h200", "a100-80gb", "l40s", "b200", "mi300x"};
 
     /** One randomised server and its SLO. */
@@ -71,7 +71,8 @@ class SearchEvaluationBenchmark {
             }
             double again = Double.NaN;
             if (REPEAT_TRUTH) {
-                // The truth's own precision: a second dense evaluation, seeded apart. No method can agree with the truth
+                // The truth's own precision: a second dense evaluation, seeded apart. No method can agree with the
+                // truth
                 // much more often than two truths agree with each other.
                 again = truth(c, 1000);
                 repeated++;
@@ -79,35 +80,69 @@ class SearchEvaluationBenchmark {
                 else System.out.printf(Locale.ROOT, "case %3d: truth %.0f, repeated %.0f%n", s, truth, again);
             }
             Outcome a = ours(c, s), b = doublingBisection(c, s), g = grid(c, s);
-            rows.add(new double[] {truth, a.value, b.value, g.value, a.probes, b.probes, g.probes, a.requests, b.requests, g.requests,
-                    again});
-            System.out.printf(Locale.ROOT, "case %3d %-10s seqs %4d %-40s truth %6.0f  headroom %6.0f (%2d)  doubling %6.0f (%2d)  grid %6.0f%n",
-                    s, c.engine().hardware().name(), c.engine().maxNumSeqs(), c.slo().text() + " " + c.workload().inputTokens(),
-                    truth, a.value, a.probes, b.value, b.probes, g.value);
+            rows.add(new double[] {
+                truth,
+                a.value,
+                b.value,
+                g.value,
+                a.probes,
+                b.probes,
+                g.probes,
+                a.requests,
+                b.requests,
+                g.requests,
+                again
+            });
+            System.out.printf(
+                    Locale.ROOT,
+                    "case %3d %-10s seqs %4d %-40s truth %6.0f  headroom %6.0f (%2d)  doubling %6.0f (%2d)  grid %6.0f%n",
+                    s,
+                    c.engine().hardware().name(),
+                    c.engine().maxNumSeqs(),
+                    c.slo().text() + " " + c.workload().inputTokens(),
+                    truth,
+                    a.value,
+                    a.probes,
+                    b.value,
+                    b.probes,
+                    g.value);
         }
         String[] names = {"headroom", "doubling_bisection_2trials", "grid_8_points"};
-        StringBuilder json = new StringBuilder(String.format(Locale.ROOT,
+        StringBuilder json = new StringBuilder(String.format(
+                Locale.ROOT,
                 "{\"benchmark\":\"search-evaluation\",\"servers\":%d,\"evaluated\":%d,\"skipped_out_of_range\":%d,\"methods\":[",
-                SERVERS, rows.size(), skipped));
+                SERVERS,
+                rows.size(),
+                skipped));
         for (int m = 0; m < 3; m++) {
             final int k = m;
-            long within = rows.stream().filter(r -> Math.abs(r[1 + k] - r[0]) / r[0] <= 0.05).count();
+            long within = rows.stream()
+                    .filter(r -> Math.abs(r[1 + k] - r[0]) / r[0] <= 0.05)
+                    .count();
             double[] probes = rows.stream().mapToDouble(r -> r[4 + k]).sorted().toArray();
             long requests = (long) rows.stream().mapToDouble(r -> r[7 + k]).sum();
-            json.append(m == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"method\":\"%s\",\"within_5pct\":%.3f,\"median_probes\":%.1f,\"p90_probes\":%.1f,\"total_requests\":%d",
-                    names[m], (double) within / rows.size(), probes[probes.length / 2],
-                    probes[(int) Math.min(probes.length - 1, Math.ceil(probes.length * 0.9) - 1)], requests));
+            json.append(m == 0 ? "" : ",")
+                    .append(String.format(
+                            Locale.ROOT,
+                            "{\"method\":\"%s\",\"within_5pct\":%.3f,\"median_probes\":%.1f,\"p90_probes\":%.1f,\"total_requests\":%d",
+                            names[m],
+                            (double) within / rows.size(),
+                            probes[probes.length / 2],
+                            probes[(int) Math.min(probes.length - 1, Math.ceil(probes.length * 0.9) - 1)],
+                            requests));
             if (repeated > 0) {
-                long withinAgain = rows.stream().filter(r -> Math.abs(r[1 + k] - r[10]) / r[10] <= 0.05).count();
-                json.append(String.format(Locale.ROOT, ",\"within_5pct_of_repeated_truth\":%.3f",
-                        (double) withinAgain / rows.size()));
+                long withinAgain = rows.stream()
+                        .filter(r -> Math.abs(r[1 + k] - r[10]) / r[10] <= 0.05)
+                        .count();
+                json.append(String.format(
+                        Locale.ROOT, ",\"within_5pct_of_repeated_truth\":%.3f", (double) withinAgain / rows.size()));
             }
             json.append("}");
         }
         json.append("]");
         if (repeated > 0) {
-            json.append(String.format(Locale.ROOT, ",\"truth_repeat_within_5pct\":%.3f", (double) repeatAgrees / repeated));
+            json.append(
+                    String.format(Locale.ROOT, ",\"truth_repeat_within_5pct\":%.3f", (double) repeatAgrees / repeated));
         }
         json.append("}");
         System.out.println(json);
@@ -141,7 +176,10 @@ class SearchEvaluationBenchmark {
             // five best loads are measured again, independently and five times as long, and the truth is the best of
             // those; the search's answer is measured the same way.
             java.util.TreeMap<Integer, Double> fine = new java.util.TreeMap<>();
-            truth.entrySet().stream().sorted(java.util.Map.Entry.<Integer, Double>comparingByValue().reversed()).limit(5)
+            truth.entrySet().stream()
+                    .sorted(java.util.Map.Entry.<Integer, Double>comparingByValue()
+                            .reversed())
+                    .limit(5)
                     .forEach(e -> fine.put(e.getKey(), fineGoodput(c, e.getKey())));
             best = argmax(fine);
             double trueMax = fine.get(best);
@@ -149,38 +187,71 @@ class SearchEvaluationBenchmark {
                 System.out.printf(Locale.ROOT, "goodput case %3d: no load meets the SLO; skipped%n", s);
                 continue;
             }
-            SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_GOODPUT, List.of(c.slo()), 1, 1024, 0.05, 10,
-                    c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s, false,
+            SearchSpec spec = new SearchSpec(
+                    SearchSpec.Objective.MAX_GOODPUT,
+                    List.of(c.slo()),
+                    1,
+                    1024,
+                    0.05,
+                    10,
+                    c.workload(),
+                    RunLength.requests(PROBE_REQUESTS),
+                    new ArrivalProcess.Poisson(),
+                    100L * s,
+                    false,
                     dev.headroom.optimizer.Goodput.Unit.REQUESTS);
             long[] spent = {0};
             final int server = s;
             ProbeShape shape = new ProbeShape(spec);
             var r = new dev.headroom.optimizer.GoodputSearch(spec).run((load, i) -> {
-                Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(
-                        new LoadModel.Closed((int) Math.round(load)), c.workload(), shape.forLoad(load), 100L * server + i, null));
+                Measurement m = new VirtualEngine(c.engine())
+                        .measure(new MeasurementRequest(
+                                new LoadModel.Closed((int) Math.round(load)),
+                                c.workload(),
+                                shape.forLoad(load),
+                                100L * server + i,
+                                null));
                 shape.learn(m);
                 spent[0] += m.records().size();
-                var g = dev.headroom.optimizer.Goodput.of(m.records(), false, List.of(c.slo()), dev.headroom.optimizer.Goodput.Unit.REQUESTS);
-                return new dev.headroom.optimizer.GoodputSearch.Observation(load, g.value(), g.se(), m.records().size(), 0);
+                var g = dev.headroom.optimizer.Goodput.of(
+                        m.records(), false, List.of(c.slo()), dev.headroom.optimizer.Goodput.Unit.REQUESTS);
+                return new dev.headroom.optimizer.GoodputSearch.Observation(
+                        load, g.value(), g.se(), m.records().size(), 0);
             });
             int found = (int) Math.round(r.load());
             double there = fine.computeIfAbsent(found, x -> fineGoodput(c, x));
             rows.add(new double[] {trueMax, best, found, there, r.probes().size(), spent[0]});
-            System.out.printf(Locale.ROOT, "goodput case %3d %-10s seqs %4d %-24s true max %7.2f at %4d  found %4d -> %7.2f (%5.1f %%) in %2d probes%n",
-                    s, c.engine().hardware().name(), c.engine().maxNumSeqs(), c.slo().text(), trueMax, best, found, there,
-                    100 * there / trueMax, r.probes().size());
+            System.out.printf(
+                    Locale.ROOT,
+                    "goodput case %3d %-10s seqs %4d %-24s true max %7.2f at %4d  found %4d -> %7.2f (%5.1f %%) in %2d probes%n",
+                    s,
+                    c.engine().hardware().name(),
+                    c.engine().maxNumSeqs(),
+                    c.slo().text(),
+                    trueMax,
+                    best,
+                    found,
+                    there,
+                    100 * there / trueMax,
+                    r.probes().size());
             if (Boolean.getBoolean("bench.verbose")) {
-                System.out.println("  probes " + r.probes().stream().map(o -> String.format(Locale.ROOT, "%.0f:%.2f±%.2f",
-                        o.load(), o.goodput(), o.se())).toList());
+                System.out.println("  probes "
+                        + r.probes().stream()
+                                .map(o -> String.format(Locale.ROOT, "%.0f:%.2f±%.2f", o.load(), o.goodput(), o.se()))
+                                .toList());
             }
         }
         long reached = rows.stream().filter(r -> r[3] >= 0.98 * r[0]).count();
         long within95 = rows.stream().filter(r -> r[3] >= 0.95 * r[0]).count();
         double[] probes = rows.stream().mapToDouble(r -> r[4]).sorted().toArray();
-        String json = String.format(Locale.ROOT,
+        String json = String.format(
+                Locale.ROOT,
                 "{\"benchmark\":\"goodput-evaluation\",\"servers\":%d,\"reached_98pct\":%.3f,\"reached_95pct\":%.3f,"
                         + "\"median_probes\":%.1f,\"p90_probes\":%.1f,\"total_requests\":%d}",
-                rows.size(), (double) reached / rows.size(), (double) within95 / rows.size(), probes[probes.length / 2],
+                rows.size(),
+                (double) reached / rows.size(),
+                (double) within95 / rows.size(),
+                probes[probes.length / 2],
                 probes[(int) Math.min(probes.length - 1, Math.ceil(probes.length * 0.9) - 1)],
                 (long) rows.stream().mapToDouble(r -> r[5]).sum());
         System.out.println(json);
@@ -188,19 +259,30 @@ class SearchEvaluationBenchmark {
     }
 
     private static int argmax(java.util.TreeMap<Integer, Double> curve) {
-        return curve.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow().getKey();
+        return curve.entrySet().stream()
+                .max(java.util.Map.Entry.comparingByValue())
+                .orElseThrow()
+                .getKey();
     }
 
     /** Good requests/s in the steady state at {@code concurrency}, measured independently of the scan and longer. */
     static double fineGoodput(Case c, int concurrency) {
-        return dev.headroom.optimizer.Goodput.of(steadyState(c, concurrency, 500, FINE_FACTOR).records(), false,
-                List.of(c.slo()), dev.headroom.optimizer.Goodput.Unit.REQUESTS).value();
+        return dev.headroom.optimizer.Goodput.of(
+                        steadyState(c, concurrency, 500, FINE_FACTOR).records(),
+                        false,
+                        List.of(c.slo()),
+                        dev.headroom.optimizer.Goodput.Unit.REQUESTS)
+                .value();
     }
 
     /** Good requests/s in the steady state at {@code concurrency}: the scan's length. */
     static double trueGoodput(Case c, int concurrency) {
-        return dev.headroom.optimizer.Goodput.of(steadyState(c, concurrency).records(), false, List.of(c.slo()),
-                dev.headroom.optimizer.Goodput.Unit.REQUESTS).value();
+        return dev.headroom.optimizer.Goodput.of(
+                        steadyState(c, concurrency).records(),
+                        false,
+                        List.of(c.slo()),
+                        dev.headroom.optimizer.Goodput.Unit.REQUESTS)
+                .value();
     }
 
     /**
@@ -218,13 +300,28 @@ class SearchEvaluationBenchmark {
      */
     static Measurement steadyState(Case c, int concurrency, long seedOffset, int lengthFactor) {
         double lone = rampSeconds(c);
-        Measurement pilot = new VirtualEngine(c.engine()).measure(new MeasurementRequest(new LoadModel.Closed(concurrency),
-                c.workload(), new RunLength(Math.max(300, 3 * concurrency), 600, concurrency, lone), 5 + seedOffset));
-        double cycle = pilot.records().stream().filter(r -> !r.warmup() && r.succeeded())
-                .mapToDouble(r -> (r.lastTokenNanos() - r.sentNanos()) / 1e9).average().orElse(lone);
-        return new VirtualEngine(c.engine()).measure(new MeasurementRequest(new LoadModel.Closed(concurrency),
-                c.workload(), new RunLength(lengthFactor * Math.max(TRUTH_REQUESTS, 5 * concurrency), 36000, concurrency, cycle, 6 * cycle),
-                7 + seedOffset));
+        Measurement pilot = new VirtualEngine(c.engine())
+                .measure(new MeasurementRequest(
+                        new LoadModel.Closed(concurrency),
+                        c.workload(),
+                        new RunLength(Math.max(300, 3 * concurrency), 600, concurrency, lone),
+                        5 + seedOffset));
+        double cycle = pilot.records().stream()
+                .filter(r -> !r.warmup() && r.succeeded())
+                .mapToDouble(r -> (r.lastTokenNanos() - r.sentNanos()) / 1e9)
+                .average()
+                .orElse(lone);
+        return new VirtualEngine(c.engine())
+                .measure(new MeasurementRequest(
+                        new LoadModel.Closed(concurrency),
+                        c.workload(),
+                        new RunLength(
+                                lengthFactor * Math.max(TRUTH_REQUESTS, 5 * concurrency),
+                                36000,
+                                concurrency,
+                                cycle,
+                                6 * cycle),
+                        7 + seedOffset));
     }
 
     static Case randomCase(SplittableRandom r) {
@@ -233,13 +330,15 @@ class SearchEvaluationBenchmark {
         EngineConfig e = EngineConfig.defaults(Profiles.hardware(hw), Profiles.model("llama-3.1-8b"))
                 .withMaxNumSeqs(seqs[r.nextInt(seqs.length)])
                 .withNoise(r.nextDouble(0, 0.05), 1e-4, 25);
-        int isl = 64 << r.nextInt(5);     // 64 .. 1024
-        int osl = 32 << r.nextInt(4);     // 32 .. 256
-        // Output lengths vary (coefficient of variation 0.2..0.5), as real answers do. With one fixed length a simulated
+        int isl = 64 << r.nextInt(5); // 64 .. 1024
+        int osl = 32 << r.nextInt(4); // 32 .. 256
+        // Output lengths vary (coefficient of variation 0.2..0.5), as real answers do. With one fixed length a
+        // simulated
         // closed loop never mixes: users that finish in the same step stay in lockstep for ever, so its steady state
         // depends on how the run started and no dense evaluation defines a truth.
         double cv = 0.2 + 0.3 * r.nextDouble();
-        Workload w = new Workload(new LengthDistribution.Normal(isl, isl * 0.2), new LengthDistribution.Normal(osl, osl * cv), true);
+        Workload w = new Workload(
+                new LengthDistribution.Normal(isl, isl * 0.2), new LengthDistribution.Normal(osl, osl * cv), true);
         // A TTFT target between 2x and 40x a lone request's prefill: boundaries spread over the range.
         double prefillMs = 2 * 8.03e9 * isl / (Profiles.hardware(hw).bf16Tflops() * 1e12 * 0.5) * 1e3 + 2;
         Slo slo = new Slo(SloMetric.TTFT, SloStat.P95, false, Math.round(prefillMs * (2 + r.nextDouble() * 38)));
@@ -252,10 +351,14 @@ class SearchEvaluationBenchmark {
      */
     static Margin measure(Case c, ProbeShape shape, int concurrency, long seed, long[] spent) {
         RunLength shaped = shape.forLoad(concurrency);
-        RunLength plain = new RunLength(Math.max(PROBE_REQUESTS, 3 * concurrency), shaped.maxSeconds(),
-                shaped.warmupRequests(), shaped.rampSeconds(), shaped.warmupSeconds());
-        Measurement m = new VirtualEngine(c.engine()).measure(new MeasurementRequest(new LoadModel.Closed(concurrency),
-                c.workload(), plain, seed, null));
+        RunLength plain = new RunLength(
+                Math.max(PROBE_REQUESTS, 3 * concurrency),
+                shaped.maxSeconds(),
+                shaped.warmupRequests(),
+                shaped.rampSeconds(),
+                shaped.warmupSeconds());
+        Measurement m = new VirtualEngine(c.engine())
+                .measure(new MeasurementRequest(new LoadModel.Closed(concurrency), c.workload(), plain, seed, null));
         shape.learn(m);
         spent[0] += m.records().size();
         return Margin.of(c.slo(), m.records(), false);
@@ -263,8 +366,17 @@ class SearchEvaluationBenchmark {
 
     /** The probe shape a baseline's search uses: Headroom's, learning from the baseline's own probes. */
     static ProbeShape baselineShape(Case c) {
-        return new ProbeShape(new SearchSpec(SearchSpec.Objective.MAX_CONCURRENCY, List.of(c.slo()), 1, 1024, 0.05, 40,
-                c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 0));
+        return new ProbeShape(new SearchSpec(
+                SearchSpec.Objective.MAX_CONCURRENCY,
+                List.of(c.slo()),
+                1,
+                1024,
+                0.05,
+                40,
+                c.workload(),
+                RunLength.requests(PROBE_REQUESTS),
+                new ArrivalProcess.Poisson(),
+                0));
     }
 
     private static final java.util.Map<Case, Double> RAMPS = new java.util.concurrent.ConcurrentHashMap<>();
@@ -272,9 +384,12 @@ class SearchEvaluationBenchmark {
     /** The median e2e of a lone user, as the search's first probe learns it. */
     static double rampSeconds(Case c) {
         return RAMPS.computeIfAbsent(c, k -> {
-            Measurement m = new VirtualEngine(k.engine()).measure(new MeasurementRequest(new LoadModel.Closed(1),
-                    k.workload(), new RunLength(20, 600), 3));
-            double[] e2e = m.records().stream().mapToDouble(r -> (r.lastTokenNanos() - r.sentNanos()) / 1e9).sorted().toArray();
+            Measurement m = new VirtualEngine(k.engine())
+                    .measure(new MeasurementRequest(new LoadModel.Closed(1), k.workload(), new RunLength(20, 600), 3));
+            double[] e2e = m.records().stream()
+                    .mapToDouble(r -> (r.lastTokenNanos() - r.sentNanos()) / 1e9)
+                    .sorted()
+                    .toArray();
             return e2e[e2e.length / 2];
         });
     }
@@ -303,8 +418,9 @@ class SearchEvaluationBenchmark {
         int[] bracket = crossing(points);
         for (int round = 0; round < 6 && bracket != null; round++) {
             boolean changed = false;
-            for (int load : List.copyOf(points.subMap((int) Math.floor(bracket[0] / 1.5), true,
-                    (int) Math.ceil(bracket[1] * 1.5), true).keySet())) {
+            for (int load : List.copyOf(
+                    points.subMap((int) Math.floor(bracket[0] / 1.5), true, (int) Math.ceil(bracket[1] * 1.5), true)
+                            .keySet())) {
                 if (fine.add(load)) {
                     points.put(load, pool(points.get(load), trueMargin(c, load, seedOffset + 500, FINE_FACTOR)));
                     changed = true;
@@ -330,7 +446,10 @@ class SearchEvaluationBenchmark {
     /** Two margins of one load pooled by inverse variance. */
     private static Margin pool(Margin a, Margin b) {
         double wa = 1 / Math.max(1e-12, a.se() * a.se()), wb = 1 / Math.max(1e-12, b.se() * b.se());
-        return new Margin(a.slo(), (wa * a.value() + wb * b.value()) / (wa + wb), Math.sqrt(1 / (wa + wb)),
+        return new Margin(
+                a.slo(),
+                (wa * a.value() + wb * b.value()) / (wa + wb),
+                Math.sqrt(1 / (wa + wb)),
                 a.samples() + b.samples());
     }
 
@@ -347,15 +466,26 @@ class SearchEvaluationBenchmark {
      */
     static int lowestFailing(List<Margin> inLoadOrder) {
         double[] y = inLoadOrder.stream().mapToDouble(Margin::value).toArray();
-        double[] w = inLoadOrder.stream().mapToDouble(m -> 1 / Math.max(1e-6, m.se() * m.se())).toArray();
+        double[] w = inLoadOrder.stream()
+                .mapToDouble(m -> 1 / Math.max(1e-6, m.se() * m.se()))
+                .toArray();
         double[] fit = dev.headroom.optimizer.Pava.fit(y, w);
         for (int i = 0; i < fit.length; i++) if (fit[i] >= 0) return i;
         return -1;
     }
 
     static Outcome ours(Case c, int s) {
-        SearchSpec spec = new SearchSpec(SearchSpec.Objective.MAX_CONCURRENCY, List.of(c.slo()), 1, 1024, 0.05, 20,
-                c.workload(), RunLength.requests(PROBE_REQUESTS), new ArrivalProcess.Poisson(), 100L * s);
+        SearchSpec spec = new SearchSpec(
+                SearchSpec.Objective.MAX_CONCURRENCY,
+                List.of(c.slo()),
+                1,
+                1024,
+                0.05,
+                20,
+                c.workload(),
+                RunLength.requests(PROBE_REQUESTS),
+                new ArrivalProcess.Poisson(),
+                100L * s);
         long[] requests = {0};
         SearchReport r = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), requests);
         return new Outcome(r.value(), r.probes().size(), requests[0]);
@@ -366,14 +496,27 @@ class SearchEvaluationBenchmark {
      * stop rules), without writing the probes' files; {@code requests[0]} counts every request sent.
      */
     static SearchReport searchAsTheCliDoes(SearchSpec spec, Measurer measurer, long[] requests) {
-        RunInfo info = new RunInfo("bench", "1970-01-01T00:00:00Z", "virtual://simulator", "bench", "chat", null,
-                spec.integerLoad() ? new LoadModel.Closed(1) : new LoadModel.Open(spec.min(), spec.arrivals()), 0, 0,
-                "bench", "simulator tokenizer", spec.seed(), null, null);
+        RunInfo info = new RunInfo(
+                "bench",
+                "1970-01-01T00:00:00Z",
+                "virtual://simulator",
+                "bench",
+                "chat",
+                null,
+                spec.integerLoad() ? new LoadModel.Closed(1) : new LoadModel.Open(spec.min(), spec.arrivals()),
+                0,
+                0,
+                "bench",
+                "simulator tokenizer",
+                spec.seed(),
+                null,
+                null);
         return new SearchRun(spec, info, true, (name, request) -> {
-            Measurement m = measurer.measure(request);
-            requests[0] += m.records().size();
-            return m;
-        }).run((sofar, progress) -> { });
+                    Measurement m = measurer.measure(request);
+                    requests[0] += m.records().size();
+                    return m;
+                })
+                .run((sofar, progress) -> {});
     }
 
     static Margin trueMargin(Case c, int concurrency) {
@@ -381,7 +524,8 @@ class SearchEvaluationBenchmark {
     }
 
     static Margin trueMargin(Case c, int concurrency, long seedOffset, int lengthFactor) {
-        return Margin.of(c.slo(), steadyState(c, concurrency, seedOffset, lengthFactor).records(), false);
+        return Margin.of(
+                c.slo(), steadyState(c, concurrency, seedOffset, lengthFactor).records(), false);
     }
 
     /** AIPerf "monotonic": doubling, then bisection to < 5 % or a gap of 1; two trials per verdict, any pass wins. */
@@ -409,7 +553,8 @@ class SearchEvaluationBenchmark {
         while (hi - lo > 1 && (lo == 0 || (hi - lo) / (double) lo >= 0.05)) {
             int mid = (lo + hi) / 2;
             if (mid == lo) break;
-            if (feasible.test(mid)) lo = mid; else hi = mid;
+            if (feasible.test(mid)) lo = mid;
+            else hi = mid;
         }
         return new Outcome(lo, probes[0], spent[0]);
     }
@@ -436,5 +581,4 @@ class SearchEvaluationBenchmark {
         }
         return new Outcome(1000, points.length, spent[0]);
     }
-
 }

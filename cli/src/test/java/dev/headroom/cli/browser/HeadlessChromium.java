@@ -3,12 +3,6 @@ package dev.headroom.cli.browser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
-import okhttp3.WebSocket;
-import okhttp3.WebSocketListener;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -23,6 +17,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.WebSocket;
+import okhttp3.WebSocketListener;
 
 /**
  * A real headless Chromium (Debian's package) driven over the DevTools protocol with OkHttp's WebSocket: open a page,
@@ -32,7 +31,8 @@ final class HeadlessChromium implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Process process;
     private final Path profile;
-    private final OkHttpClient http = new OkHttpClient.Builder().readTimeout(Duration.ofSeconds(30)).build();
+    private final OkHttpClient http =
+            new OkHttpClient.Builder().readTimeout(Duration.ofSeconds(30)).build();
     private final WebSocket socket;
     private final AtomicInteger ids = new AtomicInteger();
     private final Map<Integer, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
@@ -58,23 +58,42 @@ final class HeadlessChromium implements AutoCloseable {
             port = s.getLocalPort();
         }
         profile = Files.createTempDirectory("headroom-chromium");
-        // The flags the machine notes ask for: no sandbox as root, and no background networking (the network is closed).
-        process = new ProcessBuilder(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--remote-debugging-port=" + port, "--window-size=1400,1000", "about:blank")
-                .redirectErrorStream(true).redirectOutput(profile.resolve("chromium.log").toFile()).start();
+        // The flags the machine notes ask for: no sandbox as root, and no background networking (the network is
+        // closed).
+        process = new ProcessBuilder(
+                        binary.toString(),
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-quic",
+                        "--no-first-run",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--user-data-dir=" + profile,
+                        "--remote-debugging-port=" + port,
+                        "--window-size=1400,1000",
+                        "about:blank")
+                .redirectErrorStream(true)
+                .redirectOutput(profile.resolve("chromium.log").toFile())
+                .start();
         String wsUrl = null;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (wsUrl == null && System.nanoTime() < deadline) {
-            try (Response r = http.newCall(new Request.Builder().url("http://127.0.0.1:" + port + "/json/list").build()).execute()) {
+            try (Response r = http.newCall(new Request.Builder()
+                            .url("http://127.0.0.1:" + port + "/json/list")
+                            .build())
+                    .execute()) {
                 for (JsonNode t : JSON.readTree(r.body().string())) {
-                    if (t.path("type").asText().equals("page")) wsUrl = t.path("webSocketDebuggerUrl").asText();
+                    if (t.path("type").asText().equals("page"))
+                        wsUrl = t.path("webSocketDebuggerUrl").asText();
                 }
             } catch (IOException notYet) {
                 Thread.sleep(200);
             }
         }
-        if (wsUrl == null) throw new IOException("Chromium did not open its DevTools port; see " + profile.resolve("chromium.log"));
+        if (wsUrl == null)
+            throw new IOException("Chromium did not open its DevTools port; see " + profile.resolve("chromium.log"));
         CompletableFuture<Void> open = new CompletableFuture<>();
         socket = http.newWebSocket(new Request.Builder().url(wsUrl).build(), new WebSocketListener() {
             @Override
@@ -105,7 +124,8 @@ final class HeadlessChromium implements AutoCloseable {
             if (m.has("id")) {
                 CompletableFuture<JsonNode> f = pending.remove(m.get("id").asInt());
                 if (f != null) {
-                    if (m.has("error")) f.completeExceptionally(new IOException(m.get("error").toString()));
+                    if (m.has("error"))
+                        f.completeExceptionally(new IOException(m.get("error").toString()));
                     else f.complete(m.path("result"));
                 }
                 return;
@@ -114,16 +134,19 @@ final class HeadlessChromium implements AutoCloseable {
             JsonNode p = m.path("params");
             switch (method) {
                 case "Page.loadEventFired" -> loaded.complete(null);
-                case "Runtime.exceptionThrown" -> errors.add("exception: " + p.at("/exceptionDetails/text").asText()
-                        + " " + p.at("/exceptionDetails/exception/description").asText());
+                case "Runtime.exceptionThrown" ->
+                    errors.add("exception: " + p.at("/exceptionDetails/text").asText() + " "
+                            + p.at("/exceptionDetails/exception/description").asText());
                 case "Runtime.consoleAPICalled" -> {
-                    if (p.path("type").asText().equals("error")) errors.add("console.error: " + p.path("args").toString());
+                    if (p.path("type").asText().equals("error"))
+                        errors.add("console.error: " + p.path("args").toString());
                 }
                 case "Log.entryAdded" -> {
-                    if (p.at("/entry/level").asText().equals("error")) errors.add("log: " + p.at("/entry/text").asText()
-                            + " " + p.at("/entry/url").asText());
+                    if (p.at("/entry/level").asText().equals("error"))
+                        errors.add("log: " + p.at("/entry/text").asText() + " "
+                                + p.at("/entry/url").asText());
                 }
-                default -> { }
+                default -> {}
             }
         } catch (IOException e) {
             errors.add("unreadable DevTools message: " + e.getMessage());
@@ -194,7 +217,8 @@ final class HeadlessChromium implements AutoCloseable {
         }
         http.dispatcher().executorService().shutdown();
         try (var walk = Files.walk(profile)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            walk.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(f -> f.toFile().delete());
         }
     }
 }

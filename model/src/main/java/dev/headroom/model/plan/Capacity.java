@@ -16,11 +16,19 @@ import dev.headroom.model.BadInputException;
  *                     input and output tokens); NaN when not measured
  * @param source       where the numbers came from (a file, or "yaml")
  */
-public record Capacity(String option, String workloadClass, double maxRps, double ciLow, double ciHigh, boolean derived,
-                       double prefillShare, String source) {
+public record Capacity(
+        String option,
+        String workloadClass,
+        double maxRps,
+        double ciLow,
+        double ciHigh,
+        boolean derived,
+        double prefillShare,
+        String source) {
     public Capacity {
         if (!(maxRps > 0)) {
-            throw new BadInputException("capacity " + workloadClass + "@" + option + ": max_rps must be > 0, got " + maxRps);
+            throw new BadInputException(
+                    "capacity " + workloadClass + "@" + option + ": max_rps must be > 0, got " + maxRps);
         }
         if (!(ciLow > 0 && ciLow <= maxRps && maxRps <= ciHigh)) {
             throw new BadInputException("capacity " + workloadClass + "@" + option + ": the interval [" + ciLow + ", "

@@ -9,12 +9,15 @@ import java.util.Map;
  * @param hardware the simulator's hardware profile for this option, or null (needed by {@code --verify})
  * @param model    the simulator's model profile served on it, or null (then Llama-3.1-8B)
  */
-public record CatalogOption(String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour, String hardware,
-                            String model) {
+public record CatalogOption(
+        String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour, String hardware, String model) {
     public CatalogOption {
-        if (gpusPerReplica < 1) throw new BadInputException("option " + name + ": gpus_per_replica must be >= 1, got " + gpusPerReplica);
+        if (gpusPerReplica < 1)
+            throw new BadInputException("option " + name + ": gpus_per_replica must be >= 1, got " + gpusPerReplica);
         pricePerGpuHour.forEach((tier, price) -> {
-            if (!(price >= 0)) throw new BadInputException("option " + name + ": price " + tier.wireName() + " must be >= 0, got " + price);
+            if (!(price >= 0))
+                throw new BadInputException(
+                        "option " + name + ": price " + tier.wireName() + " must be >= 0, got " + price);
         });
         pricePerGpuHour = Map.copyOf(pricePerGpuHour);
     }
@@ -29,7 +32,10 @@ public record CatalogOption(String name, int gpusPerReplica, Map<PricingTier, Do
         Double p = pricePerGpuHour.get(tier);
         if (p == null) {
             throw new BadInputException("option " + name + " has no " + tier.wireName() + " price; it has "
-                    + pricePerGpuHour.keySet().stream().map(PricingTier::wireName).sorted().toList());
+                    + pricePerGpuHour.keySet().stream()
+                            .map(PricingTier::wireName)
+                            .sorted()
+                            .toList());
         }
         return p * gpusPerReplica;
     }

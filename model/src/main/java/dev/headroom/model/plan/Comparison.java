@@ -18,9 +18,15 @@ public record Comparison(Plan plan, List<OptionRow> ranking, Mix mix) {
      * @param dollarsPerMtokAtCapacity blended over the classes, weighted by the tokens each is forecast to serve
      * @param lastMonthCost the cost of the horizon's last month (point)
      */
-    public record OptionRow(String option, List<Capacity> capacities, Range peakReplicas, double lastMonthCost,
-                            Range horizonCost, double dollarsPerMtokAtCapacity, double dollarsPerMtokAsPlanned,
-                            boolean cheapest) {}
+    public record OptionRow(
+            String option,
+            List<Capacity> capacities,
+            Range peakReplicas,
+            double lastMonthCost,
+            Range horizonCost,
+            double dollarsPerMtokAtCapacity,
+            double dollarsPerMtokAsPlanned,
+            boolean cheapest) {}
 
     /**
      * The cheapest mix, month by month: each month's fleet is sized for every class at its busiest hour at once
@@ -35,6 +41,10 @@ public record Comparison(Plan plan, List<OptionRow> ranking, Mix mix) {
     }
 
     /** One month of the mix: replicas per option, each class's split across options, and the cost. */
-    public record MixMonth(int month, Map<String, Integer> replicas, Map<String, Map<String, Double>> split, double cost,
-                           double bestSingleCost) {}
+    public record MixMonth(
+            int month,
+            Map<String, Integer> replicas,
+            Map<String, Map<String, Double>> split,
+            double cost,
+            double bestSingleCost) {}
 }

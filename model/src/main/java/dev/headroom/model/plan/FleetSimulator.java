@@ -2,7 +2,6 @@ package dev.headroom.model.plan;
 
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Workload;
-
 import java.util.List;
 
 /**
@@ -17,6 +16,12 @@ public interface FleetSimulator {
      *
      * @throws IllegalArgumentException when the option cannot be simulated (e.g. it names no hardware profile)
      */
-    List<RequestRecord> run(CatalogOption option, int replicas, double ratePerSecond, Workload workload, double seconds,
-                            double warmupSeconds, long seed);
+    List<RequestRecord> run(
+            CatalogOption option,
+            int replicas,
+            double ratePerSecond,
+            Workload workload,
+            double seconds,
+            double warmupSeconds,
+            long seed);
 }

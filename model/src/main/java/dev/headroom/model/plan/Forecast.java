@@ -13,8 +13,8 @@ public record Forecast(int horizonMonths, List<WorkloadClass> classes) {
         for (WorkloadClass c : classes) {
             if (!names.add(c.name())) throw new BadInputException("class " + c.name() + " is listed twice");
             if (c.traffic().months() > 0 && c.traffic().months() < horizonMonths) {
-                throw new BadInputException("class " + c.name() + ": its time series covers " + c.traffic().months()
-                        + " month(s), horizon_months is " + horizonMonths);
+                throw new BadInputException("class " + c.name() + ": its time series covers "
+                        + c.traffic().months() + " month(s), horizon_months is " + horizonMonths);
             }
         }
         classes = List.copyOf(classes);

@@ -10,8 +10,13 @@ package dev.headroom.model.plan;
  * @param ttftMeanMs        NaN when unknown
  * @param e2eMeanMs         NaN when unknown
  */
-public record MeasuredPoint(boolean closedLoop, boolean sloGiven, boolean sloPass, double requestsPerSecond,
-                            double ttftMeanMs, double e2eMeanMs) {
+public record MeasuredPoint(
+        boolean closedLoop,
+        boolean sloGiven,
+        boolean sloPass,
+        double requestsPerSecond,
+        double ttftMeanMs,
+        double e2eMeanMs) {
 
     /** Mean TTFT ÷ mean e2e: the share of a request's time before its first token. NaN without data. */
     public double prefillShare() {

@@ -7,18 +7,38 @@ import java.util.List;
  *
  * @param hours per-hour sizing (month, day, hour, class, option, rps, replicas), for {@code --hourly}; point case
  */
-public record Plan(Policy policy, Forecast forecast, List<CatalogOption> options, List<Capacity> capacities,
-                   List<PlanRow> rows, List<OptionTotal> totals, List<HourRow> hours) {
+public record Plan(
+        Policy policy,
+        Forecast forecast,
+        List<CatalogOption> options,
+        List<Capacity> capacities,
+        List<PlanRow> rows,
+        List<OptionTotal> totals,
+        List<HourRow> hours) {
 
     /**
      * One option over the whole horizon, all classes on dedicated replicas.
      *
      * @param peakReplicas the most replicas (all classes) in any month's busiest hour
      */
-    public record OptionTotal(String option, Range peakReplicas, double gpuHours, Range cost, double inputTokens,
-                              double outputTokens, double dollarsPerMtokAsPlanned, double dollarsPerMtokOutputOnly) {}
+    public record OptionTotal(
+            String option,
+            Range peakReplicas,
+            double gpuHours,
+            Range cost,
+            double inputTokens,
+            double outputTokens,
+            double dollarsPerMtokAsPlanned,
+            double dollarsPerMtokOutputOnly) {}
 
     /** One representative hour of one month for one class on one option. */
-    public record HourRow(int month, int dayOfWeek, int hourOfDay, String workloadClass, String option, double rps,
-                          int replicas, double weight) {}
+    public record HourRow(
+            int month,
+            int dayOfWeek,
+            int hourOfDay,
+            String workloadClass,
+            String option,
+            double rps,
+            int replicas,
+            double weight) {}
 }

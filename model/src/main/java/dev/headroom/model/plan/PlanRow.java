@@ -14,7 +14,19 @@ package dev.headroom.model.plan;
  * @param dollarsPerMtokOutput     cost × (1 − prefill share) ÷ output tokens (NaN likewise)
  * @param utilization   requests served ÷ what the billed replicas could serve at SLO capacity
  */
-public record PlanRow(int month, String workloadClass, String option, Range replicas, double meanReplicas, double gpuHours,
-                      Range cost, double inputTokens, double outputTokens, double dollarsPerMtokAtCapacity,
-                      double dollarsPerMtokAsPlanned, double dollarsPerMtokOutputOnly, double dollarsPerMtokInput,
-                      double dollarsPerMtokOutput, double utilization) {}
+public record PlanRow(
+        int month,
+        String workloadClass,
+        String option,
+        Range replicas,
+        double meanReplicas,
+        double gpuHours,
+        Range cost,
+        double inputTokens,
+        double outputTokens,
+        double dollarsPerMtokAtCapacity,
+        double dollarsPerMtokAsPlanned,
+        double dollarsPerMtokOutputOnly,
+        double dollarsPerMtokInput,
+        double dollarsPerMtokOutput,
+        double utilization) {}

@@ -13,8 +13,13 @@ import dev.headroom.model.BadInputException;
  * @param pricing           the tier prices are taken from
  * @param hoursPerMonth     hours billed per month (730 = 8,760 ÷ 12)
  */
-public record Policy(double utilizationTarget, int redundancy, boolean hourly, int minReplicas, PricingTier pricing,
-                     double hoursPerMonth) {
+public record Policy(
+        double utilizationTarget,
+        int redundancy,
+        boolean hourly,
+        int minReplicas,
+        PricingTier pricing,
+        double hoursPerMonth) {
     public static final Policy DEFAULT = new Policy(0.8, 1, false, 0, PricingTier.ON_DEMAND, 730);
 
     public Policy {

@@ -4,7 +4,10 @@ import dev.headroom.model.BadInputException;
 
 /** How GPU-hours are bought. */
 public enum PricingTier {
-    ON_DEMAND("on_demand"), RESERVED_1Y("reserved_1y"), RESERVED_3Y("reserved_3y"), SPOT("spot");
+    ON_DEMAND("on_demand"),
+    RESERVED_1Y("reserved_1y"),
+    RESERVED_3Y("reserved_3y"),
+    SPOT("spot");
 
     private final String wireName;
 
@@ -18,6 +21,7 @@ public enum PricingTier {
 
     public static PricingTier parse(String s) {
         for (PricingTier t : values()) if (t.wireName.equals(s.trim())) return t;
-        throw new BadInputException("bad pricing tier '" + s + "': valid values are on_demand, reserved_1y, reserved_3y, spot");
+        throw new BadInputException(
+                "bad pricing tier '" + s + "': valid values are on_demand, reserved_1y, reserved_3y, spot");
     }
 }

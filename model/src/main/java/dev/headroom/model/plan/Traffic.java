@@ -25,15 +25,19 @@ public sealed interface Traffic {
             implements Traffic {
         public Parametric {
             if (!(peakRps >= 0)) throw new BadInputException("peak_rps must be >= 0, got " + peakRps);
-            if (diurnal.length != 24) throw new BadInputException("diurnal must have 24 values (one per hour), got " + diurnal.length);
+            if (diurnal.length != 24)
+                throw new BadInputException("diurnal must have 24 values (one per hour), got " + diurnal.length);
             for (double d : diurnal) {
-                if (!(d >= 0 && d <= 1)) throw new BadInputException("diurnal values are fractions of the peak in [0, 1], got " + d);
+                if (!(d >= 0 && d <= 1))
+                    throw new BadInputException("diurnal values are fractions of the peak in [0, 1], got " + d);
             }
-            if (weekly.length != 7) throw new BadInputException("weekly must have 7 values (Monday first), got " + weekly.length);
+            if (weekly.length != 7)
+                throw new BadInputException("weekly must have 7 values (Monday first), got " + weekly.length);
             for (double w : weekly) {
                 if (!(w >= 0)) throw new BadInputException("weekly factors must be >= 0, got " + w);
             }
-            if (!(growthPerMonth > -1)) throw new BadInputException("growth_per_month must be > -1, got " + growthPerMonth);
+            if (!(growthPerMonth > -1))
+                throw new BadInputException("growth_per_month must be > -1, got " + growthPerMonth);
             if (!(p90Factor >= 1)) throw new BadInputException("p90_factor must be >= 1, got " + p90Factor);
         }
 
@@ -43,7 +47,8 @@ public sealed interface Traffic {
             double weight = hoursPerMonth / 168;
             ArrayList<Hour> hours = new ArrayList<>(168);
             for (int d = 0; d < 7; d++) {
-                for (int h = 0; h < 24; h++) hours.add(new Hour(d, h, peakRps * diurnal[h] * weekly[d] * growth, weight));
+                for (int h = 0; h < 24; h++)
+                    hours.add(new Hour(d, h, peakRps * diurnal[h] * weekly[d] * growth, weight));
             }
             return hours;
         }
@@ -64,8 +69,8 @@ public sealed interface Traffic {
         @Override
         public List<Hour> month(int month, double hoursPerMonth) {
             if (month >= byMonth.size()) {
-                throw new BadInputException("the time series covers " + byMonth.size() + " month(s); month " + (month + 1)
-                        + " was asked for (horizon_months too long)");
+                throw new BadInputException("the time series covers " + byMonth.size() + " month(s); month "
+                        + (month + 1) + " was asked for (horizon_months too long)");
             }
             return byMonth.get(month);
         }

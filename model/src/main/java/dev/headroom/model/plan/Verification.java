@@ -11,5 +11,13 @@ import dev.headroom.model.Summary;
  * @param planned what the planned fleet achieved (SLO results, attainment)
  * @param lean    what the lean fleet achieved
  */
-public record Verification(String workloadClass, String option, int month, double rps, int replicas, Summary planned,
-                           int leanReplicas, Summary lean, double seconds) {}
+public record Verification(
+        String workloadClass,
+        String option,
+        int month,
+        double rps,
+        int replicas,
+        Summary planned,
+        int leanReplicas,
+        Summary lean,
+        double seconds) {}

@@ -4,7 +4,6 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.MeasuredPoint;
-
 import java.util.List;
 import java.util.function.DoubleFunction;
 
@@ -21,45 +20,70 @@ public final class Capacities {
      *
      * @param probeAt the last probe the search ran at a load, or null when its directory is not at hand
      */
-    public static Capacity fromSearch(String cls, String option, SearchReport search, DoubleFunction<MeasuredPoint> probeAt,
-                                      String source, String where) {
+    public static Capacity fromSearch(
+            String cls,
+            String option,
+            SearchReport search,
+            DoubleFunction<MeasuredPoint> probeAt,
+            String source,
+            String where) {
         double value = search.value(), lo = search.ciLow(), hi = search.ciHigh();
-        if (Double.isNaN(value)) throw new BadInputException(where + ": the search found no passing load (stop: "
-                + search.stopReason().wireName() + "); there is no capacity to plan with");
-        if (Double.isNaN(hi)) throw new BadInputException(where + ": the boundary lies above the searched range (> "
-                + search.max() + "); search up to a larger load to know the capacity");
+        if (Double.isNaN(value))
+            throw new BadInputException(where + ": the search found no passing load (stop: "
+                    + search.stopReason().wireName() + "); there is no capacity to plan with");
+        if (Double.isNaN(hi))
+            throw new BadInputException(where + ": the boundary lies above the searched range (> " + search.max()
+                    + "); search up to a larger load to know the capacity");
         switch (search.objective()) {
             case "max-rate" -> {
                 MeasuredPoint at = probeAt.apply(value);
-                return new Capacity(option, cls, value, Math.min(lo, value), Math.max(hi, value), false,
-                        at == null ? Double.NaN : at.prefillShare(), source);
+                return new Capacity(
+                        option,
+                        cls,
+                        value,
+                        Math.min(lo, value),
+                        Math.max(hi, value),
+                        false,
+                        at == null ? Double.NaN : at.prefillShare(),
+                        source);
             }
             case "max-concurrency" -> {
                 double rps = littleAt(probeAt, value, where);
                 double rLo = littleAt(probeAt, lo, where), rHi = littleAt(probeAt, hi, where);
                 MeasuredPoint at = probeAt.apply(value);
-                return new Capacity(option, cls, rps, Math.min(Math.min(rLo, rHi), rps), Math.max(Math.max(rLo, rHi), rps),
-                        true, at.prefillShare(), source);
+                return new Capacity(
+                        option,
+                        cls,
+                        rps,
+                        Math.min(Math.min(rLo, rHi), rps),
+                        Math.max(Math.max(rLo, rHi), rps),
+                        true,
+                        at.prefillShare(),
+                        source);
             }
-            default -> throw new BadInputException(where + ": a " + search.objective() + " search does not measure "
-                    + "capacity under the SLO; use a max-rate or max-concurrency search");
+            default ->
+                throw new BadInputException(where + ": a " + search.objective() + " search does not measure "
+                        + "capacity under the SLO; use a max-rate or max-concurrency search");
         }
     }
 
     /** Little's law at a load of the search: that load ÷ the mean e2e its probe measured. */
     private static double littleAt(DoubleFunction<MeasuredPoint> probeAt, double load, String where) {
         MeasuredPoint p = probeAt.apply(load);
-        if (p == null) throw new BadInputException(where + ": no probe summary at concurrency " + load
-                + " to take its mean e2e from (the probe directories must sit beside search.json)");
+        if (p == null)
+            throw new BadInputException(where + ": no probe summary at concurrency " + load
+                    + " to take its mean e2e from (the probe directories must sit beside search.json)");
         return Capacity.littlesLaw(load, p.e2eMeanMs() / 1000);
     }
 
     /** From a sweep: the last passing point before the first failing one; the failing one bounds the interval. */
-    public static Capacity fromSweep(String cls, String option, List<MeasuredPoint> points, String source, String where) {
+    public static Capacity fromSweep(
+            String cls, String option, List<MeasuredPoint> points, String source, String where) {
         MeasuredPoint pass = null, fail = null;
         for (MeasuredPoint p : points) {
-            if (!p.sloGiven()) throw new BadInputException(where + ": the sweep was run without an SLO; capacity is the "
-                    + "largest load that meets the SLO");
+            if (!p.sloGiven())
+                throw new BadInputException(where + ": the sweep was run without an SLO; capacity is the "
+                        + "largest load that meets the SLO");
             if (p.sloPass()) {
                 if (fail == null) pass = p;
             } else if (fail == null) {

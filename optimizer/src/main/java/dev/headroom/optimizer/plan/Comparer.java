@@ -8,7 +8,6 @@ import dev.headroom.model.plan.PlanRow;
 import dev.headroom.model.plan.Policy;
 import dev.headroom.model.plan.Traffic;
 import dev.headroom.model.plan.WorkloadClass;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -27,20 +26,50 @@ public final class Comparer {
         List<Comparison.OptionRow> rows = new ArrayList<>();
         int last = plan.forecast().horizonMonths() - 1;
         for (Plan.OptionTotal t : plan.totals()) {
-            List<PlanRow> mine = plan.rows().stream().filter(r -> r.option().equals(t.option())).toList();
-            double tokens = mine.stream().mapToDouble(r -> r.inputTokens() + r.outputTokens()).sum();
-            double atCapacity = tokens <= 0 ? Double.NaN
-                    : mine.stream().mapToDouble(r -> r.dollarsPerMtokAtCapacity() * (r.inputTokens() + r.outputTokens())).sum() / tokens;
-            double lastMonth = mine.stream().filter(r -> r.month() == last).mapToDouble(r -> r.cost().point()).sum();
-            List<Capacity> caps = plan.capacities().stream().filter(c -> c.option().equals(t.option())).toList();
-            rows.add(new Comparison.OptionRow(t.option(), caps, t.peakReplicas(), lastMonth, t.cost(), atCapacity,
-                    t.dollarsPerMtokAsPlanned(), false));
+            List<PlanRow> mine = plan.rows().stream()
+                    .filter(r -> r.option().equals(t.option()))
+                    .toList();
+            double tokens = mine.stream()
+                    .mapToDouble(r -> r.inputTokens() + r.outputTokens())
+                    .sum();
+            double atCapacity = tokens <= 0
+                    ? Double.NaN
+                    : mine.stream()
+                                    .mapToDouble(
+                                            r -> r.dollarsPerMtokAtCapacity() * (r.inputTokens() + r.outputTokens()))
+                                    .sum()
+                            / tokens;
+            double lastMonth = mine.stream()
+                    .filter(r -> r.month() == last)
+                    .mapToDouble(r -> r.cost().point())
+                    .sum();
+            List<Capacity> caps = plan.capacities().stream()
+                    .filter(c -> c.option().equals(t.option()))
+                    .toList();
+            rows.add(new Comparison.OptionRow(
+                    t.option(),
+                    caps,
+                    t.peakReplicas(),
+                    lastMonth,
+                    t.cost(),
+                    atCapacity,
+                    t.dollarsPerMtokAsPlanned(),
+                    false));
         }
         rows.sort(Comparator.comparingDouble(r -> r.horizonCost().point()));
         if (!rows.isEmpty()) {
             Comparison.OptionRow first = rows.getFirst();
-            rows.set(0, new Comparison.OptionRow(first.option(), first.capacities(), first.peakReplicas(), first.lastMonthCost(),
-                    first.horizonCost(), first.dollarsPerMtokAtCapacity(), first.dollarsPerMtokAsPlanned(), true));
+            rows.set(
+                    0,
+                    new Comparison.OptionRow(
+                            first.option(),
+                            first.capacities(),
+                            first.peakReplicas(),
+                            first.lastMonthCost(),
+                            first.horizonCost(),
+                            first.dollarsPerMtokAtCapacity(),
+                            first.dollarsPerMtokAsPlanned(),
+                            true));
         }
         boolean mixable = plan.forecast().classes().size() > 1 && plan.options().size() > 1;
         return new Comparison(plan, rows, mixable ? mix(plan) : null);
@@ -53,11 +82,16 @@ public final class Comparer {
         for (int c = 0; c < classes.size(); c++) {
             for (int o = 0; o < options.size(); o++) {
                 String cls = classes.get(c).name(), opt = options.get(o).name();
-                capacity[c][o] = plan.capacities().stream().filter(k -> k.workloadClass().equals(cls) && k.option().equals(opt))
-                        .mapToDouble(Capacity::maxRps).findFirst().orElse(0);
+                capacity[c][o] = plan.capacities().stream()
+                        .filter(k -> k.workloadClass().equals(cls) && k.option().equals(opt))
+                        .mapToDouble(Capacity::maxRps)
+                        .findFirst()
+                        .orElse(0);
             }
         }
-        double[] price = options.stream().mapToDouble(o -> o.replicaHourPrice(policy.pricing()) * policy.hoursPerMonth()).toArray();
+        double[] price = options.stream()
+                .mapToDouble(o -> o.replicaHourPrice(policy.pricing()) * policy.hoursPerMonth())
+                .toArray();
         MixOptimizer optimizer = new MixOptimizer();
         List<Comparison.MixMonth> months = new ArrayList<>();
         double total = 0;
@@ -65,10 +99,13 @@ public final class Comparer {
         for (int m = 0; m < plan.forecast().horizonMonths(); m++) {
             double[] rps = new double[classes.size()];
             for (int c = 0; c < classes.size(); c++) {
-                rps[c] = classes.get(c).traffic().month(m, policy.hoursPerMonth()).stream().mapToDouble(Traffic.Hour::rps).max().orElse(0);
+                rps[c] = classes.get(c).traffic().month(m, policy.hoursPerMonth()).stream()
+                        .mapToDouble(Traffic.Hour::rps)
+                        .max()
+                        .orElse(0);
             }
-            MixOptimizer.Mix mix = optimizer.optimise(rps, capacity, price, policy.utilizationTarget(), policy.redundancy(),
-                    policy.minReplicas());
+            MixOptimizer.Mix mix = optimizer.optimise(
+                    rps, capacity, price, policy.utilizationTarget(), policy.redundancy(), policy.minReplicas());
             double bestSingle = Double.POSITIVE_INFINITY;
             for (int o = 0; o < options.size(); o++) {
                 double cost = single(optimizer, rps, capacity, price, o);
@@ -99,7 +136,9 @@ public final class Comparer {
             cap[c][only] = capacity[c][only];
         }
         try {
-            return optimizer.optimise(rps, cap, price, policy.utilizationTarget(), policy.redundancy(), policy.minReplicas()).cost();
+            return optimizer
+                    .optimise(rps, cap, price, policy.utilizationTarget(), policy.redundancy(), policy.minReplicas())
+                    .cost();
         } catch (IllegalArgumentException cannotServe) {
             return Double.POSITIVE_INFINITY;
         }

@@ -1,6 +1,8 @@
 package dev.headroom.optimizer.plan;
 
 import dev.headroom.model.BadInputException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.commons.math3.optim.MaxIter;
 import org.apache.commons.math3.optim.PointValuePair;
 import org.apache.commons.math3.optim.linear.LinearConstraint;
@@ -11,9 +13,6 @@ import org.apache.commons.math3.optim.linear.NonNegativeConstraint;
 import org.apache.commons.math3.optim.linear.Relationship;
 import org.apache.commons.math3.optim.linear.SimplexSolver;
 import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The cheapest mix of hardware options for several workload classes at once (the problem Mélange solves): integer
@@ -44,7 +43,8 @@ public final class MixOptimizer {
      * @param capacity  capacity[c][o]: requests/s one replica of option o sustains for class c (≤ 0: cannot serve)
      * @param price     price per replica (for the period being planned) per option
      */
-    public Mix optimise(double[] rps, double[][] capacity, double[] price, double utilization, int redundancy, int minReplicas) {
+    public Mix optimise(
+            double[] rps, double[][] capacity, double[] price, double utilization, int redundancy, int minReplicas) {
         int nc = rps.length, no = price.length;
         // Variable layout: x[c][o] (nc·no), then n[o] (no), then y[o] (no).
         int vars = nc * no + 2 * no;
@@ -114,8 +114,13 @@ public final class MixOptimizer {
         void branch(List<LinearConstraint> constraints) {
             PointValuePair lp;
             try {
-                lp = new SimplexSolver().optimize(new MaxIter(10_000), objective, new LinearConstraintSet(constraints),
-                        GoalType.MINIMIZE, new NonNegativeConstraint(true));
+                lp = new SimplexSolver()
+                        .optimize(
+                                new MaxIter(10_000),
+                                objective,
+                                new LinearConstraintSet(constraints),
+                                GoalType.MINIMIZE,
+                                new NonNegativeConstraint(true));
             } catch (NoFeasibleSolutionException infeasible) {
                 return;
             }

@@ -10,7 +10,6 @@ import dev.headroom.model.plan.Policy;
 import dev.headroom.model.plan.Range;
 import dev.headroom.model.plan.Traffic;
 import dev.headroom.model.plan.WorkloadClass;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +36,9 @@ public final class Planner {
 
     /** Replicas one hour at {@code rps} needs on a replica that sustains {@code capacity} requests/s. */
     public int replicas(double rps, double capacity) {
-        int n = rps <= 0 ? 0 : (int) Math.ceil(rps / (capacity * policy.utilizationTarget()) - 1e-9) + policy.redundancy();
+        int n = rps <= 0
+                ? 0
+                : (int) Math.ceil(rps / (capacity * policy.utilizationTarget()) - 1e-9) + policy.redundancy();
         return Math.max(n, policy.minReplicas());
     }
 
@@ -52,7 +53,8 @@ public final class Planner {
             double price = o.replicaHourPrice(policy.pricing());
             Range total = Range.ZERO;
             double gpuHours = 0, in = 0, out = 0;
-            double[] peakPoint = new double[forecast.horizonMonths()], peakLow = new double[forecast.horizonMonths()],
+            double[] peakPoint = new double[forecast.horizonMonths()],
+                    peakLow = new double[forecast.horizonMonths()],
                     peakHigh = new double[forecast.horizonMonths()];
             for (WorkloadClass wc : forecast.classes()) {
                 Capacity cap = byKey.get(wc.name() + "@" + o.name());
@@ -68,15 +70,33 @@ public final class Planner {
                         requests += r;
                         inTok += r * wc.isl();
                         outTok += r * wc.osl();
-                        hours.add(new Plan.HourRow(m, h.dayOfWeek(), h.hourOfDay(), wc.name(), o.name(), h.rps(),
-                                replicas(h.rps(), cap.maxRps()), h.weight()));
+                        hours.add(new Plan.HourRow(
+                                m,
+                                h.dayOfWeek(),
+                                h.hourOfDay(),
+                                wc.name(),
+                                o.name(),
+                                h.rps(),
+                                replicas(h.rps(), cap.maxRps()),
+                                h.weight()));
                     }
-                    Range cost = new Range(point.replicaHours * price, low.replicaHours * price, high.replicaHours * price);
+                    Range cost =
+                            new Range(point.replicaHours * price, low.replicaHours * price, high.replicaHours * price);
                     double atCapacity = price / (cap.maxRps() * 3600 * wc.tokensPerRequest() / 1e6);
                     double share = cap.prefillShare();
-                    rows.add(new PlanRow(m, wc.name(), o.name(), new Range(point.peak, low.peak, high.peak),
-                            point.replicaHours / hoursOf(month), point.replicaHours * o.gpusPerReplica(), cost, inTok, outTok,
-                            atCapacity, perMtok(cost.point(), inTok + outTok), perMtok(cost.point(), outTok),
+                    rows.add(new PlanRow(
+                            m,
+                            wc.name(),
+                            o.name(),
+                            new Range(point.peak, low.peak, high.peak),
+                            point.replicaHours / hoursOf(month),
+                            point.replicaHours * o.gpusPerReplica(),
+                            cost,
+                            inTok,
+                            outTok,
+                            atCapacity,
+                            perMtok(cost.point(), inTok + outTok),
+                            perMtok(cost.point(), outTok),
                             Double.isNaN(share) ? Double.NaN : perMtok(cost.point() * share, inTok),
                             Double.isNaN(share) ? Double.NaN : perMtok(cost.point() * (1 - share), outTok),
                             point.replicaHours == 0 ? 0 : requests / (point.replicaHours * 3600 * cap.maxRps())));
@@ -89,8 +109,15 @@ public final class Planner {
                     peakHigh[m] += high.peak;
                 }
             }
-            totals.add(new Plan.OptionTotal(o.name(), new Range(max(peakPoint), max(peakLow), max(peakHigh)), gpuHours, total,
-                    in, out, perMtok(total.point(), in + out), perMtok(total.point(), out)));
+            totals.add(new Plan.OptionTotal(
+                    o.name(),
+                    new Range(max(peakPoint), max(peakLow), max(peakHigh)),
+                    gpuHours,
+                    total,
+                    in,
+                    out,
+                    perMtok(total.point(), in + out),
+                    perMtok(total.point(), out)));
         }
         return new Plan(policy, forecast, List.copyOf(options), List.copyOf(capacities), rows, totals, hours);
     }
@@ -110,7 +137,9 @@ public final class Planner {
     }
 
     private double hoursOf(List<Traffic.Hour> month) {
-        return policy.hourly() ? month.stream().mapToDouble(Traffic.Hour::weight).sum() : policy.hoursPerMonth();
+        return policy.hourly()
+                ? month.stream().mapToDouble(Traffic.Hour::weight).sum()
+                : policy.hoursPerMonth();
     }
 
     private record Sizing(int peak, double replicaHours) {}

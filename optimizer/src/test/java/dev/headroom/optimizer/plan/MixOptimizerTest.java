@@ -1,11 +1,10 @@
 package dev.headroom.optimizer.plan;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 /** The mixed-integer mix against brute-force enumeration of every fleet on small random instances. */
 class MixOptimizerTest {
@@ -36,7 +35,8 @@ class MixOptimizerTest {
                     need += mix.split()[c][o] * rps[c] / (cap[c][o] * 0.8);
                     used |= mix.split()[c][o] > 1e-9;
                 }
-                assertTrue(mix.replicas()[o] + 1e-6 >= need + (used ? redundancy : 0), "instance " + t + " option " + o);
+                assertTrue(
+                        mix.replicas()[o] + 1e-6 >= need + (used ? redundancy : 0), "instance " + t + " option " + o);
                 cost += mix.replicas()[o] * price[o];
             }
             for (int c = 0; c < nc; c++) {
@@ -51,7 +51,8 @@ class MixOptimizerTest {
     @Test
     void twoClassesEachOnTheHardwareThatSuitsIt() {
         // Class 0 runs 4x better on option 0, class 1 4x better on option 1; prices equal: each goes to its own.
-        var mix = new MixOptimizer().optimise(new double[] {8, 8}, new double[][] {{4, 1}, {1, 4}}, new double[] {1, 1}, 1, 0, 0);
+        var mix = new MixOptimizer()
+                .optimise(new double[] {8, 8}, new double[][] {{4, 1}, {1, 4}}, new double[] {1, 1}, 1, 0, 0);
         assertEquals(2, mix.replicas()[0]);
         assertEquals(2, mix.replicas()[1]);
         assertEquals(1, mix.split()[0][0], 1e-9);
@@ -107,19 +108,22 @@ class MixOptimizerTest {
         for (int c = 0; c < nc; c++) {
             double[] a = new double[nc * no];
             for (int o = 0; o < no; o++) a[c * no + o] = 1;
-            constraints.add(new org.apache.commons.math3.optim.linear.LinearConstraint(a, org.apache.commons.math3.optim.linear.Relationship.EQ, 1));
+            constraints.add(new org.apache.commons.math3.optim.linear.LinearConstraint(
+                    a, org.apache.commons.math3.optim.linear.Relationship.EQ, 1));
         }
         for (int o = 0; o < no; o++) {
             double[] a = new double[nc * no];
             for (int c = 0; c < nc; c++) a[c * no + o] = rps[c] / (cap[c][o] * u);
-            constraints.add(new org.apache.commons.math3.optim.linear.LinearConstraint(a, org.apache.commons.math3.optim.linear.Relationship.LEQ, room[o]));
+            constraints.add(new org.apache.commons.math3.optim.linear.LinearConstraint(
+                    a, org.apache.commons.math3.optim.linear.Relationship.LEQ, room[o]));
         }
         try {
-            new org.apache.commons.math3.optim.linear.SimplexSolver().optimize(
-                    new org.apache.commons.math3.optim.linear.LinearObjectiveFunction(new double[nc * no], 0),
-                    new org.apache.commons.math3.optim.linear.LinearConstraintSet(constraints),
-                    org.apache.commons.math3.optim.nonlinear.scalar.GoalType.MINIMIZE,
-                    new org.apache.commons.math3.optim.linear.NonNegativeConstraint(true));
+            new org.apache.commons.math3.optim.linear.SimplexSolver()
+                    .optimize(
+                            new org.apache.commons.math3.optim.linear.LinearObjectiveFunction(new double[nc * no], 0),
+                            new org.apache.commons.math3.optim.linear.LinearConstraintSet(constraints),
+                            org.apache.commons.math3.optim.nonlinear.scalar.GoalType.MINIMIZE,
+                            new org.apache.commons.math3.optim.linear.NonNegativeConstraint(true));
             return true;
         } catch (org.apache.commons.math3.optim.linear.NoFeasibleSolutionException e) {
             return false;

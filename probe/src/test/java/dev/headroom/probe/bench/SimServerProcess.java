@@ -24,9 +24,16 @@ public final class SimServerProcess {
     /** Starts it with this JVM's classpath; returns the process (its first stdout line is the URL). */
     static Process start(String hardware, int maxSeqs) throws java.io.IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-XX:+UseZGC", "-cp", System.getProperty("java.class.path"),
-                SimServerProcess.class.getName(), hardware, String.valueOf(maxSeqs))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return new ProcessBuilder(
+                        java,
+                        "-XX:+UseZGC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        SimServerProcess.class.getName(),
+                        hardware,
+                        String.valueOf(maxSeqs))
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
     }
 
     private static final class Path {

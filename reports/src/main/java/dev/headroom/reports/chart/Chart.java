@@ -9,7 +9,12 @@ import java.util.List;
  */
 public final class Chart {
     /** How a series is drawn. */
-    public enum Style { LINE, POINTS, STEP, BARS }
+    public enum Style {
+        LINE,
+        POINTS,
+        STEP,
+        BARS
+    }
 
     /** A named series of (x, y) points; labels (optional) are drawn next to points (e.g. probe numbers). */
     public record Series(String name, double[] x, double[] y, Style style, int color, String[] labels) {}

@@ -73,10 +73,15 @@ final class Plotter {
             case LINE, STEP -> {
                 List<double[]> path = new ArrayList<>();
                 for (int k = 0; k < pts.size(); k++) {
-                    if (s.style() == Chart.Style.STEP && k > 0) path.add(new double[] {pts.get(k)[0], pts.get(k - 1)[1]});
+                    if (s.style() == Chart.Style.STEP && k > 0)
+                        path.add(new double[] {pts.get(k)[0], pts.get(k - 1)[1]});
                     path.add(pts.get(k));
                 }
-                g.polyline(path.stream().mapToDouble(p -> p[0]).toArray(), path.stream().mapToDouble(p -> p[1]).toArray(), color, 2);
+                g.polyline(
+                        path.stream().mapToDouble(p -> p[0]).toArray(),
+                        path.stream().mapToDouble(p -> p[1]).toArray(),
+                        color,
+                        2);
             }
             case POINTS -> {
                 for (double[] p : pts) {
@@ -103,7 +108,8 @@ final class Plotter {
             g.text(x0 - 6, y + 4, fmt(t), 10, DARK, 1, false);
         }
         if (c.categories != null) {
-            for (int i = 0; i < c.categories.size(); i++) g.text(sx.px(i), y0 + 16, c.categories.get(i), 10, DARK, 0, false);
+            for (int i = 0; i < c.categories.size(); i++)
+                g.text(sx.px(i), y0 + 16, c.categories.get(i), 10, DARK, 0, false);
         } else {
             for (double t : sx.ticks()) {
                 double x = sx.px(t);
@@ -219,7 +225,8 @@ final class Plotter {
                     break;
                 }
             }
-            for (double t = Math.ceil(lo / step) * step; t <= hi + 1e-9 * step; t += step) out.add(Math.abs(t) < 1e-12 ? 0 : t);
+            for (double t = Math.ceil(lo / step) * step; t <= hi + 1e-9 * step; t += step)
+                out.add(Math.abs(t) < 1e-12 ? 0 : t);
             return out;
         }
     }

@@ -1,6 +1,5 @@
 package dev.headroom.reports.chart;
 
-import javax.imageio.ImageIO;
 import java.awt.AlphaComposite;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -16,6 +15,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import javax.imageio.ImageIO;
 
 /** Renders a chart to a PNG (twice the SVG's pixel size, for slides) with Java2D, headless. */
 public final class Png implements Canvas {
@@ -28,7 +28,8 @@ public final class Png implements Canvas {
 
     public static void write(Chart c, Path file) {
         System.setProperty("java.awt.headless", "true");
-        BufferedImage img = new BufferedImage(Plotter.WIDTH * SCALE, Plotter.HEIGHT * SCALE, BufferedImage.TYPE_INT_RGB);
+        BufferedImage img =
+                new BufferedImage(Plotter.WIDTH * SCALE, Plotter.HEIGHT * SCALE, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
         g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
@@ -50,8 +51,11 @@ public final class Png implements Canvas {
     @Override
     public void line(double x1, double y1, double x2, double y2, int rgb, double width, boolean dashed) {
         paint(rgb, 1);
-        g.setStroke(dashed ? new BasicStroke((float) width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {5, 4}, 0)
-                : new BasicStroke((float) width));
+        g.setStroke(
+                dashed
+                        ? new BasicStroke(
+                                (float) width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {5, 4}, 0)
+                        : new BasicStroke((float) width));
         g.draw(new Line2D.Double(x1, y1, x2, y2));
     }
 

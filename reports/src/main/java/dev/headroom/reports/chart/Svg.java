@@ -10,9 +10,16 @@ public final class Svg implements Canvas {
 
     public static String render(Chart c) {
         Svg s = new Svg();
-        s.b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\" "
-                + "width=\"%d\" height=\"%d\" data-points=\"%d\"><title>%s</title>", Plotter.WIDTH, Plotter.HEIGHT,
-                Plotter.WIDTH, Plotter.HEIGHT, c.pointCount(), esc(c.title())));
+        s.b.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\" "
+                        + "width=\"%d\" height=\"%d\" data-points=\"%d\"><title>%s</title>",
+                Plotter.WIDTH,
+                Plotter.HEIGHT,
+                Plotter.WIDTH,
+                Plotter.HEIGHT,
+                c.pointCount(),
+                esc(c.title())));
         Plotter.draw(c, s);
         return s.b.append("</svg>").toString();
     }
@@ -31,47 +38,96 @@ public final class Svg implements Canvas {
 
     @Override
     public void line(double x1, double y1, double x2, double y2, int rgb, double width, boolean dashed) {
-        b.append("<line x1=\"").append(n(x1)).append("\" y1=\"").append(n(y1)).append("\" x2=\"").append(n(x2))
-                .append("\" y2=\"").append(n(y2)).append("\" stroke=\"").append(hex(rgb)).append("\" stroke-width=\"")
-                .append(n(width)).append(dashed ? "\" stroke-dasharray=\"5 4\"/>" : "\"/>");
+        b.append("<line x1=\"")
+                .append(n(x1))
+                .append("\" y1=\"")
+                .append(n(y1))
+                .append("\" x2=\"")
+                .append(n(x2))
+                .append("\" y2=\"")
+                .append(n(y2))
+                .append("\" stroke=\"")
+                .append(hex(rgb))
+                .append("\" stroke-width=\"")
+                .append(n(width))
+                .append(dashed ? "\" stroke-dasharray=\"5 4\"/>" : "\"/>");
     }
 
     @Override
     public void polyline(double[] xs, double[] ys, int rgb, double width) {
         if (xs.length == 0) return;
-        b.append("<polyline class=\"series\" fill=\"none\" stroke=\"").append(hex(rgb)).append("\" stroke-width=\"")
-                .append(n(width)).append("\" points=\"");
-        for (int i = 0; i < xs.length; i++) b.append(n(xs[i])).append(',').append(n(ys[i])).append(' ');
+        b.append("<polyline class=\"series\" fill=\"none\" stroke=\"")
+                .append(hex(rgb))
+                .append("\" stroke-width=\"")
+                .append(n(width))
+                .append("\" points=\"");
+        for (int i = 0; i < xs.length; i++)
+            b.append(n(xs[i])).append(',').append(n(ys[i])).append(' ');
         b.append("\"/>");
     }
 
     @Override
     public void polygon(double[] xs, double[] ys, int rgb, double opacity) {
-        b.append("<polygon class=\"band\" fill=\"").append(hex(rgb)).append("\" fill-opacity=\"").append(n(opacity))
+        b.append("<polygon class=\"band\" fill=\"")
+                .append(hex(rgb))
+                .append("\" fill-opacity=\"")
+                .append(n(opacity))
                 .append("\" stroke=\"none\" points=\"");
-        for (int i = 0; i < xs.length; i++) b.append(n(xs[i])).append(',').append(n(ys[i])).append(' ');
+        for (int i = 0; i < xs.length; i++)
+            b.append(n(xs[i])).append(',').append(n(ys[i])).append(' ');
         b.append("\"/>");
     }
 
     @Override
     public void rect(double x, double y, double w, double h, int rgb, double opacity) {
-        b.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
-                .append("\" height=\"").append(n(h)).append("\" fill=\"").append(hex(rgb)).append("\" fill-opacity=\"")
-                .append(String.format(Locale.ROOT, "%.2f", opacity)).append("\"/>");
+        b.append("<rect x=\"")
+                .append(n(x))
+                .append("\" y=\"")
+                .append(n(y))
+                .append("\" width=\"")
+                .append(n(w))
+                .append("\" height=\"")
+                .append(n(h))
+                .append("\" fill=\"")
+                .append(hex(rgb))
+                .append("\" fill-opacity=\"")
+                .append(String.format(Locale.ROOT, "%.2f", opacity))
+                .append("\"/>");
     }
 
     @Override
     public void circle(double x, double y, double r, int rgb) {
-        b.append("<circle class=\"point\" cx=\"").append(n(x)).append("\" cy=\"").append(n(y)).append("\" r=\"").append(n(r))
-                .append("\" fill=\"").append(hex(rgb)).append("\"/>");
+        b.append("<circle class=\"point\" cx=\"")
+                .append(n(x))
+                .append("\" cy=\"")
+                .append(n(y))
+                .append("\" r=\"")
+                .append(n(r))
+                .append("\" fill=\"")
+                .append(hex(rgb))
+                .append("\"/>");
     }
 
     @Override
     public void text(double x, double y, String s, int size, int rgb, int anchor, boolean vertical) {
         String a = anchor < 0 ? "start" : anchor == 0 ? "middle" : "end";
-        b.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"").append(size)
-                .append("\" fill=\"").append(hex(rgb)).append("\" text-anchor=\"").append(a).append('"');
-        if (vertical) b.append(" transform=\"rotate(-90 ").append(n(x)).append(' ').append(n(y)).append(")\"");
+        b.append("<text x=\"")
+                .append(n(x))
+                .append("\" y=\"")
+                .append(n(y))
+                .append("\" font-size=\"")
+                .append(size)
+                .append("\" fill=\"")
+                .append(hex(rgb))
+                .append("\" text-anchor=\"")
+                .append(a)
+                .append('"');
+        if (vertical)
+            b.append(" transform=\"rotate(-90 ")
+                    .append(n(x))
+                    .append(' ')
+                    .append(n(y))
+                    .append(")\"");
         b.append('>').append(esc(s)).append("</text>");
     }
 }

@@ -1,7 +1,6 @@
 package dev.headroom.reports.html;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.Arrays;
 import java.util.Locale;
 

@@ -2,7 +2,6 @@ package dev.headroom.reports.html;
 
 import dev.headroom.reports.chart.Chart;
 import dev.headroom.reports.chart.Svg;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,7 +38,12 @@ final class Page {
     /** Key–value header table. */
     Page facts(List<String[]> rows) {
         body.append("<table class=\"facts\">");
-        for (String[] r : rows) body.append("<tr><th>").append(esc(r[0])).append("</th><td>").append(r[1]).append("</td></tr>");
+        for (String[] r : rows)
+            body.append("<tr><th>")
+                    .append(esc(r[0]))
+                    .append("</th><td>")
+                    .append(r[1])
+                    .append("</td></tr>");
         body.append("</table>\n");
         return this;
     }
@@ -65,7 +69,10 @@ final class Page {
         body.append("<div class=\"charts\">");
         for (int i = 0; i < list.size(); i++) {
             charts.add(list.get(i));
-            body.append("<figure>").append(Svg.render(list.get(i))).append("<figcaption>").append(esc(captions.get(i)))
+            body.append("<figure>")
+                    .append(Svg.render(list.get(i)))
+                    .append("<figcaption>")
+                    .append(esc(captions.get(i)))
                     .append("</figcaption></figure>");
         }
         body.append("</div>\n");
@@ -77,11 +84,17 @@ final class Page {
     }
 
     String html() {
-        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title) + "</title>\n<style>" + CSS
-                + "</style></head>\n<body>\n<h1>" + esc(title) + "</h1>\n" + body + "</body></html>\n";
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title)
+                + "</title>\n<style>" + CSS + "</style></head>\n<body>\n<h1>" + esc(title) + "</h1>\n" + body
+                + "</body></html>\n";
     }
 
     static String esc(String s) {
-        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return s == null
+                ? ""
+                : s.replace("&", "&amp;")
+                        .replace("<", "&lt;")
+                        .replace(">", "&gt;")
+                        .replace("\"", "&quot;");
     }
 }

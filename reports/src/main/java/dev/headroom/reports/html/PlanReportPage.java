@@ -1,15 +1,14 @@
 package dev.headroom.reports.html;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.headroom.reports.chart.Chart;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-
 import static dev.headroom.reports.html.Numbers.f;
 import static dev.headroom.reports.html.Numbers.money;
 import static dev.headroom.reports.html.Numbers.num;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.headroom.reports.chart.Chart;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /** A plan or a comparison: replicas and cost over the horizon per option with their ranges, $/Mtok per option. */
 final class PlanReportPage {
@@ -17,18 +16,26 @@ final class PlanReportPage {
 
     static Page build(JsonNode result, boolean compare) {
         JsonNode plan = compare ? result.path("plan") : result;
-        Page page = new Page(compare ? "Headroom compare — " + plan.path("options").size() + " options"
-                : "Headroom plan — " + plan.path("horizon_months").asInt() + " months");
+        Page page = new Page(
+                compare
+                        ? "Headroom compare — " + plan.path("options").size() + " options"
+                        : "Headroom plan — " + plan.path("horizon_months").asInt() + " months");
         List<String[]> facts = Header.of(plan, compare ? "compare" : "plan");
         JsonNode p = plan.path("policy");
-        facts.add(new String[] {"policy", Page.esc("utilization target " + p.path("utilization_target").asText() + ", redundancy +"
-                + p.path("redundancy").asText() + ", " + p.path("scaling").asText() + " scaling, min replicas "
-                + p.path("min_replicas").asText() + ", " + p.path("pricing").asText() + " pricing, "
-                + p.path("hours_per_month").asText() + " h/month")});
+        facts.add(new String[] {
+            "policy",
+            Page.esc("utilization target " + p.path("utilization_target").asText() + ", redundancy +"
+                    + p.path("redundancy").asText() + ", " + p.path("scaling").asText() + " scaling, min replicas "
+                    + p.path("min_replicas").asText() + ", " + p.path("pricing").asText() + " pricing, "
+                    + p.path("hours_per_month").asText() + " h/month")
+        });
         StringBuilder classes = new StringBuilder();
         for (JsonNode c : plan.path("classes")) {
-            classes.append(Page.esc(c.path("name").asText() + ": " + c.path("isl").asText() + " → " + c.path("osl").asText()
-                    + " tokens under " + c.path("slo").asText() + " (p90 × " + c.path("p90_factor").asText() + ")")).append("<br>");
+            classes.append(Page.esc(c.path("name").asText() + ": "
+                            + c.path("isl").asText() + " → " + c.path("osl").asText() + " tokens under "
+                            + c.path("slo").asText() + " (p90 × "
+                            + c.path("p90_factor").asText() + ")"))
+                    .append("<br>");
         }
         facts.add(new String[] {"classes", classes.toString()});
         page.facts(facts);
@@ -53,7 +60,8 @@ final class PlanReportPage {
         double[] perMtok = new double[options.size()], atCap = new double[options.size()];
         for (int i = 0; i < options.size(); i++) {
             for (JsonNode t : plan.path("totals")) {
-                if (t.path("option").asText().equals(options.get(i))) perMtok[i] = num(t.at("/dollars_per_mtok/as_planned"));
+                if (t.path("option").asText().equals(options.get(i)))
+                    perMtok[i] = num(t.at("/dollars_per_mtok/as_planned"));
             }
             double tokens = 0, weighted = 0;
             for (JsonNode row : plan.path("months")) {
@@ -64,35 +72,52 @@ final class PlanReportPage {
             }
             atCap[i] = tokens > 0 ? weighted / tokens : Double.NaN;
         }
-        charts.add(new Chart("$ per million tokens, as planned", "option", "$/Mtok").bars("as planned", options, perMtok));
+        charts.add(
+                new Chart("$ per million tokens, as planned", "option", "$/Mtok").bars("as planned", options, perMtok));
         captions.add("Plan cost ÷ tokens served over the horizon: with headroom, redundancy and idle hours.");
-        charts.add(new Chart("$ per million tokens at SLO capacity", "option", "$/Mtok").bars("at capacity", options, atCap));
-        captions.add("The hardware's best case at the SLO (replica-hour price ÷ tokens per hour at capacity), blended over the "
-                + "classes by tokens. Only one SLO per class was measured, so $/Mtok against the SLO is a single point per option.");
+        charts.add(new Chart("$ per million tokens at SLO capacity", "option", "$/Mtok")
+                .bars("at capacity", options, atCap));
+        captions.add(
+                "The hardware's best case at the SLO (replica-hour price ÷ tokens per hour at capacity), blended over the "
+                        + "classes by tokens. Only one SLO per class was measured, so $/Mtok against the SLO is a single point per option.");
         page.h2("Over the horizon");
         page.charts(charts, captions);
         List<List<String>> rows = new ArrayList<>();
         for (JsonNode t : plan.path("totals")) {
-            rows.add(List.of(Page.esc(t.path("option").asText()), f(t.at("/peak_replicas/point")) + " [" + f(t.at("/peak_replicas/low"))
-                    + "–" + f(t.at("/peak_replicas/high")) + "]", money(num(t.at("/cost/point"))) + " [" + money(num(t.at("/cost/low")))
-                    + "–" + money(num(t.at("/cost/high"))) + "]", f(t.path("gpu_hours")), f(t.at("/dollars_per_mtok/as_planned"))));
+            rows.add(List.of(
+                    Page.esc(t.path("option").asText()),
+                    f(t.at("/peak_replicas/point")) + " [" + f(t.at("/peak_replicas/low")) + "–"
+                            + f(t.at("/peak_replicas/high")) + "]",
+                    money(num(t.at("/cost/point"))) + " [" + money(num(t.at("/cost/low"))) + "–"
+                            + money(num(t.at("/cost/high"))) + "]",
+                    f(t.path("gpu_hours")),
+                    f(t.at("/dollars_per_mtok/as_planned"))));
         }
         page.table(List.of("option", "peak replicas", "horizon cost", "GPU-hours", "$/Mtok as planned"), rows);
         if (plan.path("verify").size() > 0) {
             page.h2("Verified in the simulator");
             List<List<String>> v = new ArrayList<>();
             for (JsonNode c : plan.path("verify")) {
-                v.add(List.of(Page.esc(c.path("class").asText() + "@" + c.path("option").asText()), c.path("month").asText(),
-                        f(c.path("rps")), c.at("/planned/replicas").asText(), verdict(c.path("planned")),
-                        c.at("/lean/replicas").asText(), verdict(c.path("lean"))));
+                v.add(List.of(
+                        Page.esc(c.path("class").asText() + "@"
+                                + c.path("option").asText()),
+                        c.path("month").asText(),
+                        f(c.path("rps")),
+                        c.at("/planned/replicas").asText(),
+                        verdict(c.path("planned")),
+                        c.at("/lean/replicas").asText(),
+                        verdict(c.path("lean"))));
             }
-            page.table(List.of("class@option", "month", "req/s", "planned", "planned result", "lean", "lean result"), v);
+            page.table(
+                    List.of("class@option", "month", "req/s", "planned", "planned result", "lean", "lean result"), v);
         }
         return page;
     }
 
     private static String verdict(JsonNode fleet) {
-        return (fleet.path("slo_pass").asBoolean() ? "<span class=\"ok\">pass</span>" : "<span class=\"bad\">FAIL</span>")
+        return (fleet.path("slo_pass").asBoolean()
+                        ? "<span class=\"ok\">pass</span>"
+                        : "<span class=\"bad\">FAIL</span>")
                 + ", attainment " + Numbers.pct(num(fleet.path("slo_attainment")));
     }
 
@@ -101,20 +126,45 @@ final class PlanReportPage {
         List<List<String>> rows = new ArrayList<>();
         for (JsonNode r : c.path("ranking")) {
             StringBuilder caps = new StringBuilder();
-            r.path("capacity").forEach(k -> caps.append(Page.esc(k.path("class").asText())).append(" ").append(f(k.path("max_rps")))
-                    .append(" [").append(f(k.path("ci_low"))).append("–").append(f(k.path("ci_high"))).append("] "));
-            rows.add(List.of(r.path("rank").asText() + (r.path("cheapest").asBoolean() ? " (cheapest)" : ""),
-                    Page.esc(r.path("option").asText()), caps.toString(), f(r.at("/peak_replicas/point")),
-                    money(num(r.path("last_month_cost"))), money(num(r.at("/horizon_cost/point"))) + " [" + money(num(r.at("/horizon_cost/low")))
-                            + "–" + money(num(r.at("/horizon_cost/high"))) + "]",
-                    f(r.at("/dollars_per_mtok/at_capacity")), f(r.at("/dollars_per_mtok/as_planned"))));
+            r.path("capacity")
+                    .forEach(k -> caps.append(Page.esc(k.path("class").asText()))
+                            .append(" ")
+                            .append(f(k.path("max_rps")))
+                            .append(" [")
+                            .append(f(k.path("ci_low")))
+                            .append("–")
+                            .append(f(k.path("ci_high")))
+                            .append("] "));
+            rows.add(List.of(
+                    r.path("rank").asText() + (r.path("cheapest").asBoolean() ? " (cheapest)" : ""),
+                    Page.esc(r.path("option").asText()),
+                    caps.toString(),
+                    f(r.at("/peak_replicas/point")),
+                    money(num(r.path("last_month_cost"))),
+                    money(num(r.at("/horizon_cost/point"))) + " [" + money(num(r.at("/horizon_cost/low"))) + "–"
+                            + money(num(r.at("/horizon_cost/high"))) + "]",
+                    f(r.at("/dollars_per_mtok/at_capacity")),
+                    f(r.at("/dollars_per_mtok/as_planned"))));
         }
-        page.table(List.of("rank", "option", "capacity per replica (req/s)", "peak replicas", "last month", "horizon cost",
-                "$/Mtok at capacity", "$/Mtok planned"), rows);
+        page.table(
+                List.of(
+                        "rank",
+                        "option",
+                        "capacity per replica (req/s)",
+                        "peak replicas",
+                        "last month",
+                        "horizon cost",
+                        "$/Mtok at capacity",
+                        "$/Mtok planned"),
+                rows);
         JsonNode mix = c.path("mix");
         if (mix.isObject()) {
-            page.p(Page.esc(String.format(Locale.ROOT, "Cheapest mix over the horizon: %s vs %s for %s alone; saving %s.",
-                    money(num(mix.path("cost"))), money(num(mix.path("best_single_cost"))), mix.path("best_single_option").asText(),
+            page.p(Page.esc(String.format(
+                    Locale.ROOT,
+                    "Cheapest mix over the horizon: %s vs %s for %s alone; saving %s.",
+                    money(num(mix.path("cost"))),
+                    money(num(mix.path("best_single_cost"))),
+                    mix.path("best_single_option").asText(),
                     money(num(mix.path("saving"))))));
         }
     }

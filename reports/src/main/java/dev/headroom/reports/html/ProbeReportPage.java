@@ -1,16 +1,15 @@
 package dev.headroom.reports.html;
 
+import static dev.headroom.reports.html.Numbers.f;
+import static dev.headroom.reports.html.Numbers.num;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.reports.chart.Chart;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static dev.headroom.reports.html.Numbers.f;
-import static dev.headroom.reports.html.Numbers.num;
 
 /** A probe: latency distributions, in-flight requests and output tokens/s over the run, errors by kind. */
 final class ProbeReportPage {
@@ -24,12 +23,19 @@ final class ProbeReportPage {
         if (requests.isEmpty()) {
             // Imported results (and runs interrupted before their first request) have no per-request data to draw.
             page.h2("Per-request data");
-            page.p(summary.has("source") ? "Imported from " + Page.esc(summary.at("/source/tool").asText()) + " ("
-                    + Page.esc(summary.at("/source/file").asText()) + "): no per-request records, so no distributions or "
-                    + "time series; the statistics above are the source's own." : "No requests.jsonl in this directory.");
+            page.p(
+                    summary.has("source")
+                            ? "Imported from "
+                                    + Page.esc(summary.at("/source/tool").asText()) + " ("
+                                    + Page.esc(summary.at("/source/file").asText())
+                                    + "): no per-request records, so no distributions or "
+                                    + "time series; the statistics above are the source's own."
+                            : "No requests.jsonl in this directory.");
             if (summary.at("/source/notes").isArray()) {
                 StringBuilder notes = new StringBuilder();
-                summary.at("/source/notes").forEach(n -> notes.append("• ").append(Page.esc(n.asText())).append("<br>"));
+                summary.at("/source/notes")
+                        .forEach(n ->
+                                notes.append("• ").append(Page.esc(n.asText())).append("<br>"));
                 page.p(notes.toString());
             }
             return page;
@@ -40,7 +46,8 @@ final class ProbeReportPage {
         List<String> captions = new ArrayList<>();
         for (String metric : List.of("ttft", "tpot", "e2e")) {
             double[] v = values(requests, metric, open);
-            Chart c = new Chart(metric.toUpperCase() + " — cumulative distribution", metric + " (ms)", "fraction of requests");
+            Chart c = new Chart(
+                    metric.toUpperCase() + " — cumulative distribution", metric + " (ms)", "fraction of requests");
             if (v.length > 0) {
                 double[][] cdf = Numbers.cdf(v);
                 c.step(metric, cdf[0], cdf[1]);
@@ -49,23 +56,30 @@ final class ProbeReportPage {
                 c.vline("p99 " + f(Numbers.percentile(v, 0.99)), Numbers.percentile(v, 0.99));
             }
             charts.add(c);
-            captions.add(metric + " of every completed measured request (" + v.length + "), p50/p95/p99 marked. Origin: "
+            captions.add(metric + " of every completed measured request (" + v.length
+                    + "), p50/p95/p99 marked. Origin: "
                     + (open ? "the intended send time (open loop)" : "the actual send time (closed loop)") + ".");
         }
         page.charts(charts, captions);
         page.h2("Over the run");
-        page.charts(List.of(inFlight(requests), tokensPerSecond(requests)), List.of(
-                "Requests in flight (sent, not yet ended) over the run; the warm-up is shaded.",
-                "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first and last token); "
-                        + "the warm-up is shaded."));
+        page.charts(
+                List.of(inFlight(requests), tokensPerSecond(requests)),
+                List.of(
+                        "Requests in flight (sent, not yet ended) over the run; the warm-up is shaded.",
+                        "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first and last token); "
+                                + "the warm-up is shaded."));
         List<JsonNode> scrapes = RunDirectory.lines(dir.resolve("server_metrics.jsonl"));
         if (!scrapes.isEmpty()) {
-            page.h2("What the server said (" + Page.esc(summary.at("/server/url").asText("/metrics")) + ")");
-            page.charts(List.of(serverQueue(scrapes), serverKv(scrapes)), List.of(
-                    "Requests the server reports running (in its batch) and waiting, scraped every "
-                            + f(summary.at("/server/interval_s")) + " s — beside the client's in-flight count above.",
-                    "KV-cache usage the server reports (1 = full); preemptions over the probe: "
-                            + f(summary.at("/server/preemptions")) + "."));
+            page.h2("What the server said ("
+                    + Page.esc(summary.at("/server/url").asText("/metrics")) + ")");
+            page.charts(
+                    List.of(serverQueue(scrapes), serverKv(scrapes)),
+                    List.of(
+                            "Requests the server reports running (in its batch) and waiting, scraped every "
+                                    + f(summary.at("/server/interval_s"))
+                                    + " s — beside the client's in-flight count above.",
+                            "KV-cache usage the server reports (1 = full); preemptions over the probe: "
+                                    + f(summary.at("/server/preemptions")) + "."));
         }
         JsonNode errors = summary.path("errors");
         page.h2("Errors");
@@ -78,8 +92,14 @@ final class ProbeReportPage {
                 kinds.add(e.getKey());
                 counts.add(e.getValue().asDouble());
             });
-            page.charts(List.of(new Chart("Failed requests by kind", "error kind", "requests")
-                    .bars("failed", kinds, counts.stream().mapToDouble(Double::doubleValue).toArray())),
+            page.charts(
+                    List.of(new Chart("Failed requests by kind", "error kind", "requests")
+                            .bars(
+                                    "failed",
+                                    kinds,
+                                    counts.stream()
+                                            .mapToDouble(Double::doubleValue)
+                                            .toArray())),
                     List.of("Every failed measured request, by the kind docs/metrics.md defines."));
         }
         return page;
@@ -94,7 +114,8 @@ final class ProbeReportPage {
             for (var e : fields) {
                 String series = e.getKey();
                 int b = series.indexOf('{');
-                if ((b < 0 ? series : series.substring(0, b)).equals(name) && e.getValue().isNumber()) {
+                if ((b < 0 ? series : series.substring(0, b)).equals(name)
+                        && e.getValue().isNumber()) {
                     sum += e.getValue().asDouble();
                     found = true;
                 }
@@ -112,7 +133,8 @@ final class ProbeReportPage {
             wait[i] = gauge(scrapes.get(i), ServerMetrics.KNOWN.get("waiting"));
         }
         return new Chart("Server: running and waiting requests", "time since start (s)", "requests")
-                .line("running", t, run).line("waiting", t, wait);
+                .line("running", t, run)
+                .line("waiting", t, wait);
     }
 
     private static Chart serverKv(List<JsonNode> scrapes) {
@@ -129,23 +151,50 @@ final class ProbeReportPage {
         List<List<String>> rows = new ArrayList<>();
         for (String k : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
             JsonNode d = s.at("/metrics/" + k);
-            rows.add(List.of(k, f(d.path("mean")), f(d.path("p50")), f(d.path("p90")), f(d.path("p95")), f(d.path("p99")),
-                    f(d.path("p999")), f(d.path("max"))));
+            rows.add(List.of(
+                    k,
+                    f(d.path("mean")),
+                    f(d.path("p50")),
+                    f(d.path("p90")),
+                    f(d.path("p95")),
+                    f(d.path("p99")),
+                    f(d.path("p999")),
+                    f(d.path("max"))));
         }
         page.table(List.of("metric", "mean", "p50", "p90", "p95", "p99", "p99.9", "max"), rows);
         JsonNode m = s.path("metrics");
-        page.table(List.of("output tokens/s", "requests/s", "goodput req/s", "SLO attainment", "error rate", "completed", "failed",
-                        "incomplete", "window s"),
-                List.of(List.of(f(m.path("output_tokens_per_s")), f(m.path("requests_per_s")), f(m.path("goodput_requests_per_s")),
-                        Numbers.pct(num(m.path("slo_attainment"))), Numbers.pct(num(m.path("error_rate"))),
-                        s.at("/counts/completed").asText(), s.at("/counts/failed").asText(), s.at("/counts/incomplete").asText(),
+        page.table(
+                List.of(
+                        "output tokens/s",
+                        "requests/s",
+                        "goodput req/s",
+                        "SLO attainment",
+                        "error rate",
+                        "completed",
+                        "failed",
+                        "incomplete",
+                        "window s"),
+                List.of(List.of(
+                        f(m.path("output_tokens_per_s")),
+                        f(m.path("requests_per_s")),
+                        f(m.path("goodput_requests_per_s")),
+                        Numbers.pct(num(m.path("slo_attainment"))),
+                        Numbers.pct(num(m.path("error_rate"))),
+                        s.at("/counts/completed").asText(),
+                        s.at("/counts/failed").asText(),
+                        s.at("/counts/incomplete").asText(),
                         f(s.path("window_s")))));
         if (!s.path("slo").isEmpty()) {
             List<List<String>> slo = new ArrayList<>();
             for (JsonNode x : s.path("slo")) {
-                slo.add(List.of(Page.esc(x.path("metric").asText() + ":" + x.path("stat").asText() + x.path("op").asText()
-                        + x.path("threshold").asText()), f(x.path("observed")), x.path("pass").asBoolean()
-                        ? "<span class=\"ok\">pass</span>" : "<span class=\"bad\">FAIL</span>"));
+                slo.add(List.of(
+                        Page.esc(x.path("metric").asText() + ":"
+                                + x.path("stat").asText() + x.path("op").asText()
+                                + x.path("threshold").asText()),
+                        f(x.path("observed")),
+                        x.path("pass").asBoolean()
+                                ? "<span class=\"ok\">pass</span>"
+                                : "<span class=\"bad\">FAIL</span>"));
             }
             page.table(List.of("SLO", "observed", "verdict"), slo);
         }
@@ -155,7 +204,8 @@ final class ProbeReportPage {
     static double[] values(List<JsonNode> requests, String metric, boolean open) {
         List<Double> out = new ArrayList<>();
         for (JsonNode r : requests) {
-            if (!r.path("phase").asText().equals("measure") || !r.path("outcome").asText().equals("completed")) continue;
+            if (!r.path("phase").asText().equals("measure")
+                    || !r.path("outcome").asText().equals("completed")) continue;
             double origin = num(open ? r.path("intended_s") : r.path("sent_s"));
             double first = num(r.path("first_token_s")), last = num(r.path("last_token_s"));
             double osl = num(r.path("osl"));
@@ -203,7 +253,8 @@ final class ProbeReportPage {
 
     private static Chart tokensPerSecond(List<JsonNode> requests) {
         double end = 0;
-        for (JsonNode r : requests) end = Math.max(end, num(r.path("last_token_s")) > 0 ? num(r.path("last_token_s")) : 0);
+        for (JsonNode r : requests)
+            end = Math.max(end, num(r.path("last_token_s")) > 0 ? num(r.path("last_token_s")) : 0);
         int bins = Math.max(1, (int) Math.ceil(end));
         double[] tokens = new double[bins];
         for (JsonNode r : requests) {
@@ -220,7 +271,8 @@ final class ProbeReportPage {
         }
         double[] x = new double[bins];
         for (int i = 0; i < bins; i++) x[i] = i + 0.5;
-        Chart c = new Chart("Output tokens per second", "time since start (s)", "output tokens/s").line("tokens/s", x, tokens);
+        Chart c = new Chart("Output tokens per second", "time since start (s)", "output tokens/s")
+                .line("tokens/s", x, tokens);
         double w = warmupEnd(requests);
         if (w > 0) c.span("warm-up", 0, w);
         return c;

@@ -1,7 +1,6 @@
 package dev.headroom.reports.html;
 
 import dev.headroom.reports.chart.Chart;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

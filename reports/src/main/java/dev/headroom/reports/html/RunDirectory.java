@@ -1,9 +1,8 @@
 package dev.headroom.reports.html;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
+import dev.headroom.model.BadInputException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,7 +16,11 @@ record RunDirectory(Path dir, Kind kind, JsonNode result) {
 
     /** What a run directory holds, found by its result file. */
     enum Kind {
-        COMPARE("compare.json"), PLAN("plan.json"), SEARCH("search.json"), SWEEP("sweep.json"), PROBE("summary.json");
+        COMPARE("compare.json"),
+        PLAN("plan.json"),
+        SEARCH("search.json"),
+        SWEEP("sweep.json"),
+        PROBE("summary.json");
 
         final String file;
 
@@ -40,7 +43,8 @@ record RunDirectory(Path dir, Kind kind, JsonNode result) {
         try {
             return JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new BadInputException("report: cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException("report: cannot read " + file + ": "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 

@@ -1,17 +1,16 @@
 package dev.headroom.reports.html;
 
+import static dev.headroom.reports.html.Numbers.f;
+import static dev.headroom.reports.html.Numbers.num;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.model.Slo;
 import dev.headroom.reports.chart.Chart;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
-import static dev.headroom.reports.html.Numbers.f;
-import static dev.headroom.reports.html.Numbers.num;
 
 /**
  * A search: every probe numbered in the order it ran; throughput and each SLO's observed value against load with
@@ -23,18 +22,27 @@ final class SearchReportPage {
     static Page build(Path dir, JsonNode s) {
         JsonNode r = s.path("result");
         boolean goodput = s.path("objective").asText().equals("max-goodput");
-        boolean rate = s.at("/range/axis").asText().equals("rate") || s.path("objective").asText().equals("max-rate");
+        boolean rate = s.at("/range/axis").asText().equals("rate")
+                || s.path("objective").asText().equals("max-rate");
         String axis = rate ? "request rate (req/s)" : "concurrency (users)";
         Page page = new Page("Headroom search — " + s.path("objective").asText() + " under "
                 + String.join(" and ", texts(s.path("slo"))));
         List<String[]> facts = Header.of(s, "search");
-        facts.add(new String[] {"answer", goodput
-                ? "goodput " + f(r.at("/goodput/mean")) + " ± " + f(r.at("/goodput/sd")) + " " + r.at("/goodput/unit").asText()
-                + "/s at " + f(r.path("value")) + " (statistically as good: " + f(r.path("ci_low")) + " .. " + f(r.path("ci_high")) + ")"
-                : f(r.path("value")) + " (interval " + f(r.path("ci_low")) + " .. " + f(r.path("ci_high")) + "), binding "
-                + Page.esc(r.path("binding_slo").asText()) + ", " + r.path("boundary_type").asText() + " boundary"});
-        facts.add(new String[] {"stop", Page.esc(r.path("stop_reason").asText()) + ", " + s.path("probes").size() + " probes"
-                + (r.path("simulated").asBoolean() ? ", <b>simulated</b> (virtual clock)" : "")});
+        facts.add(new String[] {
+            "answer",
+            goodput
+                    ? "goodput " + f(r.at("/goodput/mean")) + " ± " + f(r.at("/goodput/sd")) + " "
+                            + r.at("/goodput/unit").asText() + "/s at " + f(r.path("value"))
+                            + " (statistically as good: " + f(r.path("ci_low")) + " .. " + f(r.path("ci_high")) + ")"
+                    : f(r.path("value")) + " (interval " + f(r.path("ci_low")) + " .. " + f(r.path("ci_high"))
+                            + "), binding " + Page.esc(r.path("binding_slo").asText()) + ", "
+                            + r.path("boundary_type").asText() + " boundary"
+        });
+        facts.add(new String[] {
+            "stop",
+            Page.esc(r.path("stop_reason").asText()) + ", " + s.path("probes").size() + " probes"
+                    + (r.path("simulated").asBoolean() ? ", <b>simulated</b> (virtual clock)" : "")
+        });
         page.facts(facts);
         JsonNode probes = s.path("probes");
         int n = probes.size();
@@ -45,19 +53,29 @@ final class SearchReportPage {
             x[i] = num(p.path("load"));
             labels[i] = p.path("index").asText();
             Path summary = dir.resolve(p.path("dir").asText("")).resolve("summary.json");
-            tokens[i] = Files.isRegularFile(summary) ? num(RunDirectory.read(summary).at("/metrics/output_tokens_per_s")) : Double.NaN;
+            tokens[i] = Files.isRegularFile(summary)
+                    ? num(RunDirectory.read(summary).at("/metrics/output_tokens_per_s"))
+                    : Double.NaN;
         }
         List<Chart> charts = new ArrayList<>();
         List<String> captions = new ArrayList<>();
-        Chart tp = new Chart("Output tokens/s against load", axis, "output tokens/s").logX().points("probes", x, tokens, labels);
+        Chart tp = new Chart("Output tokens/s against load", axis, "output tokens/s")
+                .logX()
+                .points("probes", x, tokens, labels);
         boundary(tp, r, goodput);
         charts.add(tp);
-        captions.add("Throughput of every probe, numbered in the order it ran" + (goodput ? "." : "; the boundary and its interval."));
+        captions.add("Throughput of every probe, numbered in the order it ran"
+                + (goodput ? "." : "; the boundary and its interval."));
         if (goodput) {
             double[] g = new double[n];
             for (int i = 0; i < n; i++) g[i] = num(probes.get(i).at("/goodput/value"));
-            Chart c = new Chart("Goodput against load", axis, r.at("/goodput/unit").asText().equals("tokens")
-                    ? "good output tokens/s" : "good requests/s").logX();
+            Chart c = new Chart(
+                            "Goodput against load",
+                            axis,
+                            r.at("/goodput/unit").asText().equals("tokens")
+                                    ? "good output tokens/s"
+                                    : "good requests/s")
+                    .logX();
             JsonNode pts = s.at("/curves/gp/points");
             if (pts.isArray() && !pts.isEmpty()) {
                 int m = pts.size();
@@ -72,7 +90,8 @@ final class SearchReportPage {
             }
             c.points("probes", x, g, labels).vline("argmax " + f(r.path("value")), num(r.path("value")));
             charts.add(c);
-            captions.add("Goodput of every probe (numbered), the Gaussian-process posterior mean with ± 2 sd, and its argmax.");
+            captions.add(
+                    "Goodput of every probe (numbered), the Gaussian-process posterior mean with ± 2 sd, and its argmax.");
         }
         for (JsonNode sloNode : s.path("slo")) {
             String text = sloNode.asText();
@@ -80,8 +99,16 @@ final class SearchReportPage {
             double threshold = slo.isRate() ? slo.threshold() * 100 : slo.threshold();
             String unit = slo.isRate() ? "%" : "ms";
             double[] y = new double[n];
-            for (int i = 0; i < n; i++) y[i] = threshold * (1 + num(probes.get(i).at("/margins/" + pointer(text) + "/value")));
-            Chart c = new Chart(text + " against load", axis, (slo.isRate() ? "error rate" : slo.metric().wireName() + " " + slo.stat().text()) + " (" + unit + ")").logX();
+            for (int i = 0; i < n; i++)
+                y[i] = threshold * (1 + num(probes.get(i).at("/margins/" + pointer(text) + "/value")));
+            Chart c = new Chart(
+                            text + " against load",
+                            axis,
+                            (slo.isRate()
+                                            ? "error rate"
+                                            : slo.metric().wireName() + " "
+                                                    + slo.stat().text()) + " (" + unit + ")")
+                    .logX();
             // Latencies past the boundary run to seconds: a log axis keeps the threshold region readable.
             if (!slo.isRate()) c.logY();
             JsonNode iso = s.at("/curves/isotonic/" + pointer(text));
@@ -96,18 +123,33 @@ final class SearchReportPage {
             c.points("probes", x, y, labels).hline("SLO " + f(threshold) + " " + unit, threshold);
             boundary(c, r, goodput);
             charts.add(c);
-            captions.add("The observed " + text.replaceAll("[<>].*", "") + " of every probe, the threshold, the isotonic fit the "
-                    + "search used" + (goodput ? "." : ", and the boundary with its interval shaded."));
+            captions.add("The observed " + text.replaceAll("[<>].*", "")
+                    + " of every probe, the threshold, the isotonic fit the " + "search used"
+                    + (goodput ? "." : ", and the boundary with its interval shaded."));
         }
         page.h2("Probes");
         page.charts(charts, captions);
         List<List<String>> rows = new ArrayList<>();
         for (JsonNode p : probes) {
             StringBuilder m = new StringBuilder();
-            p.path("margins").properties().forEach(e -> m.append(Page.esc(e.getKey())).append(" ")
-                    .append(String.format(Locale.ROOT, "%+.1f %%", 100 * num(e.getValue().path("value")))).append("; "));
-            rows.add(List.of(p.path("index").asText(), f(p.path("load")), p.path("verdict").asText(), m.toString(),
-                    f(p.at("/goodput/value")), p.path("requests").asText(), f(p.path("duration_s")), Page.esc(p.path("dir").asText())));
+            p.path("margins")
+                    .properties()
+                    .forEach(e -> m.append(Page.esc(e.getKey()))
+                            .append(" ")
+                            .append(String.format(
+                                    Locale.ROOT,
+                                    "%+.1f %%",
+                                    100 * num(e.getValue().path("value"))))
+                            .append("; "));
+            rows.add(List.of(
+                    p.path("index").asText(),
+                    f(p.path("load")),
+                    p.path("verdict").asText(),
+                    m.toString(),
+                    f(p.at("/goodput/value")),
+                    p.path("requests").asText(),
+                    f(p.path("duration_s")),
+                    Page.esc(p.path("dir").asText())));
         }
         page.table(List.of("#", "load", "verdict", "margins", "goodput", "requests", "s", "dir"), rows);
         return page;

@@ -1,7 +1,6 @@
 package dev.headroom.reports.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,10 +14,16 @@ import java.util.Map;
 final class AiperfImport {
     /** AIPerf tag (and 0.1.0 display name) → Headroom metric. */
     private static final Map<String, String> DISTRIBUTIONS = Map.ofEntries(
-            Map.entry("time_to_first_token", "ttft_ms"), Map.entry("ttft", "ttft_ms"), Map.entry("Time to First Token", "ttft_ms"),
-            Map.entry("request_latency", "e2e_ms"), Map.entry("Request Latency", "e2e_ms"), Map.entry("Time to Last Token", "e2e_ms"),
-            Map.entry("inter_token_latency", "tpot_ms"), Map.entry("Inter Token Latency", "tpot_ms"),
-            Map.entry("output_sequence_length", "osl"), Map.entry("input_sequence_length", "isl"));
+            Map.entry("time_to_first_token", "ttft_ms"),
+            Map.entry("ttft", "ttft_ms"),
+            Map.entry("Time to First Token", "ttft_ms"),
+            Map.entry("request_latency", "e2e_ms"),
+            Map.entry("Request Latency", "e2e_ms"),
+            Map.entry("Time to Last Token", "e2e_ms"),
+            Map.entry("inter_token_latency", "tpot_ms"),
+            Map.entry("Inter Token Latency", "tpot_ms"),
+            Map.entry("output_sequence_length", "osl"),
+            Map.entry("input_sequence_length", "isl"));
 
     private AiperfImport() {}
 
@@ -42,7 +47,8 @@ final class AiperfImport {
         if (rate != null) {
             r.loadMode = "open";
             r.rate = rate;
-            r.arrival = load.path("arrival_pattern").asText(load.path("request_rate_mode").asText("poisson"));
+            r.arrival = load.path("arrival_pattern")
+                    .asText(load.path("request_rate_mode").asText("poisson"));
             r.concurrency = conc;
             r.label = "rate=" + VllmImport.fmt(rate);
         } else if (conc != null) {
@@ -58,11 +64,13 @@ final class AiperfImport {
             String tag = m.path("tag").asText(key);
             String ours = DISTRIBUTIONS.get(tag);
             if (ours == null) ours = DISTRIBUTIONS.get(key);
-            boolean seconds = m.path("unit").asText().equals("sec") || m.path("unit").asText().equals("s");
+            boolean seconds = m.path("unit").asText().equals("sec")
+                    || m.path("unit").asText().equals("s");
             if (ours != null) {
                 double f = seconds && ours.endsWith("_ms") ? 1000 : 1;
                 r.stat(ours, "mean", Json.times(Json.num(m.path("avg")), f));
-                for (String s : new String[] {"min", "max", "p50", "p90", "p95", "p99"}) r.stat(ours, s, Json.times(Json.num(m.path(s)), f));
+                for (String s : new String[] {"min", "max", "p50", "p90", "p95", "p99"})
+                    r.stat(ours, s, Json.times(Json.num(m.path(s)), f));
                 continue;
             }
             Double avg = Json.num(m.path("avg"));
@@ -78,16 +86,21 @@ final class AiperfImport {
         }
         if (r.completed != null && r.failed != null && r.completed + r.failed > 0) {
             r.metric("error_rate", (double) r.failed / (r.completed + r.failed));
-        } else if (r.completed != null && root.has("error_summary") && root.path("error_summary").isArray()
+        } else if (r.completed != null
+                && root.has("error_summary")
+                && root.path("error_summary").isArray()
                 && root.path("error_summary").isEmpty()) {
             r.failed = 0L;
             r.metric("error_rate", 0.0);
         }
-        r.notes.add("AIPerf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms, not itl_ms");
-        r.notes.add("AIPerf's inter_chunk_latency (a per-request average of chunk gaps) is not Headroom's pooled itl; kept under "
-                + "source_metrics only");
+        r.notes.add(
+                "AIPerf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms, not itl_ms");
+        r.notes.add(
+                "AIPerf's inter_chunk_latency (a per-request average of chunk gaps) is not Headroom's pooled itl; kept under "
+                        + "source_metrics only");
         // profile_export_aiperf[_N].json is written beside profile_export[_N].jsonl.
-        Path jsonl = file.resolveSibling(file.getFileName().toString().replace("_aiperf", "").replaceAll("\\.json$", ".jsonl"));
+        Path jsonl = file.resolveSibling(
+                file.getFileName().toString().replace("_aiperf", "").replaceAll("\\.json$", ".jsonl"));
         if (Files.isRegularFile(jsonl)) exactFromRecords(r, jsonl);
         return List.of(r);
     }
@@ -110,6 +123,7 @@ final class AiperfImport {
             r.notes.add("itl_ms pooled from the per-request inter_chunk_latency arrays of " + jsonl.getFileName()
                     + " (chunk gaps, not divided by tokens per chunk)");
         }
-        r.notes.add("percentiles computed exactly from " + total + " records in " + jsonl.getFileName() + " (" + rec.failed + " errors)");
+        r.notes.add("percentiles computed exactly from " + total + " records in " + jsonl.getFileName() + " ("
+                + rec.failed + " errors)");
     }
 }

@@ -57,13 +57,16 @@ final class GenaiPerfImport {
                 }
                 for (int i = 1; i < c.size() && i < header.size(); i++) {
                     String stat = header.get(i).equals("avg") ? "mean" : header.get(i);
-                    if (List.of("mean", "min", "max", "p50", "p90", "p95", "p99").contains(stat)) r.stat(ours, stat, number(c.get(i)));
+                    if (List.of("mean", "min", "max", "p50", "p90", "p95", "p99")
+                            .contains(stat)) r.stat(ours, stat, number(c.get(i)));
                 }
             } else {
                 Double v = c.size() > 1 ? number(c.get(1)) : null;
                 switch (name) {
-                    case "Output Token Throughput (per sec)", "Output Token Throughput (tokens/sec)" -> r.metric("output_tokens_per_s", v);
-                    case "Request Throughput (per sec)", "Request Throughput (requests/sec)" -> r.metric("requests_per_s", v);
+                    case "Output Token Throughput (per sec)", "Output Token Throughput (tokens/sec)" ->
+                        r.metric("output_tokens_per_s", v);
+                    case "Request Throughput (per sec)", "Request Throughput (requests/sec)" ->
+                        r.metric("requests_per_s", v);
                     case "Request Count (count)", "Request Count" -> r.completed = v == null ? null : Math.round(v);
                     case "Error Request Count" -> r.failed = v == null ? null : Math.round(v);
                     case "Benchmark Duration (sec)" -> r.windowS = v;
@@ -75,8 +78,8 @@ final class GenaiPerfImport {
         if (r.completed != null && r.failed != null && r.completed + r.failed > 0) {
             r.metric("error_rate", (double) r.failed / (r.completed + r.failed));
         }
-        r.notes.add((tool.equals("aiperf") ? "AIPerf" : "GenAI-Perf") + "'s inter_token_latency is (e2e - ttft) / (osl - 1) per "
-                + "request: imported as tpot_ms");
+        r.notes.add((tool.equals("aiperf") ? "AIPerf" : "GenAI-Perf")
+                + "'s inter_token_latency is (e2e - ttft) / (osl - 1) per " + "request: imported as tpot_ms");
         r.notes.add("the load model is not in this CSV (it is in the perf_analyzer profile_export.json beside it)");
         return List.of(r);
     }
@@ -103,7 +106,8 @@ final class GenaiPerfImport {
             r.stat("isl", "mean", number(row.get("ISL")));
             r.metric("output_tokens_per_s", number(row.get("Avg. Output Token Throughput (tokens/sec)")));
             r.metric("requests_per_s", number(row.get("Request Throughput (requests/sec)")));
-            r.notes.add("GenAI-Perf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms");
+            r.notes.add(
+                    "GenAI-Perf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms");
             r.notes.add("ISL is the configured input length of the run (genai-perf analyze)");
             out.add(r);
         }

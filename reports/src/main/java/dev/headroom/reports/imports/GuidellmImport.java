@@ -1,7 +1,6 @@
 package dev.headroom.reports.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,11 +46,19 @@ final class GuidellmImport {
                     r.rate = Double.POSITIVE_INFINITY;
                     r.notes.add("GuideLLM throughput strategy: as many requests as it can send");
                 }
-                default -> { }
+                default -> {}
             }
-            r.label = String.format("%02d-%s", i, type.isEmpty() ? "benchmark" : type
-                    + (r.concurrency != null && r.loadMode.equals("closed") ? "=" + VllmImport.fmt(r.concurrency)
-                    : r.rate != null && !r.rate.isInfinite() ? "=" + VllmImport.fmt(r.rate) : ""));
+            r.label = String.format(
+                    "%02d-%s",
+                    i,
+                    type.isEmpty()
+                            ? "benchmark"
+                            : type
+                                    + (r.concurrency != null && r.loadMode.equals("closed")
+                                            ? "=" + VllmImport.fmt(r.concurrency)
+                                            : r.rate != null && !r.rate.isInfinite()
+                                                    ? "=" + VllmImport.fmt(r.rate)
+                                                    : ""));
             JsonNode m = b.path("metrics");
             JsonNode totals = m.has("request_totals") ? m.path("request_totals") : b.path("request_totals");
             r.completed = Json.count(totals.path("successful"));
@@ -69,10 +76,13 @@ final class GuidellmImport {
             if (r.completed != null && r.failed != null && r.completed + r.failed > 0) {
                 r.metric("error_rate", (double) r.failed / (r.completed + r.failed));
             }
-            r.sourceMetrics.put("time_per_output_token_ms_mean", Json.num(m.at("/time_per_output_token_ms/successful/mean")));
-            r.notes.add("GuideLLM's inter_token_latency_ms is (last - first token) / (n - 1) per request: imported as tpot_ms");
-            r.notes.add("GuideLLM's time_per_output_token_ms includes the first token ((last - start) / n): not Headroom's "
-                    + "tpot; kept under source_metrics only");
+            r.sourceMetrics.put(
+                    "time_per_output_token_ms_mean", Json.num(m.at("/time_per_output_token_ms/successful/mean")));
+            r.notes.add(
+                    "GuideLLM's inter_token_latency_ms is (last - first token) / (n - 1) per request: imported as tpot_ms");
+            r.notes.add(
+                    "GuideLLM's time_per_output_token_ms includes the first token ((last - start) / n): not Headroom's "
+                            + "tpot; kept under source_metrics only");
             r.notes.add("request_latency is in seconds in GuideLLM; converted to e2e_ms");
             out.add(r);
         }
@@ -89,7 +99,8 @@ final class GuidellmImport {
         r.stat(ours, "max", Json.times(Json.num(s.path("max")), f));
         JsonNode p = s.path("percentiles");
         if (p.isObject()) {
-            for (String q : new String[] {"p90", "p95", "p99", "p999"}) r.stat(ours, q, Json.times(Json.num(p.path(q)), f));
+            for (String q : new String[] {"p90", "p95", "p99", "p999"})
+                r.stat(ours, q, Json.times(Json.num(p.path(q)), f));
         }
     }
 }

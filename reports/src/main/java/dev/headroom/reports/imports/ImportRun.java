@@ -3,7 +3,6 @@ package dev.headroom.reports.imports;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.Slo;
 import dev.headroom.reports.RunFiles;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +32,13 @@ public final class ImportRun {
         }
         List<String> dirs = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
-            String name = String.format(Locale.ROOT, "%02d-%s-%s", i + 1, results.get(i).tool(),
-                    results.get(i).label().replaceAll("[^A-Za-z0-9.=]+", "-")).replaceAll("-+$", "");
+            String name = String.format(
+                            Locale.ROOT,
+                            "%02d-%s-%s",
+                            i + 1,
+                            results.get(i).tool(),
+                            results.get(i).label().replaceAll("[^A-Za-z0-9.=]+", "-"))
+                    .replaceAll("-+$", "");
             Path d = dir.resolve(name);
             RunFiles.createDirectories(d);
             RunFiles.write(d.resolve("summary.json"), ImportedJson.text(trees.get(i)));
@@ -51,14 +55,23 @@ public final class ImportRun {
         for (int i = 0; i < results.size(); i++) {
             Imported r = results.get(i);
             ObjectNode t = trees.get(i);
-            b.append(String.format(Locale.ROOT,
+            b.append(String.format(
+                    Locale.ROOT,
                     "%-10s %-28s load %-22s completed %-6s ttft p50 %-8s e2e p50 %-8s req/s %-8s out tok/s %-8s%s%n",
-                    r.tool(), r.label(), t.path("load").toString().replace("\"", ""), t.at("/counts/completed").asText("-"),
-                    number(t, "ttft_ms/p50", "%.1f"), number(t, "e2e_ms/p50", "%.1f"), number(t, "requests_per_s", "%.2f"),
+                    r.tool(),
+                    r.label(),
+                    t.path("load").toString().replace("\"", ""),
+                    t.at("/counts/completed").asText("-"),
+                    number(t, "ttft_ms/p50", "%.1f"),
+                    number(t, "e2e_ms/p50", "%.1f"),
+                    number(t, "requests_per_s", "%.2f"),
                     number(t, "output_tokens_per_s", "%.2f"),
-                    t.path("slo_pass").isBoolean() ? (t.path("slo_pass").asBoolean() ? "  SLO pass" : "  SLO FAIL") : ""));
+                    t.path("slo_pass").isBoolean()
+                            ? (t.path("slo_pass").asBoolean() ? "  SLO pass" : "  SLO FAIL")
+                            : ""));
         }
-        if (!results.isEmpty()) results.getFirst().notes().forEach(n -> b.append("note: ").append(n).append('\n'));
+        if (!results.isEmpty())
+            results.getFirst().notes().forEach(n -> b.append("note: ").append(n).append('\n'));
         return b.toString();
     }
 

@@ -18,9 +18,9 @@ public final class Imported {
     String model;
     String url;
     String api;
-    String loadMode;            // closed | open | null
+    String loadMode; // closed | open | null
     Double concurrency;
-    Double rate;                // requests/s; +Infinity = all at once
+    Double rate; // requests/s; +Infinity = all at once
     String arrival;
     Double windowS;
     Long completed;

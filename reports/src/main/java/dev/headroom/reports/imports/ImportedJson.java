@@ -1,13 +1,12 @@
 package dev.headroom.reports.imports;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.Slo;
-
 import java.util.List;
 import java.util.Map;
 
@@ -68,7 +67,8 @@ public final class ImportedJson {
             boolean ok = slo.met(observed);
             ObjectNode o = sloArray.addObject();
             o.put("metric", slo.metric().wireName());
-            if (slo.stat() == null) o.putNull("stat"); else o.put("stat", slo.stat().text());
+            if (slo.stat() == null) o.putNull("stat");
+            else o.put("stat", slo.stat().text());
             o.put("op", slo.inclusive() ? "<=" : "<");
             o.put("threshold", slo.threshold());
             o.put("observed", observed);
@@ -93,14 +93,17 @@ public final class ImportedJson {
     static double observed(Imported r, Slo slo) {
         if (slo.isRate()) {
             Double e = r.metrics.get("error_rate");
-            if (e == null) throw new BadInputException("{slo} " + slo.text() + ": " + r.file + " has no error count to check it on");
+            if (e == null)
+                throw new BadInputException(
+                        "{slo} " + slo.text() + ": " + r.file + " has no error count to check it on");
             return e;
         }
         Map<String, Double> d = r.distributions.get(slo.metric().distributionKey());
         String stat = slo.stat().text().replace(".", "");
         if (d == null || !d.containsKey(stat)) {
-            throw new BadInputException("{slo} " + slo.text() + ": " + r.file + " (" + r.tool + ") has no " + slo.metric().wireName()
-                    + " " + slo.stat().text() + (d == null ? "" : "; it has " + d.keySet()) + " — Headroom does not invent it");
+            throw new BadInputException("{slo} " + slo.text() + ": " + r.file + " (" + r.tool + ") has no "
+                    + slo.metric().wireName() + " " + slo.stat().text() + (d == null ? "" : "; it has " + d.keySet())
+                    + " — Headroom does not invent it");
         }
         return d.get(stat);
     }

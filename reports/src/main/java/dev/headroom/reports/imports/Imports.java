@@ -1,10 +1,9 @@
 package dev.headroom.reports.imports;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-
+import dev.headroom.model.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +20,8 @@ public final class Imports {
     /** Every benchmark in {@code file}, read as {@code from} (a tool name, or auto). */
     public static List<Imported> read(String from, Path file) {
         if (!from.equals("auto") && !TOOLS.contains(from)) {
-            throw new BadInputException("bad {from} '" + from + "': valid values are auto, " + String.join(", ", TOOLS));
+            throw new BadInputException(
+                    "bad {from} '" + from + "': valid values are auto, " + String.join(", ", TOOLS));
         }
         if (!Files.isRegularFile(file)) throw new BadInputException(file + ": no such file");
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -76,14 +76,16 @@ public final class Imports {
     }
 
     private static IllegalArgumentException unknown(Path file, String from) {
-        return new BadInputException(file + " is not a result file Headroom can import" + (from.equals("auto") ? "" : " as " + from)
-                + "; it reads AIPerf profile_export_aiperf.json/.csv, GenAI-Perf profile_export_genai_perf.csv, GuideLLM "
-                + "benchmarks .json/.yaml, vLLM --save-result .json, SGLang bench_serving .jsonl and LLMPerf *_summary.json");
+        return new BadInputException(
+                file + " is not a result file Headroom can import" + (from.equals("auto") ? "" : " as " + from)
+                        + "; it reads AIPerf profile_export_aiperf.json/.csv, GenAI-Perf profile_export_genai_perf.csv, GuideLLM "
+                        + "benchmarks .json/.yaml, vLLM --save-result .json, SGLang bench_serving .jsonl and LLMPerf *_summary.json");
     }
 
     private static List<String> lines(Path file) {
         try {
-            return new ArrayList<>(Files.readString(file).replace("\r", "").lines().toList());
+            return new ArrayList<>(
+                    Files.readString(file).replace("\r", "").lines().toList());
         } catch (IOException e) {
             throw new BadInputException("cannot read " + file + ": " + e.getMessage());
         }
@@ -93,7 +95,8 @@ public final class Imports {
         try {
             return new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
         } catch (IOException e) {
-            throw new BadInputException(file + ": not YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(
+                    file + ": not YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 }

@@ -1,11 +1,10 @@
 package dev.headroom.reports.imports;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-
+import dev.headroom.model.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +13,9 @@ import java.util.List;
 
 /** Lenient JSON for other tools' files: {@code Infinity}/{@code NaN} (SGLang), CRLF, JSON Lines. */
 final class Json {
-    static final ObjectMapper LENIENT = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    static final ObjectMapper LENIENT = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .build();
 
     private Json() {}
 
@@ -22,7 +23,8 @@ final class Json {
         try {
             return LENIENT.readTree(file.toFile());
         } catch (IOException e) {
-            throw new BadInputException(file + ": not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(
+                    file + ": not JSON: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 

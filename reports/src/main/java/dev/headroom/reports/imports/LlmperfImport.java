@@ -1,7 +1,6 @@
 package dev.headroom.reports.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.nio.file.Path;
 import java.util.List;
 
@@ -33,9 +32,11 @@ final class LlmperfImport {
         Double perMin = Json.num(o.path("results_num_completed_requests_per_min"));
         r.metric("requests_per_s", perMin == null ? null : perMin / 60);
         r.sourceMetrics.put("inter_token_latency_s_mean", Json.num(o.path("results_inter_token_latency_s_mean")));
-        r.sourceMetrics.put("inter_token_latency_s_p50", Json.num(o.path("results_inter_token_latency_s_quantiles_p50")));
-        r.notes.add("LLMPerf's inter_token_latency is e2e / output tokens per request (the first token included): neither "
-                + "Headroom's itl nor its tpot; kept under source_metrics only");
+        r.sourceMetrics.put(
+                "inter_token_latency_s_p50", Json.num(o.path("results_inter_token_latency_s_quantiles_p50")));
+        r.notes.add(
+                "LLMPerf's inter_token_latency is e2e / output tokens per request (the first token included): neither "
+                        + "Headroom's itl nor its tpot; kept under source_metrics only");
         r.notes.add("LLMPerf reports seconds; converted to ms");
         return List.of(r);
     }
@@ -45,6 +46,7 @@ final class LlmperfImport {
         r.stat(ours, "mean", Json.times(Json.num(o.path(p + "mean")), f));
         r.stat(ours, "min", Json.times(Json.num(o.path(p + "min")), f));
         r.stat(ours, "max", Json.times(Json.num(o.path(p + "max")), f));
-        for (String q : new String[] {"p50", "p90", "p95", "p99"}) r.stat(ours, q, Json.times(Json.num(o.path(p + "quantiles_" + q)), f));
+        for (String q : new String[] {"p50", "p90", "p95", "p99"})
+            r.stat(ours, q, Json.times(Json.num(o.path(p + "quantiles_" + q)), f));
     }
 }

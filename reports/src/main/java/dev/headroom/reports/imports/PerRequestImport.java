@@ -1,7 +1,6 @@
 package dev.headroom.reports.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,7 +18,10 @@ final class PerRequestImport {
     }
 
     static boolean isLlmperfResponses(JsonNode root) {
-        return root.isArray() && !root.isEmpty() && root.get(0).has("ttft_s") && root.get(0).has("end_to_end_latency_s");
+        return root.isArray()
+                && !root.isEmpty()
+                && root.get(0).has("ttft_s")
+                && root.get(0).has("end_to_end_latency_s");
     }
 
     static boolean isPerfAnalyzer(JsonNode root) {
@@ -28,12 +30,18 @@ final class PerRequestImport {
 
     static List<Imported> aiperf(Path file, List<JsonNode> lines) {
         Imported r = new Imported("aiperf", "not recorded", file.toString());
-        List<Double> ttft = new ArrayList<>(), e2e = new ArrayList<>(), tpot = new ArrayList<>(), isl = new ArrayList<>(),
-                osl = new ArrayList<>(), itl = new ArrayList<>();
+        List<Double> ttft = new ArrayList<>(),
+                e2e = new ArrayList<>(),
+                tpot = new ArrayList<>(),
+                isl = new ArrayList<>(),
+                osl = new ArrayList<>(),
+                itl = new ArrayList<>();
         long ok = 0, errors = 0;
         for (JsonNode line : lines) {
             JsonNode meta = line.path("metadata");
-            if (meta.path("credit_phase").asText(meta.path("benchmark_phase").asText("profiling")).equals("warmup")) continue;
+            if (meta.path("credit_phase")
+                    .asText(meta.path("benchmark_phase").asText("profiling"))
+                    .equals("warmup")) continue;
             if (line.has("error") && !line.path("error").isNull()) {
                 errors++;
                 continue;
@@ -58,14 +66,18 @@ final class PerRequestImport {
         put(r, "osl", osl);
         put(r, "itl_ms", itl);
         r.label = "records";
-        r.notes.add("computed from AIPerf's per-request records; the load model and throughput are in profile_export_aiperf.json");
+        r.notes.add(
+                "computed from AIPerf's per-request records; the load model and throughput are in profile_export_aiperf.json");
         r.notes.add("AIPerf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms");
         return List.of(r);
     }
 
     static List<Imported> llmperf(Path file, JsonNode root) {
         Imported r = new Imported("llmperf", "not recorded", file.toString());
-        List<Double> ttft = new ArrayList<>(), e2e = new ArrayList<>(), isl = new ArrayList<>(), osl = new ArrayList<>();
+        List<Double> ttft = new ArrayList<>(),
+                e2e = new ArrayList<>(),
+                isl = new ArrayList<>(),
+                osl = new ArrayList<>();
         long ok = 0, errors = 0;
         for (JsonNode q : root) {
             if (!q.path("error_code").isNull() && !q.path("error_code").isMissingNode()) {
@@ -86,16 +98,19 @@ final class PerRequestImport {
         put(r, "isl", isl);
         put(r, "osl", osl);
         r.label = "responses";
-        r.notes.add("computed from LLMPerf's individual responses (seconds, converted to ms); the concurrency is in the "
-                + "*_summary.json beside it");
-        r.notes.add("LLMPerf's inter_token_latency (e2e / output tokens) is neither Headroom's itl nor its tpot; not imported");
+        r.notes.add(
+                "computed from LLMPerf's individual responses (seconds, converted to ms); the concurrency is in the "
+                        + "*_summary.json beside it");
+        r.notes.add(
+                "LLMPerf's inter_token_latency (e2e / output tokens) is neither Headroom's itl nor its tpot; not imported");
         return List.of(r);
     }
 
     static List<Imported> perfAnalyzer(Path file, JsonNode root) {
         List<Imported> out = new ArrayList<>();
         for (JsonNode e : root.path("experiments")) {
-            Imported r = new Imported("genai-perf", "perf_analyzer " + root.path("version").asText("?"), file.toString());
+            Imported r = new Imported(
+                    "genai-perf", "perf_analyzer " + root.path("version").asText("?"), file.toString());
             String mode = e.at("/experiment/mode").asText();
             Double value = Json.num(e.at("/experiment/value"));
             if (mode.equals("concurrency")) {

@@ -1,7 +1,6 @@
 package dev.headroom.reports.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,10 @@ final class SglangImport {
     private SglangImport() {}
 
     static boolean recognises(JsonNode first) {
-        return first.isObject() && first.has("backend") && first.has("dataset_name") && first.has("median_e2e_latency_ms");
+        return first.isObject()
+                && first.has("backend")
+                && first.has("dataset_name")
+                && first.has("median_e2e_latency_ms");
     }
 
     static List<Imported> read(Path file, List<JsonNode> lines) {
@@ -34,7 +36,9 @@ final class SglangImport {
             }
             r.windowS = Json.num(o.path("duration"));
             r.completed = Json.count(o.path("completed"));
-            for (String[] m : new String[][] {{"ttft", "ttft_ms"}, {"itl", "itl_ms"}, {"e2e_latency", "e2e_ms"}, {"tpot", "tpot_ms"}}) {
+            for (String[] m : new String[][] {
+                {"ttft", "ttft_ms"}, {"itl", "itl_ms"}, {"e2e_latency", "e2e_ms"}, {"tpot", "tpot_ms"}
+            }) {
                 r.stat(m[1], "mean", Json.num(o.path("mean_" + m[0] + "_ms")));
                 r.stat(m[1], "p50", Json.num(o.path("median_" + m[0] + "_ms")));
                 r.stat(m[1], "p99", Json.num(o.path("p99_" + m[0] + "_ms")));
@@ -48,12 +52,15 @@ final class SglangImport {
                 r.stat("osl", "mean", outTok == null ? null : outTok / r.completed);
                 if (!r.metrics.containsKey("requests_per_s") && r.windowS != null && r.windowS > 0) {
                     r.metric("requests_per_s", r.completed / r.windowS);
-                    r.notes.add("requests_per_s = completed / duration (this SGLang version does not write request_throughput)");
+                    r.notes.add(
+                            "requests_per_s = completed / duration (this SGLang version does not write request_throughput)");
                 }
             }
-            r.notes.add("SGLang's itl is the pooled gap between chunks, like vLLM's: equal to Headroom's itl only with one token "
-                    + "per chunk");
-            if (rate != null && rate.isInfinite() && conc == null) r.notes.add("request_rate Infinity: every request sent at once");
+            r.notes.add(
+                    "SGLang's itl is the pooled gap between chunks, like vLLM's: equal to Headroom's itl only with one token "
+                            + "per chunk");
+            if (rate != null && rate.isInfinite() && conc == null)
+                r.notes.add("request_rate Infinity: every request sent at once");
             out.add(r);
         }
         for (int i = 0; i < out.size(); i++) out.get(i).label = String.format("%02d-%s", i + 1, out.get(i).label);

@@ -1,7 +1,6 @@
 package dev.headroom.reports.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,10 @@ final class VllmImport {
 
     static boolean recognises(JsonNode root) {
         JsonNode o = root.isArray() && !root.isEmpty() ? root.get(0) : root;
-        return o.isObject() && o.has("mean_ttft_ms") && (o.has("model_id") || o.has("backend")) && !o.has("dataset_name");
+        return o.isObject()
+                && o.has("mean_ttft_ms")
+                && (o.has("model_id") || o.has("backend"))
+                && !o.has("dataset_name");
     }
 
     static List<Imported> read(Path file, JsonNode root) {
@@ -29,7 +31,8 @@ final class VllmImport {
     }
 
     private static Imported one(Path file, JsonNode o) {
-        Imported r = new Imported("vllm", o.has("vllm_version") ? o.path("vllm_version").asText() : "not recorded", file.toString());
+        Imported r = new Imported(
+                "vllm", o.has("vllm_version") ? o.path("vllm_version").asText() : "not recorded", file.toString());
         r.model = o.path("model_id").asText(null);
         r.api = o.path("endpoint_type").asText(o.path("backend").asText(null));
         Double rate = Json.num(o.path("request_rate"));
@@ -45,12 +48,15 @@ final class VllmImport {
             r.arrival = burst == null || burst == 1.0 ? "poisson" : "gamma(burstiness " + burst + ")";
             r.concurrency = maxConc;
         }
-        r.label = r.loadMode == null ? "" : r.loadMode.equals("closed") ? "concurrency=" + fmt(maxConc) : "rate=" + fmt(rate);
+        r.label = r.loadMode == null
+                ? ""
+                : r.loadMode.equals("closed") ? "concurrency=" + fmt(maxConc) : "rate=" + fmt(rate);
         if (o.has("run_number")) r.label += "-run" + o.path("run_number").asText();
         r.windowS = Json.num(o.path("duration"));
         r.completed = Json.count(o.path("completed"));
         r.failed = Json.count(o.path("failed"));
-        for (String[] m : new String[][] {{"ttft", "ttft_ms"}, {"tpot", "tpot_ms"}, {"itl", "itl_ms"}, {"e2el", "e2e_ms"}}) {
+        for (String[] m :
+                new String[][] {{"ttft", "ttft_ms"}, {"tpot", "tpot_ms"}, {"itl", "itl_ms"}, {"e2el", "e2e_ms"}}) {
             r.stat(m[1], "mean", Json.num(o.path("mean_" + m[0] + "_ms")));
             r.stat(m[1], "p50", Json.num(o.path("median_" + m[0] + "_ms")));
             for (String p : new String[] {"p90", "p95", "p99", "p99.9"}) {
@@ -73,7 +79,8 @@ final class VllmImport {
         r.notes.add("vLLM's itl is the pooled gap between consecutive chunks, not divided by the tokens in a chunk; it "
                 + "equals Headroom's itl only when every chunk carries one token");
         r.notes.add("vLLM's tpot is (e2e - ttft) / (osl - 1) per request, as Headroom's tpot");
-        if (o.has("request_goodput:")) r.notes.add("the file spells request_goodput with a trailing colon (an upstream typo)");
+        if (o.has("request_goodput:"))
+            r.notes.add("the file spells request_goodput with a trailing colon (an upstream typo)");
         return r;
     }
 

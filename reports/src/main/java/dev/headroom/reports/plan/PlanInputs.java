@@ -8,7 +8,6 @@ import dev.headroom.model.plan.Policy;
 import dev.headroom.model.plan.PricingTier;
 import dev.headroom.model.plan.Traffic;
 import dev.headroom.model.plan.WorkloadClass;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +35,8 @@ public final class PlanInputs {
             String name = c.text("name");
             Yaml.Node t = c.get("traffic");
             try {
-                classes.add(new WorkloadClass(name, c.number("isl"), c.number("osl"), c.texts("slo", ""), traffic(t, name)));
+                classes.add(new WorkloadClass(
+                        name, c.number("isl"), c.number("osl"), c.texts("slo", ""), traffic(t, name)));
             } catch (BadInputException e) {
                 if (e.getMessage().startsWith(file.toString())) throw e;
                 throw c.wrap(e);
@@ -57,7 +57,8 @@ public final class PlanInputs {
         }
         double[] weekly = t.has("weekly") ? t.numbers("weekly") : new double[] {1, 1, 1, 1, 1, 1, 1};
         try {
-            return new Traffic.Parametric(t.number("peak_rps"), t.numbers("diurnal"), weekly, t.number("growth_per_month", 0), p90);
+            return new Traffic.Parametric(
+                    t.number("peak_rps"), t.numbers("diurnal"), weekly, t.number("growth_per_month", 0), p90);
         } catch (BadInputException e) {
             if (e.getMessage().startsWith(t.file().toString())) throw e;
             throw t.wrap(e);
@@ -77,7 +78,9 @@ public final class PlanInputs {
             String line = lines.get(i).strip();
             if (line.isEmpty() || (i == 0 && line.toLowerCase(Locale.ROOT).startsWith("timestamp"))) continue;
             String[] f = line.split(",");
-            if (f.length != 3) throw new BadInputException(csv + " line " + (i + 1) + ": expected timestamp,class,rps, got '" + line + "'");
+            if (f.length != 3)
+                throw new BadInputException(
+                        csv + " line " + (i + 1) + ": expected timestamp,class,rps, got '" + line + "'");
             if (!f[1].strip().equals(className)) continue;
             LocalDateTime at = timestamp(f[0].strip(), csv, i + 1);
             double rps;
@@ -95,7 +98,8 @@ public final class PlanInputs {
         YearMonth first = months.firstKey();
         List<List<Traffic.Hour>> out = new ArrayList<>();
         for (YearMonth m = first; !m.isAfter(months.lastKey()); m = m.plusMonths(1)) {
-            if (!months.containsKey(m)) throw new BadInputException(csv + ": no rows for class " + className + " in " + m);
+            if (!months.containsKey(m))
+                throw new BadInputException(csv + ": no rows for class " + className + " in " + m);
             out.add(months.get(m));
         }
         return out;
@@ -128,8 +132,9 @@ public final class PlanInputs {
                 String hw = o.text("hardware");
                 Double price = listPrices.get(hw);
                 if (price == null) {
-                    throw o.bad("hardware", "'" + hw + "' is not a hardware profile with a list price; known: "
-                            + listPrices.keySet());
+                    throw o.bad(
+                            "hardware",
+                            "'" + hw + "' is not a hardware profile with a list price; known: " + listPrices.keySet());
                 }
                 prices.put(PricingTier.ON_DEMAND, price);
             }
@@ -142,15 +147,24 @@ public final class PlanInputs {
                     try {
                         t = PricingTier.parse(tier);
                     } catch (BadInputException e) {
-                        throw p.bad(tier, "is not a pricing tier; valid: " + Arrays.stream(PricingTier.values()).map(PricingTier::wireName).toList());
+                        throw p.bad(
+                                tier,
+                                "is not a pricing tier; valid: "
+                                        + Arrays.stream(PricingTier.values())
+                                                .map(PricingTier::wireName)
+                                                .toList());
                     }
                     prices.put(t, p.number(tier));
                 }
             }
             if (prices.isEmpty()) throw o.error("needs price_per_gpu_hour or a hardware profile that carries a price");
             try {
-                options.add(new CatalogOption(name, o.integer("gpus_per_replica", 1), prices,
-                        o.has("hardware") ? o.text("hardware") : null, o.has("model") ? o.text("model") : null));
+                options.add(new CatalogOption(
+                        name,
+                        o.integer("gpus_per_replica", 1),
+                        prices,
+                        o.has("hardware") ? o.text("hardware") : null,
+                        o.has("model") ? o.text("model") : null));
             } catch (BadInputException e) {
                 throw o.wrap(e);
             }
@@ -166,7 +180,8 @@ public final class PlanInputs {
         if (file == null) return Policy.DEFAULT;
         Yaml.Node root = Yaml.read(file);
         String scaling = root.text("scaling", "static");
-        if (!scaling.equals("static") && !scaling.equals("hourly")) throw root.bad("scaling", "'" + scaling + "' must be static or hourly");
+        if (!scaling.equals("static") && !scaling.equals("hourly"))
+            throw root.bad("scaling", "'" + scaling + "' must be static or hourly");
         PricingTier tier;
         try {
             tier = PricingTier.parse(root.text("pricing", "on_demand"));
@@ -174,8 +189,13 @@ public final class PlanInputs {
             throw root.wrap(e);
         }
         try {
-            return new Policy(root.number("utilization_target", 0.8), root.integer("redundancy", 1), scaling.equals("hourly"),
-                    root.integer("min_replicas", 0), tier, root.number("hours_per_month", 730));
+            return new Policy(
+                    root.number("utilization_target", 0.8),
+                    root.integer("redundancy", 1),
+                    scaling.equals("hourly"),
+                    root.integer("min_replicas", 0),
+                    tier,
+                    root.number("hours_per_month", 730));
         } catch (BadInputException e) {
             throw root.wrap(e);
         }
@@ -191,14 +211,22 @@ public final class PlanInputs {
             try {
                 if (c.has("max_rps")) {
                     double rps = c.number("max_rps");
-                    out.add(new Capacity(option, cls, rps, c.number("ci_low", rps), c.number("ci_high", rps), false,
-                            c.number("prefill_share", Double.NaN), file.toString()));
+                    out.add(new Capacity(
+                            option,
+                            cls,
+                            rps,
+                            c.number("ci_low", rps),
+                            c.number("ci_high", rps),
+                            false,
+                            c.number("prefill_share", Double.NaN),
+                            file.toString()));
                 } else if (c.has("max_concurrency")) {
                     double e2e = c.number("mean_e2e_s");
                     double rps = Capacity.littlesLaw(c.number("max_concurrency"), e2e);
                     double lo = c.has("ci_low") ? Capacity.littlesLaw(c.number("ci_low"), e2e) : rps;
                     double hi = c.has("ci_high") ? Capacity.littlesLaw(c.number("ci_high"), e2e) : rps;
-                    out.add(new Capacity(option, cls, rps, lo, hi, true, c.number("prefill_share", Double.NaN), file.toString()));
+                    out.add(new Capacity(
+                            option, cls, rps, lo, hi, true, c.number("prefill_share", Double.NaN), file.toString()));
                 } else {
                     throw c.error("needs max_rps (with ci_low, ci_high) or max_concurrency with mean_e2e_s");
                 }

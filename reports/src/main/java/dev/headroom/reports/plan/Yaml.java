@@ -1,10 +1,9 @@
 package dev.headroom.reports.plan;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-
+import dev.headroom.model.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +36,8 @@ final class Yaml {
             }
             return new Yaml(file).new Node(root, "");
         } catch (IOException e) {
-            throw new BadInputException(file + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(file + ": not valid YAML: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
@@ -112,7 +112,8 @@ final class Yaml {
         int integer(String key, int dflt) {
             if (!has(key)) return dflt;
             Node n = get(key);
-            if (!n.json.canConvertToInt() || !n.json.isIntegralNumber()) throw n.error("must be a whole number, got " + n.json);
+            if (!n.json.canConvertToInt() || !n.json.isIntegralNumber())
+                throw n.error("must be a whole number, got " + n.json);
             return n.json.asInt();
         }
 

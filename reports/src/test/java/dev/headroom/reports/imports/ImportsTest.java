@@ -1,19 +1,18 @@
 package dev.headroom.reports.imports;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.model.Slo;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** Every real sample file of every tool imports, with the numbers the file holds, and nothing the file lacks. */
 class ImportsTest {
@@ -27,14 +26,17 @@ class ImportsTest {
 
     private static double at(JsonNode n, String pointer) {
         JsonNode v = n.at(pointer);
-        assertTrue(v.isNumber(), pointer + " in " + n.path("source").path("file").asText() + ": " + v);
+        assertTrue(
+                v.isNumber(), pointer + " in " + n.path("source").path("file").asText() + ": " + v);
         return v.asDouble();
     }
 
     @Test
     void everySampleFileImportsAsItsOwnTool() throws IOException {
         try (Stream<Path> files = Files.walk(SAMPLES)) {
-            for (Path f : files.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().endsWith(".md")).toList()) {
+            for (Path f : files.filter(Files::isRegularFile)
+                    .filter(p -> !p.getFileName().toString().endsWith(".md"))
+                    .toList()) {
                 String tool = SAMPLES.relativize(f).getName(0).toString();
                 List<Imported> all = Imports.read("auto", f);
                 assertFalse(all.isEmpty(), f.toString());
@@ -59,12 +61,14 @@ class ImportsTest {
         assertTrue(v.at("/metrics/e2e_ms").isMissingNode(), "this vLLM version wrote no e2el");
         assertTrue(v.at("/metrics/goodput_requests_per_s").isMissingNode(), "request_goodput: null is not a number");
         JsonNode trimmed = one("vllm/serving_llama8B_tp1_1.json");
-        assertTrue(trimmed.at("/counts/completed").isMissingNode() && trimmed.at("/metrics/requests_per_s").isMissingNode());
+        assertTrue(trimmed.at("/counts/completed").isMissingNode()
+                && trimmed.at("/metrics/requests_per_s").isMissingNode());
         JsonNode sweep = one("vllm/run=0.json");
         assertEquals("closed", sweep.at("/load/mode").asText());
         assertEquals(2, at(sweep, "/load/concurrency"));
         assertEquals(166.47808399284258, at(sweep, "/metrics/e2e_ms/p50"), 1e-9);
-        assertEquals(2, Imports.read("vllm", SAMPLES.resolve("vllm/summary.json")).size());
+        assertEquals(
+                2, Imports.read("vllm", SAMPLES.resolve("vllm/summary.json")).size());
     }
 
     @Test
@@ -75,11 +79,17 @@ class ImportsTest {
         assertEquals(0.11, at(a, "/metrics/error_rate"), 1e-12);
         assertEquals(100, at(a, "/load/concurrency"));
         // From the 89 successful records of profile_export.jsonl beside it.
-        assertTrue(a.path("source").path("notes").toString().contains("computed exactly from 100 records"), a.path("source").toString());
+        assertTrue(
+                a.path("source").path("notes").toString().contains("computed exactly from 100 records"),
+                a.path("source").toString());
         // AIPerf's inter_token_latency is Headroom's tpot, never its itl.
         assertEquals(27.76, at(a, "/metrics/tpot_ms/mean"), 0.01);
         JsonNode b = one("aiperf/profile_export_aiperf_2.json");
-        assertEquals(30.668547999999998, at(b, "/metrics/ttft_ms/p50"), 1e-9, "the 10-record jsonl beside it is another run");
+        assertEquals(
+                30.668547999999998,
+                at(b, "/metrics/ttft_ms/p50"),
+                1e-9,
+                "the 10-record jsonl beside it is another run");
         assertTrue(b.path("source").path("notes").toString().contains("a different run"));
         JsonNode c = one("aiperf/profile_export_aiperf_3.json");
         assertEquals(22.508355, at(c, "/metrics/ttft_ms/p50"), 1e-9);
@@ -120,27 +130,38 @@ class ImportsTest {
         JsonNode l = one("llmperf/01-ai-Yi-1-5-34B-Chat_550_150_summary.json");
         assertEquals(8, at(l, "/load/concurrency"));
         assertTrue(at(l, "/metrics/ttft_ms/p50") > 1000, "seconds → ms");
-        assertTrue(l.at("/metrics/tpot_ms").isMissingNode() && l.at("/metrics/itl_ms").isMissingNode(),
+        assertTrue(
+                l.at("/metrics/tpot_ms").isMissingNode()
+                        && l.at("/metrics/itl_ms").isMissingNode(),
                 "LLMPerf's inter-token latency is neither ours: not imported as either");
         JsonNode g = one("genai-perf/profile_export_genai_perf.csv");
         assertEquals(2235.71, at(g, "/metrics/e2e_ms/mean"), 1e-9);
         assertEquals(7729.99, at(g, "/metrics/e2e_ms/max"), 1e-9);
         assertEquals(96, at(g, "/counts/completed"));
-        assertEquals(5, Imports.read("auto", SAMPLES.resolve("genai-perf/analyze_export_genai_perf.csv")).size());
+        assertEquals(
+                5,
+                Imports.read("auto", SAMPLES.resolve("genai-perf/analyze_export_genai_perf.csv"))
+                        .size());
         JsonNode raw = one("genai-perf/profile_export.json");
         assertEquals(39, at(raw, "/counts/completed"));
-        assertEquals(at(one("genai-perf/profile_export_genai_perf_2.csv"), "/metrics/e2e_ms/p50"), at(raw, "/metrics/e2e_ms/p50"), 0.1,
+        assertEquals(
+                at(one("genai-perf/profile_export_genai_perf_2.csv"), "/metrics/e2e_ms/p50"),
+                at(raw, "/metrics/e2e_ms/p50"),
+                0.1,
                 "the per-request export agrees with the CSV made from it");
     }
 
     @Test
     void slosAreCheckedOnTheSourcesOwnStatisticsOrRefused() {
-        Imported a = Imports.read("auto", SAMPLES.resolve("aiperf/profile_export_aiperf_2.json")).getFirst();
+        Imported a = Imports.read("auto", SAMPLES.resolve("aiperf/profile_export_aiperf_2.json"))
+                .getFirst();
         JsonNode t = ImportedJson.tree(a, List.of(Slo.parse("ttft:p95<100ms")), "t");
         assertTrue(t.path("slo_pass").asBoolean());
         assertEquals(33.0437491, t.at("/slo/0/observed").asDouble(), 1e-9);
-        Imported v = Imports.read("auto", SAMPLES.resolve("vllm/benchmark_2025-05-13_04-55-27.json")).getFirst();
-        var e = assertThrows(IllegalArgumentException.class, () -> ImportedJson.tree(v, List.of(Slo.parse("e2e:p95<1s")), "t"));
+        Imported v = Imports.read("auto", SAMPLES.resolve("vllm/benchmark_2025-05-13_04-55-27.json"))
+                .getFirst();
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> ImportedJson.tree(v, List.of(Slo.parse("e2e:p95<1s")), "t"));
         assertTrue(e.getMessage().contains("no e2e p95"), e.getMessage());
     }
 

@@ -49,9 +49,13 @@ public final class Engine {
         long nanos;
 
         /** Duration of the step, noise included. */
-        public long nanos() { return nanos; }
+        public long nanos() {
+            return nanos;
+        }
 
-        public int batchSize() { return seqs.size(); }
+        public int batchSize() {
+            return seqs.size();
+        }
     }
 
     /**
@@ -188,21 +192,55 @@ public final class Engine {
         return s;
     }
 
-    public EngineConfig config() { return config; }
-    public int runningCount() { return running.size(); }
-    public int waitingCount() { return waiting.size(); }
-    public int totalBlocks() { return totalBlocks; }
+    public EngineConfig config() {
+        return config;
+    }
+
+    public int runningCount() {
+        return running.size();
+    }
+
+    public int waitingCount() {
+        return waiting.size();
+    }
+
+    public int totalBlocks() {
+        return totalBlocks;
+    }
     /** Blocks free to allocate: empty ones and cached ones no running request references. */
-    public int freeBlocks() { return blocks.available(); }
+    public int freeBlocks() {
+        return blocks.available();
+    }
     /** Fraction of KV-cache blocks in use, 0..1 (cached blocks nobody references count as free, as in vLLM). */
-    public double kvUsage() { return 1.0 - (double) blocks.available() / totalBlocks; }
+    public double kvUsage() {
+        return 1.0 - (double) blocks.available() / totalBlocks;
+    }
     /** Prompt tokens looked up in the prefix cache ({@code vllm:prefix_cache_queries}). */
-    public long prefixCacheQueries() { return blocks.queries(); }
+    public long prefixCacheQueries() {
+        return blocks.queries();
+    }
     /** Prompt tokens the prefix cache served ({@code vllm:prefix_cache_hits}). */
-    public long prefixCacheHits() { return blocks.hits(); }
-    public long promptTokensTotal() { return promptTokensTotal; }
-    public long generationTokensTotal() { return generationTokensTotal; }
-    public long preemptionsTotal() { return preemptionsTotal; }
-    public long finishedTotal() { return finishedTotal; }
-    public long stepsTotal() { return stepsTotal; }
+    public long prefixCacheHits() {
+        return blocks.hits();
+    }
+
+    public long promptTokensTotal() {
+        return promptTokensTotal;
+    }
+
+    public long generationTokensTotal() {
+        return generationTokensTotal;
+    }
+
+    public long preemptionsTotal() {
+        return preemptionsTotal;
+    }
+
+    public long finishedTotal() {
+        return finishedTotal;
+    }
+
+    public long stepsTotal() {
+        return stepsTotal;
+    }
 }

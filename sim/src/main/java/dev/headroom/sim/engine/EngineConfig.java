@@ -4,7 +4,6 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
-
 import java.util.Locale;
 
 /**
@@ -28,10 +27,22 @@ import java.util.Locale;
  * @param prefixCaching         automatic prefix caching, on by default as in vLLM: full prompt blocks already in the
  *                              KV cache are not prefilled again
  */
-public record EngineConfig(HardwareProfile hardware, ModelProfile model, int tensorParallel, int maxNumSeqs,
-                           int maxNumBatchedTokens, int blockSize, double gpuMemoryUtilization,
-                           double activationReserveGb, int maxWaiting, double noise, double stallProbability,
-                           double stallMs, LengthDistribution eosLength, long seed, boolean prefixCaching) {
+public record EngineConfig(
+        HardwareProfile hardware,
+        ModelProfile model,
+        int tensorParallel,
+        int maxNumSeqs,
+        int maxNumBatchedTokens,
+        int blockSize,
+        double gpuMemoryUtilization,
+        double activationReserveGb,
+        int maxWaiting,
+        double noise,
+        double stallProbability,
+        double stallMs,
+        LengthDistribution eosLength,
+        long seed,
+        boolean prefixCaching) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -46,12 +57,14 @@ public record EngineConfig(HardwareProfile hardware, ModelProfile model, int ten
         check(maxNumSeqs >= 1, "max-num-seqs must be >= 1, got " + maxNumSeqs);
         check(maxNumBatchedTokens >= 16, "max-num-batched-tokens must be >= 16, got " + maxNumBatchedTokens);
         check(blockSize >= 1, "block size must be >= 1, got " + blockSize);
-        check(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1,
+        check(
+                gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1,
                 "gpu-memory-utilization must be in (0, 1], got " + gpuMemoryUtilization);
         check(activationReserveGb >= 0, "activation reserve must be >= 0 GB, got " + activationReserveGb);
         check(maxWaiting >= 0, "max-waiting must be >= 0, got " + maxWaiting);
         check(noise >= 0 && noise <= 1, "noise must be in [0, 1], got " + noise);
-        check(stallProbability >= 0 && stallProbability <= 1,
+        check(
+                stallProbability >= 0 && stallProbability <= 1,
                 "stall probability must be in [0, 1], got " + stallProbability);
         check(stallMs >= 0, "stall duration must be >= 0 ms, got " + stallMs);
         if (eosLength == null) throw new IllegalArgumentException("engine needs an EOS output-length distribution");
@@ -59,29 +72,98 @@ public record EngineConfig(HardwareProfile hardware, ModelProfile model, int ten
 
     /** vLLM-like defaults for a hardware/model pair. */
     public static EngineConfig defaults(HardwareProfile hardware, ModelProfile model) {
-        return new EngineConfig(hardware, model, 1, DEFAULT_MAX_NUM_SEQS, DEFAULT_MAX_NUM_BATCHED_TOKENS, 16, 0.9,
-                1.0, DEFAULT_MAX_WAITING, DEFAULT_NOISE, DEFAULT_STALL_PROBABILITY, DEFAULT_STALL_MS,
-                new LengthDistribution.LogNormal(256, 200), 42, true);
+        return new EngineConfig(
+                hardware,
+                model,
+                1,
+                DEFAULT_MAX_NUM_SEQS,
+                DEFAULT_MAX_NUM_BATCHED_TOKENS,
+                16,
+                0.9,
+                1.0,
+                DEFAULT_MAX_WAITING,
+                DEFAULT_NOISE,
+                DEFAULT_STALL_PROBABILITY,
+                DEFAULT_STALL_MS,
+                new LengthDistribution.LogNormal(256, 200),
+                42,
+                true);
     }
 
     public EngineConfig withTensorParallel(int tp) {
-        return new EngineConfig(hardware, model, tp, maxNumSeqs, maxNumBatchedTokens, blockSize, gpuMemoryUtilization,
-                activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, seed, prefixCaching);
+        return new EngineConfig(
+                hardware,
+                model,
+                tp,
+                maxNumSeqs,
+                maxNumBatchedTokens,
+                blockSize,
+                gpuMemoryUtilization,
+                activationReserveGb,
+                maxWaiting,
+                noise,
+                stallProbability,
+                stallMs,
+                eosLength,
+                seed,
+                prefixCaching);
     }
 
     public EngineConfig withMaxNumSeqs(int n) {
-        return new EngineConfig(hardware, model, tensorParallel, n, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, seed, prefixCaching);
+        return new EngineConfig(
+                hardware,
+                model,
+                tensorParallel,
+                n,
+                maxNumBatchedTokens,
+                blockSize,
+                gpuMemoryUtilization,
+                activationReserveGb,
+                maxWaiting,
+                noise,
+                stallProbability,
+                stallMs,
+                eosLength,
+                seed,
+                prefixCaching);
     }
 
     public EngineConfig withMaxWaiting(int n) {
-        return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, n, noise, stallProbability, stallMs, eosLength, seed, prefixCaching);
+        return new EngineConfig(
+                hardware,
+                model,
+                tensorParallel,
+                maxNumSeqs,
+                maxNumBatchedTokens,
+                blockSize,
+                gpuMemoryUtilization,
+                activationReserveGb,
+                n,
+                noise,
+                stallProbability,
+                stallMs,
+                eosLength,
+                seed,
+                prefixCaching);
     }
 
     public EngineConfig withNoise(double sigma, double stallProb, double stallMillis) {
-        return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, sigma, stallProb, stallMillis, eosLength, seed, prefixCaching);
+        return new EngineConfig(
+                hardware,
+                model,
+                tensorParallel,
+                maxNumSeqs,
+                maxNumBatchedTokens,
+                blockSize,
+                gpuMemoryUtilization,
+                activationReserveGb,
+                maxWaiting,
+                sigma,
+                stallProb,
+                stallMillis,
+                eosLength,
+                seed,
+                prefixCaching);
     }
 
     /** "MODEL on HARDWARE xTP", as results name the simulated server. */
@@ -90,30 +172,77 @@ public record EngineConfig(HardwareProfile hardware, ModelProfile model, int ten
     }
 
     public EngineConfig withEosLength(LengthDistribution d) {
-        return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, d, seed, prefixCaching);
+        return new EngineConfig(
+                hardware,
+                model,
+                tensorParallel,
+                maxNumSeqs,
+                maxNumBatchedTokens,
+                blockSize,
+                gpuMemoryUtilization,
+                activationReserveGb,
+                maxWaiting,
+                noise,
+                stallProbability,
+                stallMs,
+                d,
+                seed,
+                prefixCaching);
     }
 
     public EngineConfig withPrefixCaching(boolean on) {
-        return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, seed, on);
+        return new EngineConfig(
+                hardware,
+                model,
+                tensorParallel,
+                maxNumSeqs,
+                maxNumBatchedTokens,
+                blockSize,
+                gpuMemoryUtilization,
+                activationReserveGb,
+                maxWaiting,
+                noise,
+                stallProbability,
+                stallMs,
+                eosLength,
+                seed,
+                on);
     }
 
     public EngineConfig withSeed(long s) {
-        return new EngineConfig(hardware, model, tensorParallel, maxNumSeqs, maxNumBatchedTokens, blockSize,
-                gpuMemoryUtilization, activationReserveGb, maxWaiting, noise, stallProbability, stallMs, eosLength, s, prefixCaching);
+        return new EngineConfig(
+                hardware,
+                model,
+                tensorParallel,
+                maxNumSeqs,
+                maxNumBatchedTokens,
+                blockSize,
+                gpuMemoryUtilization,
+                activationReserveGb,
+                maxWaiting,
+                noise,
+                stallProbability,
+                stallMs,
+                eosLength,
+                s,
+                prefixCaching);
     }
 
     /** KV-cache blocks that fit beside the weights; throws when the model does not fit at all. */
     public int kvBlocks() {
-        double perGpuBytes = hardware.memoryGb() * 1e9 * gpuMemoryUtilization - activationReserveGb * 1e9
+        double perGpuBytes = hardware.memoryGb() * 1e9 * gpuMemoryUtilization
+                - activationReserveGb * 1e9
                 - model.weightBytes() / tensorParallel;
         double perTokenPerGpu = model.kvBytesPerToken() / tensorParallel;
         long tokens = (long) Math.floor(perGpuBytes / perTokenPerGpu);
         if (tokens < blockSize) {
-            throw new BadInputException(String.format(Locale.ROOT,
+            throw new BadInputException(String.format(
+                    Locale.ROOT,
                     "model %s does not fit on %s with tp=%d: weights need %.1f GB per GPU, %.1f GB usable; raise {tp}",
-                    model.name(), hardware.name(), tensorParallel, model.weightBytes() / tensorParallel / 1e9,
+                    model.name(),
+                    hardware.name(),
+                    tensorParallel,
+                    model.weightBytes() / tensorParallel / 1e9,
                     hardware.memoryGb() * gpuMemoryUtilization - activationReserveGb));
         }
         return (int) Math.min(Integer.MAX_VALUE, tokens / blockSize);

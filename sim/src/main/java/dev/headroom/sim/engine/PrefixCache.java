@@ -27,6 +27,7 @@ final class PrefixCache {
     private final Map<Long, Block> byHash = new HashMap<>();
     /** Cached blocks with no reference, least recently freed first: free, and evicted in this order. */
     private final LinkedHashMap<Long, Block> evictable = new LinkedHashMap<>();
+
     private int empty;
     private long queries;
     private long hits;

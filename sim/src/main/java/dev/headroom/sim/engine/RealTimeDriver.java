@@ -24,7 +24,10 @@ public final class RealTimeDriver implements AutoCloseable {
 
     public RealTimeDriver(EngineConfig config) {
         this.engine = new Engine(config);
-        this.thread = Thread.ofPlatform().name("sim-engine").daemon(true).priority(Thread.MAX_PRIORITY)
+        this.thread = Thread.ofPlatform()
+                .name("sim-engine")
+                .daemon(true)
+                .priority(Thread.MAX_PRIORITY)
                 .unstarted(this::loop);
         thread.start();
     }
@@ -60,10 +63,18 @@ public final class RealTimeDriver implements AutoCloseable {
     public EngineSnapshot snapshot() {
         lock.lock();
         try {
-            return new EngineSnapshot(engine.runningCount(), engine.waitingCount(), engine.kvUsage(),
-                    engine.totalBlocks(), engine.promptTokensTotal(), engine.generationTokensTotal(),
-                    engine.preemptionsTotal(), engine.finishedTotal(), engine.stepsTotal(),
-                    engine.prefixCacheQueries(), engine.prefixCacheHits());
+            return new EngineSnapshot(
+                    engine.runningCount(),
+                    engine.waitingCount(),
+                    engine.kvUsage(),
+                    engine.totalBlocks(),
+                    engine.promptTokensTotal(),
+                    engine.generationTokensTotal(),
+                    engine.preemptionsTotal(),
+                    engine.finishedTotal(),
+                    engine.stepsTotal(),
+                    engine.prefixCacheQueries(),
+                    engine.prefixCacheHits());
         } finally {
             lock.unlock();
         }

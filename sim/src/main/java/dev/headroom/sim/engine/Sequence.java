@@ -13,11 +13,13 @@ public final class Sequence {
     final SequenceListener listener;
     /** Hash chain of the prompt's full KV blocks ({@link BlockHashes}), or null when its tokens are not known. */
     final long[] blockHashes;
+
     int computed;
     /** Leading prompt blocks this sequence references in the prefix cache. */
     int registered;
     /** Prompt tokens served from the prefix cache when it was first scheduled; -1 before that. */
     volatile int cachedTokens = -1;
+
     int generated;
     int blocks;
     int preemptions;
@@ -33,8 +35,13 @@ public final class Sequence {
     }
 
     /** @param blockHashes the prompt's block hash chain, so the prefix cache can serve it (null: never cached) */
-    public Sequence(long id, int promptTokens, int outputTokens, long arrivalNanos, SequenceListener listener,
-                    long[] blockHashes) {
+    public Sequence(
+            long id,
+            int promptTokens,
+            int outputTokens,
+            long arrivalNanos,
+            SequenceListener listener,
+            long[] blockHashes) {
         if (promptTokens < 1) throw new IllegalArgumentException("prompt must have >= 1 token");
         if (outputTokens < 1) throw new IllegalArgumentException("output must be >= 1 token");
         this.id = id;
@@ -46,16 +53,39 @@ public final class Sequence {
     }
 
     /** Prompt plus output so far: what the KV cache must hold. */
-    int tokens() { return promptTokens + generated; }
+    int tokens() {
+        return promptTokens + generated;
+    }
 
-    public long id() { return id; }
-    public int promptTokens() { return promptTokens; }
-    public int outputTokens() { return outputTokens; }
-    public int generated() { return generated; }
-    public int preemptions() { return preemptions; }
+    public long id() {
+        return id;
+    }
+
+    public int promptTokens() {
+        return promptTokens;
+    }
+
+    public int outputTokens() {
+        return outputTokens;
+    }
+
+    public int generated() {
+        return generated;
+    }
+
+    public int preemptions() {
+        return preemptions;
+    }
     /** Prompt tokens the prefix cache served at its first scheduling (0 when none), or -1 before it. */
-    public int cachedTokens() { return cachedTokens; }
-    public long arrivalNanos() { return arrivalNanos; }
+    public int cachedTokens() {
+        return cachedTokens;
+    }
+
+    public long arrivalNanos() {
+        return arrivalNanos;
+    }
     /** When the scheduler first admitted it into a batch, or -1. */
-    public long firstScheduledNanos() { return firstScheduledNanos; }
+    public long firstScheduledNanos() {
+        return firstScheduledNanos;
+    }
 }

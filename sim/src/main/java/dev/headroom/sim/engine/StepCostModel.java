@@ -62,7 +62,9 @@ public final class StepCostModel {
             kvTokens += cached + n;
         }
 
-        public long tokens() { return tokens; }
+        public long tokens() {
+            return tokens;
+        }
 
         /** Duration of the step in seconds, before noise. */
         public double seconds() {

@@ -2,7 +2,6 @@ package dev.headroom.sim.http;
 
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
-
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +33,8 @@ final class ConnectionFilter extends Filter {
     public void doFilter(HttpExchange ex, Chain chain) throws IOException {
         String connection = String.valueOf(ex.getRemoteAddress());
         Long since = idleSince.remove(connection);
-        if (since != null && behaviour.idleTimeout() != null
+        if (since != null
+                && behaviour.idleTimeout() != null
                 && System.nanoTime() - since > behaviour.idleTimeout().toNanos()) {
             throw new Close(); // the server closed it while idle; the request meets a dead connection
         }

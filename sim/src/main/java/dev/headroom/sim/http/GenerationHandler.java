@@ -6,7 +6,6 @@ import dev.headroom.sim.Fault;
 import dev.headroom.sim.TextGenerator;
 import dev.headroom.sim.engine.RealTimeDriver;
 import dev.headroom.sim.engine.Sequence;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -35,7 +34,8 @@ final class GenerationHandler implements HttpHandler {
     public void handle(HttpExchange ex) throws IOException {
         boolean reset = false;
         try {
-            if (!ex.getRequestURI().getPath().equals(path)) throw Http.notFound(ex.getRequestURI().getPath());
+            if (!ex.getRequestURI().getPath().equals(path))
+                throw Http.notFound(ex.getRequestURI().getPath());
             if (!ex.getRequestMethod().equals("POST")) throw Http.methodNotAllowed(ex.getRequestMethod(), "POST");
             // A server that closes after streams leaves their requests unread to the end (see Http.readBody).
             byte[] body = Http.readBody(ex, ctx.maxBodyBytes, ctx.behaviour.closeAfterStream());
@@ -85,15 +85,17 @@ final class GenerationHandler implements HttpHandler {
                 case HTTP_503 -> throw injected(503, "server_error", "injected fault: service unavailable");
                 case HTTP_429 -> throw injected(429, "rate_limit_error", "injected fault: too many requests");
                 case SLOW_HEADERS -> sleep(ctx.faults.slowHeaders().toMillis());
-                case null, default -> { }
+                case null, default -> {}
             }
             int maxContext = ctx.engine.model().maxContext();
             int maxTokens = req.maxTokens() != null ? req.maxTokens() : maxContext - req.promptTokens();
             if (maxTokens < 1 || req.promptTokens() + maxTokens > maxContext) {
-                throw ApiError.badRequest("This model's maximum context length is " + maxContext + " tokens. However, "
-                        + "you requested " + (req.promptTokens() + Math.max(maxTokens, 0)) + " tokens ("
-                        + req.promptTokens() + " in the messages, " + Math.max(maxTokens, 0)
-                        + " in the completion). Please reduce the length of the messages or completion.", "max_tokens");
+                throw ApiError.badRequest(
+                        "This model's maximum context length is " + maxContext + " tokens. However, "
+                                + "you requested " + (req.promptTokens() + Math.max(maxTokens, 0)) + " tokens ("
+                                + req.promptTokens() + " in the messages, " + Math.max(maxTokens, 0)
+                                + " in the completion). Please reduce the length of the messages or completion.",
+                        "max_tokens");
             }
             int osl = fault == Fault.EMPTY ? 0 : outputLength(maxTokens);
             session = new StreamSession(Thread.currentThread(), osl);
@@ -103,12 +105,18 @@ final class GenerationHandler implements HttpHandler {
                     ctx.rejectedQueueFull.increment();
                     outcome = "rejected_queue_full";
                     record();
-                    throw new ApiError(429, "rate_limit_error", "the server's waiting queue is full ("
-                            + ctx.engine.maxWaiting() + " requests); retry later", null, "queue_full");
+                    throw new ApiError(
+                            429,
+                            "rate_limit_error",
+                            "the server's waiting queue is full (" + ctx.engine.maxWaiting()
+                                    + " requests); retry later",
+                            null,
+                            "queue_full");
                 }
             }
             try {
-                if (req.stream()) stream(osl, maxTokens); else whole(osl, maxTokens);
+                if (req.stream()) stream(osl, maxTokens);
+                else whole(osl, maxTokens);
             } catch (IOException e) {
                 outcome = "client_disconnected";
                 throw e;
@@ -159,7 +167,7 @@ final class GenerationHandler implements HttpHandler {
                                 sleep(ctx.faults.stall().toMillis());
                             }
                             case MALFORMED -> os.write(wire.malformedEvent());
-                            default -> { }
+                            default -> {}
                         }
                     }
                     os.write(next);
@@ -179,9 +187,10 @@ final class GenerationHandler implements HttpHandler {
          *  token's event, and after the last token the usage event and [DONE]. */
         private byte[] event(WireFormat wire, int i, int osl, String finish) {
             boolean last = i == osl - 1;
-            boolean usageInside = last && req.includeUsage() && ctx.behaviour.usage() == ServerBehaviour.Usage.LAST_CHUNK;
-            byte[] token = wire.tokenEvent(TextGenerator.token(number, i), last ? finish : null,
-                    usageInside ? usage(osl) : null);
+            boolean usageInside =
+                    last && req.includeUsage() && ctx.behaviour.usage() == ServerBehaviour.Usage.LAST_CHUNK;
+            byte[] token = wire.tokenEvent(
+                    TextGenerator.token(number, i), last ? finish : null, usageInside ? usage(osl) : null);
             if (!(i == 0 && chat) && !last) return token;
             var b = new ByteArrayOutputStream(token.length * 2);
             if (i == 0 && chat) b.writeBytes(wire.roleEvent());
@@ -220,7 +229,7 @@ final class GenerationHandler implements HttpHandler {
                     outcome = "truncated";
                     json = json.substring(0, json.length() / 2);
                 }
-                case null, default -> { }
+                case null, default -> {}
             }
             record(); // before the client can see the body, as in stream()
             Http.sendJson(ex, 200, json);
@@ -235,7 +244,8 @@ final class GenerationHandler implements HttpHandler {
         }
 
         private void countFinish(int osl, int maxTokens) {
-            if (osl == maxTokens) ctx.finishedLength.increment(); else ctx.finishedStop.increment();
+            if (osl == maxTokens) ctx.finishedLength.increment();
+            else ctx.finishedStop.increment();
         }
 
         private ApiError injected(int status, String type, String message) {
@@ -254,10 +264,21 @@ final class GenerationHandler implements HttpHandler {
                 actual[i] = ctx.time.epochMicros(session.writtenNanos[i]);
             }
             long end = RealTimeDriver.now();
-            ctx.traces.add(new ServerTrace(id, number, path, fault == null ? null : fault.cliName(), outcome,
-                    req.promptTokens(), n, seq == null ? 0 : seq.preemptions(), ctx.time.epochMicros(arrival),
+            ctx.traces.add(new ServerTrace(
+                    id,
+                    number,
+                    path,
+                    fault == null ? null : fault.cliName(),
+                    outcome,
+                    req.promptTokens(),
+                    n,
+                    seq == null ? 0 : seq.preemptions(),
+                    ctx.time.epochMicros(arrival),
                     seq == null ? -1 : ctx.time.epochMicros(seq.firstScheduledNanos()),
-                    n == 0 ? -1 : actual[0], ctx.time.epochMicros(end), intended, actual));
+                    n == 0 ? -1 : actual[0],
+                    ctx.time.epochMicros(end),
+                    intended,
+                    actual));
         }
 
         private static void sleep(long millis) {

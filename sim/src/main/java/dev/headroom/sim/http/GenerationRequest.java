@@ -7,5 +7,13 @@ package dev.headroom.sim.http;
  * @param minTokens     output tokens to produce before the model may stop on its own
  * @param blockHashes   the prompt's KV-block hash chain, for the prefix cache
  */
-record GenerationRequest(boolean chat, String model, int promptTokens, Integer maxTokens, int minTokens,
-                         boolean ignoreEos, boolean stream, boolean includeUsage, long[] blockHashes) {}
+record GenerationRequest(
+        boolean chat,
+        String model,
+        int promptTokens,
+        Integer maxTokens,
+        int minTokens,
+        boolean ignoreEos,
+        boolean stream,
+        boolean includeUsage,
+        long[] blockHashes) {}

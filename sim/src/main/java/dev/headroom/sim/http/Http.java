@@ -1,7 +1,6 @@
 package dev.headroom.sim.http;
 
 import com.sun.net.httpserver.HttpExchange;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -37,7 +36,8 @@ final class Http {
             // readNBytes(b, off, len) stops at len; readNBytes(len) would try once more and see the end.
             byte[] body = new byte[(int) length];
             int n = ex.getRequestBody().readNBytes(body, 0, body.length);
-            if (n < body.length) throw ApiError.badRequest("request body ended after " + n + " of " + length + " bytes", null);
+            if (n < body.length)
+                throw ApiError.badRequest("request body ended after " + n + " of " + length + " bytes", null);
             return body;
         }
         try (InputStream in = ex.getRequestBody()) {
@@ -48,8 +48,12 @@ final class Http {
     }
 
     private static ApiError tooLarge(int limit) {
-        return new ApiError(413, "invalid_request_error", "request body is larger than the limit of " + limit + " bytes",
-                null, "request_too_large");
+        return new ApiError(
+                413,
+                "invalid_request_error",
+                "request body is larger than the limit of " + limit + " bytes",
+                null,
+                "request_too_large");
     }
 
     static void sendJson(HttpExchange ex, int status, String json) throws IOException {
@@ -93,8 +97,12 @@ final class Http {
     }
 
     static ApiError methodNotAllowed(String method, String allowed) {
-        return new ApiError(405, "invalid_request_error", "method " + method + " is not allowed here; use " + allowed,
-                null, "method_not_allowed");
+        return new ApiError(
+                405,
+                "invalid_request_error",
+                "method " + method + " is not allowed here; use " + allowed,
+                null,
+                "method_not_allowed");
     }
 
     static ApiError notFound(String path) {

@@ -2,7 +2,6 @@ package dev.headroom.sim.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-
 import java.io.IOException;
 
 /** The small endpoints: models, health, debug traces, and 404 for the rest. */
@@ -37,7 +36,8 @@ final class InfoHandlers {
     }
 
     static void requirePath(HttpExchange ex, String path) throws ApiError {
-        if (!ex.getRequestURI().getPath().equals(path)) throw Http.notFound(ex.getRequestURI().getPath());
+        if (!ex.getRequestURI().getPath().equals(path))
+            throw Http.notFound(ex.getRequestURI().getPath());
     }
 
     static HttpHandler models(ServerContext ctx) {
@@ -45,9 +45,14 @@ final class InfoHandlers {
             requirePath(ex, "/v1/models");
             requireMethod(ex, "GET");
             long created = System.currentTimeMillis() / 1000;
-            Http.sendJson(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":" + Json.quote(ctx.servedModel)
-                    + ",\"object\":\"model\",\"created\":" + created + ",\"owned_by\":\"headroom-sim\",\"root\":"
-                    + Json.quote(ctx.servedModel) + ",\"max_model_len\":" + ctx.engine.model().maxContext() + "}]}");
+            Http.sendJson(
+                    ex,
+                    200,
+                    "{\"object\":\"list\",\"data\":[{\"id\":" + Json.quote(ctx.servedModel)
+                            + ",\"object\":\"model\",\"created\":" + created
+                            + ",\"owned_by\":\"headroom-sim\",\"root\":"
+                            + Json.quote(ctx.servedModel) + ",\"max_model_len\":"
+                            + ctx.engine.model().maxContext() + "}]}");
         });
     }
 
@@ -67,8 +72,12 @@ final class InfoHandlers {
             String id = path.substring("/debug/requests/".length());
             ServerTrace t = ctx.traces.get(id);
             if (t == null) {
-                throw new ApiError(404, "invalid_request_error", "no trace for request id '" + id
-                        + "' (only recent requests are kept)", null, "not_found");
+                throw new ApiError(
+                        404,
+                        "invalid_request_error",
+                        "no trace for request id '" + id + "' (only recent requests are kept)",
+                        null,
+                        "not_found");
             }
             Http.sendJson(ex, 200, Json.MAPPER.writeValueAsString(t));
         });

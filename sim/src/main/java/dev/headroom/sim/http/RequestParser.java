@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.sim.PseudoTokenizer;
 import dev.headroom.sim.engine.BlockHashes;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,10 +31,15 @@ final class RequestParser {
         if (root == null || !root.isObject()) throw ApiError.badRequest("request body must be a JSON object", null);
 
         JsonNode model = root.get("model");
-        if (model == null || !model.isTextual()) throw ApiError.badRequest("'model' is required and must be a string", "model");
+        if (model == null || !model.isTextual())
+            throw ApiError.badRequest("'model' is required and must be a string", "model");
         if (!model.asText().equals(servedModel)) {
-            throw new ApiError(404, "invalid_request_error", "The model '" + model.asText()
-                    + "' does not exist. This server serves '" + servedModel + "'.", "model", "model_not_found");
+            throw new ApiError(
+                    404,
+                    "invalid_request_error",
+                    "The model '" + model.asText() + "' does not exist. This server serves '" + servedModel + "'.",
+                    "model",
+                    "model_not_found");
         }
         int[] ids = chat ? chatPrompt(root.get("messages")) : completionPrompt(root.get("prompt"));
         int prompt = ids.length;
@@ -53,14 +57,24 @@ final class RequestParser {
         JsonNode so = root.get("stream_options");
         if (so != null && !so.isNull()) {
             if (!so.isObject()) throw ApiError.badRequest("'stream_options' must be an object", "stream_options");
-            if (!stream) throw ApiError.badRequest("'stream_options' is only allowed when 'stream' is true", "stream_options");
+            if (!stream)
+                throw ApiError.badRequest("'stream_options' is only allowed when 'stream' is true", "stream_options");
             includeUsage = optionalBool(so, "include_usage");
         }
         int min = minTokens == null ? 0 : minTokens;
         if (maxTokens != null && min > maxTokens) {
-            throw ApiError.badRequest("min_tokens (" + min + ") must be <= max_tokens (" + maxTokens + ")", "min_tokens");
+            throw ApiError.badRequest(
+                    "min_tokens (" + min + ") must be <= max_tokens (" + maxTokens + ")", "min_tokens");
         }
-        return new GenerationRequest(chat, servedModel, prompt, maxTokens, min, ignoreEos, stream, includeUsage,
+        return new GenerationRequest(
+                chat,
+                servedModel,
+                prompt,
+                maxTokens,
+                min,
+                ignoreEos,
+                stream,
+                includeUsage,
                 BlockHashes.of(ids, blockSize));
     }
 
@@ -76,7 +90,8 @@ final class RequestParser {
             String where = "messages[" + i + "]";
             if (!m.isObject()) throw ApiError.badRequest(where + " must be an object", where);
             JsonNode role = m.get("role");
-            if (role == null || !role.isTextual()) throw ApiError.badRequest(where + ".role is required", where + ".role");
+            if (role == null || !role.isTextual())
+                throw ApiError.badRequest(where + ".role is required", where + ".role");
             JsonNode content = m.get("content");
             roles.add(role.asText());
             contents.add(contentText(content, where));
@@ -93,8 +108,8 @@ final class RequestParser {
             for (JsonNode part : content) {
                 JsonNode text = part.get("text");
                 if (!part.isObject() || text == null || !text.isTextual()) {
-                    throw ApiError.badRequest(where + ".content parts must be {\"type\":\"text\",\"text\":...}",
-                            where + ".content");
+                    throw ApiError.badRequest(
+                            where + ".content parts must be {\"type\":\"text\",\"text\":...}", where + ".content");
                 }
                 b.append(text.asText());
             }
@@ -115,8 +130,10 @@ final class RequestParser {
             for (int i = 0; i < ids.length; i++) ids[i] = prompt.get(i).asInt();
             return ids;
         }
-        throw ApiError.badRequest("'prompt' must be a string, a one-string array, or an array of token ids "
-                + "(batched prompts are not supported)", "prompt");
+        throw ApiError.badRequest(
+                "'prompt' must be a string, a one-string array, or an array of token ids "
+                        + "(batched prompts are not supported)",
+                "prompt");
     }
 
     private static boolean allInts(JsonNode array) {

@@ -37,8 +37,9 @@ public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfter
                 case "llama.cpp", "llamacpp", "llama-cpp" -> LLAMA_CPP;
                 case "tgi" -> TGI;
                 case "none" -> NONE;
-                default -> throw new BadInputException("bad {tokenize} '" + s
-                        + "': valid values are vllm, sglang, llama.cpp, tgi, none");
+                default ->
+                    throw new BadInputException(
+                            "bad {tokenize} '" + s + "': valid values are vllm, sglang, llama.cpp, tgi, none");
             };
         }
     }
@@ -54,13 +55,15 @@ public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfter
             return switch (s.trim().toLowerCase(Locale.ROOT)) {
                 case "own-chunk" -> OWN_CHUNK;
                 case "last-chunk" -> LAST_CHUNK;
-                default -> throw new BadInputException("bad {usage} '" + s + "': valid values are own-chunk, last-chunk");
+                default ->
+                    throw new BadInputException("bad {usage} '" + s + "': valid values are own-chunk, last-chunk");
             };
         }
     }
 
     public ServerBehaviour {
-        if (tokenize == null || usage == null) throw new IllegalArgumentException("a tokenize shape and a usage placement are required");
+        if (tokenize == null || usage == null)
+            throw new IllegalArgumentException("a tokenize shape and a usage placement are required");
         if (idleTimeout != null && (idleTimeout.isNegative() || idleTimeout.isZero())) {
             throw new BadInputException("{idle-timeout} must be > 0, got " + idleTimeout);
         }

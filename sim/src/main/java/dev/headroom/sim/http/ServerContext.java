@@ -3,11 +3,10 @@ package dev.headroom.sim.http;
 import dev.headroom.sim.FaultPlan;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.RealTimeDriver;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
-
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /** What every handler shares: the engine, the parser, faults, traces and the server's own counters. */
 final class ServerContext {
@@ -27,10 +26,17 @@ final class ServerContext {
     final LongAdder faultsInjected = new LongAdder();
     /** Emit lag (actual - intended write time) of every token, in microseconds; written by all handler threads. */
     final Recorder emitLag = new Recorder(3);
+
     private final Histogram emitLagTotal = new Histogram(3);
 
-    ServerContext(EngineConfig engine, RealTimeDriver driver, FaultPlan faults, TraceStore traces, int maxBodyBytes,
-                  String servedModel, ServerBehaviour behaviour) {
+    ServerContext(
+            EngineConfig engine,
+            RealTimeDriver driver,
+            FaultPlan faults,
+            TraceStore traces,
+            int maxBodyBytes,
+            String servedModel,
+            ServerBehaviour behaviour) {
         this.engine = engine;
         this.driver = driver;
         this.behaviour = behaviour;

@@ -1,13 +1,11 @@
 package dev.headroom.sim.http;
 
-import dev.headroom.model.BadInputException;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.headroom.model.BadInputException;
 import dev.headroom.sim.FaultPlan;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.RealTimeDriver;
-import org.HdrHistogram.Histogram;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -17,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.HdrHistogram.Histogram;
 
 /**
  * The simulator as an OpenAI-compatible HTTP server on the real clock: the JDK's {@link HttpServer} with a
@@ -45,8 +44,15 @@ public final class SimServer implements AutoCloseable {
      * @param traceKeep     how many recent traces {@code /debug/requests/{id}} can serve
      * @param behaviour     where the server behaves like one real server rather than another
      */
-    public record Config(String host, int port, EngineConfig engine, FaultPlan faults, int maxBodyBytes,
-                         Path traceOut, int traceKeep, ServerBehaviour behaviour) {
+    public record Config(
+            String host,
+            int port,
+            EngineConfig engine,
+            FaultPlan faults,
+            int maxBodyBytes,
+            Path traceOut,
+            int traceKeep,
+            ServerBehaviour behaviour) {
         public Config {
             if (port < 0 || port > 65535) throw new BadInputException("port must be in 0..65535, got " + port);
             if (maxBodyBytes < 1024) throw new BadInputException("max body must be >= 1024 bytes, got " + maxBodyBytes);
@@ -55,8 +61,8 @@ public final class SimServer implements AutoCloseable {
         }
 
         public static Config loopback(EngineConfig engine) {
-            return new Config("127.0.0.1", 0, engine, FaultPlan.none(), 4 * 1024 * 1024, null, 10_000,
-                    ServerBehaviour.vllm());
+            return new Config(
+                    "127.0.0.1", 0, engine, FaultPlan.none(), 4 * 1024 * 1024, null, 10_000, ServerBehaviour.vllm());
         }
 
         public Config withPort(int p) {
@@ -86,8 +92,14 @@ public final class SimServer implements AutoCloseable {
         config.engine().kvBlocks(); // refuse a model that does not fit before binding anything
         this.driver = new RealTimeDriver(config.engine());
         TraceStore traces = new TraceStore(config.traceKeep(), config.traceOut());
-        this.ctx = new ServerContext(config.engine(), driver, config.faults(), traces, config.maxBodyBytes(),
-                config.engine().model().servedName(), config.behaviour());
+        this.ctx = new ServerContext(
+                config.engine(),
+                driver,
+                config.faults(),
+                traces,
+                config.maxBodyBytes(),
+                config.engine().model().servedName(),
+                config.behaviour());
         this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 4096);
         this.executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
@@ -103,7 +115,8 @@ public final class SimServer implements AutoCloseable {
         routes.put("/chat_tokenize", Tokenizing.chatTokenize(ctx));
         routes.put("/debug/requests/", InfoHandlers.debug(ctx));
         routes.put("/", InfoHandlers.notFound());
-        routes.forEach((path, handler) -> server.createContext(path, handler).getFilters().add(connections));
+        routes.forEach((path, handler) ->
+                server.createContext(path, handler).getFilters().add(connections));
         server.start();
         InetSocketAddress bound = server.getAddress();
         String host = bound.getAddress().getHostAddress();
@@ -116,8 +129,8 @@ public final class SimServer implements AutoCloseable {
         try {
             return new SimServer(config);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the simulator on " + config.host() + ":" + config.port()
-                    + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot start the simulator on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.headroom.sim.http;
 
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
-
 import java.io.InterruptedIOException;
 import java.util.concurrent.locks.LockSupport;
 

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.headroom.sim.PseudoTokenizer;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +22,15 @@ final class Tokenizing {
     private Tokenizing() {}
 
     static HttpHandler tokenize(ServerContext ctx) {
-        return endpoint(ctx, "/tokenize", List.of(ServerBehaviour.Tokenize.VLLM, ServerBehaviour.Tokenize.SGLANG,
-                ServerBehaviour.Tokenize.LLAMA_CPP, ServerBehaviour.Tokenize.TGI), (ex, root) -> switch (ctx.behaviour.tokenize()) {
+        return endpoint(
+                ctx,
+                "/tokenize",
+                List.of(
+                        ServerBehaviour.Tokenize.VLLM,
+                        ServerBehaviour.Tokenize.SGLANG,
+                        ServerBehaviour.Tokenize.LLAMA_CPP,
+                        ServerBehaviour.Tokenize.TGI),
+                (ex, root) -> switch (ctx.behaviour.tokenize()) {
                     case VLLM, SGLANG -> openAi(ctx, root);
                     case LLAMA_CPP -> {
                         // llama.cpp reads only "content" (missing: empty) and adds BOS only when asked.
@@ -40,8 +46,13 @@ final class Tokenizing {
                     case TGI -> {
                         JsonNode inputs = root.get("inputs");
                         if (inputs == null || !inputs.isTextual()) {
-                            throw new ApiError(422, "invalid_request_error", "Failed to deserialize the JSON body into "
-                                    + "the target type: missing field `inputs`", "inputs", null);
+                            throw new ApiError(
+                                    422,
+                                    "invalid_request_error",
+                                    "Failed to deserialize the JSON body into "
+                                            + "the target type: missing field `inputs`",
+                                    "inputs",
+                                    null);
                         }
                         yield tgiTokens(PseudoTokenizer.encodeCompletion(inputs.asText()));
                     }
@@ -79,7 +90,8 @@ final class Tokenizing {
         } else if (root.has("prompt") && root.get("prompt").isTextual()) {
             String prompt = root.get("prompt").asText();
             JsonNode addSpecial = root.get("add_special_tokens");
-            ids = addSpecial == null || addSpecial.asBoolean(true) ? PseudoTokenizer.encodeCompletion(prompt)
+            ids = addSpecial == null || addSpecial.asBoolean(true)
+                    ? PseudoTokenizer.encodeCompletion(prompt)
                     : PseudoTokenizer.encode(prompt);
         } else {
             throw ApiError.badRequest("give either 'prompt' (a string) or 'messages'", "prompt");
@@ -121,9 +133,11 @@ final class Tokenizing {
         JsonNode answer(HttpExchange ex, JsonNode root) throws ApiError, IOException;
     }
 
-    private static HttpHandler endpoint(ServerContext ctx, String path, List<ServerBehaviour.Tokenize> dialects, Body body) {
+    private static HttpHandler endpoint(
+            ServerContext ctx, String path, List<ServerBehaviour.Tokenize> dialects, Body body) {
         return InfoHandlers.guarded(ex -> {
-            if (!dialects.contains(ctx.behaviour.tokenize())) throw Http.notFound(ex.getRequestURI().getPath());
+            if (!dialects.contains(ctx.behaviour.tokenize()))
+                throw Http.notFound(ex.getRequestURI().getPath());
             InfoHandlers.requirePath(ex, path);
             InfoHandlers.requireMethod(ex, "POST");
             JsonNode root;

@@ -1,7 +1,6 @@
 package dev.headroom.sim.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -39,7 +39,8 @@ final class WireFormat {
     byte[] tokenEvent(String text, String finishReason, String usage) {
         String fr = finishReason == null ? "null" : "\"" + finishReason + "\"";
         String choice = chat
-                ? "[{\"index\":0,\"delta\":{\"content\":" + Json.quote(text) + "},\"logprobs\":null,\"finish_reason\":" + fr
+                ? "[{\"index\":0,\"delta\":{\"content\":" + Json.quote(text) + "},\"logprobs\":null,\"finish_reason\":"
+                        + fr
                 : "[{\"index\":0,\"text\":" + Json.quote(text) + ",\"logprobs\":null,\"finish_reason\":" + fr;
         String stop = finishReason == null ? "" : ",\"stop_reason\":null";
         return bytes(head + choice + stop + "}]" + (usage == null ? "" : ",\"usage\":" + usage) + "}\n\n");
@@ -77,8 +78,8 @@ final class WireFormat {
 
     /** The usage object, with the prompt tokens served from the prefix cache as OpenAI reports them. */
     static String usage(int prompt, int completion, int cached) {
-        return "{\"prompt_tokens\":" + prompt + ",\"total_tokens\":" + (prompt + completion)
-                + ",\"completion_tokens\":" + completion + ",\"prompt_tokens_details\":{\"cached_tokens\":" + cached + "}}";
+        return "{\"prompt_tokens\":" + prompt + ",\"total_tokens\":" + (prompt + completion) + ",\"completion_tokens\":"
+                + completion + ",\"prompt_tokens_details\":{\"cached_tokens\":" + cached + "}}";
     }
 
     private static final byte[] DONE = bytes("data: [DONE]\n\n");

@@ -1,7 +1,7 @@
 package dev.headroom.sim.profile;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import dev.headroom.model.BadInputException;
 
 /** One accelerator's public spec-sheet figures, the efficiencies the roofline applies, and its list price. */
 @JsonIgnoreProperties(ignoreUnknown = false)

@@ -1,7 +1,7 @@
 package dev.headroom.sim.profile;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import dev.headroom.model.BadInputException;
 
 /** A transformer's shape: what the roofline needs to cost a step and size the KV cache. */
 @JsonIgnoreProperties(ignoreUnknown = false)
@@ -53,11 +53,14 @@ public record ModelProfile(
         Profiles.requirePositive(name, "kv_bytes_per_element", kvBytesPerElement);
         Profiles.requirePositive(name, "max_context", maxContext);
         if (activeParameters != null && (activeParameters <= 0 || activeParameters > parameters)) {
-            throw new BadInputException("model profile '" + name + "': active_parameters must be in (0, parameters], got "
-                    + activeParameters);
+            throw new BadInputException("model profile '" + name
+                    + "': active_parameters must be in (0, parameters], got " + activeParameters);
         }
-        if (isMoe() && (expertsPerToken == null || expertsPerToken < 1 || expertsPerToken >= experts
-                || activeParameters == null)) {
+        if (isMoe()
+                && (expertsPerToken == null
+                        || expertsPerToken < 1
+                        || expertsPerToken >= experts
+                        || activeParameters == null)) {
             throw new BadInputException("model profile '" + name
                     + "': a mixture of experts needs active_parameters and 1 <= experts_per_token < experts");
         }

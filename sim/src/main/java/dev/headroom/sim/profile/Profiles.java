@@ -1,13 +1,12 @@
 package dev.headroom.sim.profile;
 
-import dev.headroom.model.BadInputException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-
+import dev.headroom.model.BadInputException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -53,7 +52,8 @@ public final class Profiles {
     /** On-demand list price per GPU-hour of every bundled hardware profile, by name (a plan catalog's default). */
     public static Map<String, Double> listPrices() {
         Map<String, Double> prices = new LinkedHashMap<>();
-        for (String name : hardwareNames()) prices.put(name, hardware(name).price().onDemandPerGpuHour());
+        for (String name : hardwareNames())
+            prices.put(name, hardware(name).price().onDemandPerGpuHour());
         return prices;
     }
 

@@ -3,15 +3,14 @@ package dev.headroom.sim.bench;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.SimServer;
 import dev.headroom.sim.profile.Profiles;
-import org.HdrHistogram.Histogram;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Benchmark of the real-time simulator server (not a test: it asserts nothing about speed, it reports).
@@ -41,12 +40,15 @@ class SimServerBenchmark {
     @Test
     void realTimeServerUnderThousandsOfStreams() throws Exception {
         // Batch room for every stream, and a prompt short enough that decode dominates.
-        EngineConfig engine = EngineConfig.defaults(Profiles.hardware(System.getProperty("bench.hardware", "h100-sxm")),
-                Profiles.model(System.getProperty("bench.model", "llama-3.1-8b"))).withMaxNumSeqs(Integer.getInteger("bench.maxNumSeqs", STREAMS + 24));
+        EngineConfig engine = EngineConfig.defaults(
+                        Profiles.hardware(System.getProperty("bench.hardware", "h100-sxm")),
+                        Profiles.model(System.getProperty("bench.model", "llama-3.1-8b")))
+                .withMaxNumSeqs(Integer.getInteger("bench.maxNumSeqs", STREAMS + 24));
         try (SimServer server = SimServer.start(SimServer.Config.loopback(engine))) {
             String url = server.baseUri() + "/v1/chat/completions";
             String body = "{\"model\":\"" + server.servedModel() + "\",\"messages\":[{\"role\":\"user\",\"content\":"
-                    + "\"Benchmark the server please\"}],\"max_tokens\":" + OSL + ",\"ignore_eos\":true,\"stream\":true}";
+                    + "\"Benchmark the server please\"}],\"max_tokens\":" + OSL
+                    + ",\"ignore_eos\":true,\"stream\":true}";
             long end = System.nanoTime() + (long) (WARMUP_SECONDS + SECONDS) * 1_000_000_000L;
             AtomicLong peakRunning = new AtomicLong();
             AtomicInteger peakOpen = new AtomicInteger();
@@ -78,14 +80,32 @@ class SimServerBenchmark {
             long failures = load.failures.get();
             load.close();
 
-            String json = String.format(Locale.ROOT, "{\"benchmark\":\"sim-server\",\"hardware\":\"%s\",\"max_num_seqs\":%d,\"model\":\"%s\",\"osl\":%d,\"streams\":%d,\"seconds\":%.1f,"
+            String json = String.format(
+                    Locale.ROOT,
+                    "{\"benchmark\":\"sim-server\",\"hardware\":\"%s\",\"max_num_seqs\":%d,\"model\":\"%s\",\"osl\":%d,\"streams\":%d,\"seconds\":%.1f,"
                             + "\"peak_open_streams\":%d,\"peak_running_sequences\":%d,\"chunks_per_second\":%.0f,"
                             + "\"emit_lag_us\":{\"count\":%d,\"p50\":%d,\"p90\":%d,\"p99\":%d,\"p999\":%d,\"max\":%d},"
                             + "\"engine_steps_per_second\":%.1f,\"tokens_per_step\":%.1f,\"client_failures\":%d,\"cores\":%d,\"java\":\"%s\"}",
-                    engine.hardware().name(), engine.maxNumSeqs(), engine.model().name(), OSL, STREAMS, seconds, peakOpen.get(), peakRunning.get(), window / seconds, lag.getTotalCount(),
-                    lag.getValueAtPercentile(50), lag.getValueAtPercentile(90), lag.getValueAtPercentile(99),
-                    lag.getValueAtPercentile(99.9), lag.getMaxValue(), steps / seconds, tokens / steps, failures,
-                    Runtime.getRuntime().availableProcessors(), Runtime.version());
+                    engine.hardware().name(),
+                    engine.maxNumSeqs(),
+                    engine.model().name(),
+                    OSL,
+                    STREAMS,
+                    seconds,
+                    peakOpen.get(),
+                    peakRunning.get(),
+                    window / seconds,
+                    lag.getTotalCount(),
+                    lag.getValueAtPercentile(50),
+                    lag.getValueAtPercentile(90),
+                    lag.getValueAtPercentile(99),
+                    lag.getValueAtPercentile(99.9),
+                    lag.getMaxValue(),
+                    steps / seconds,
+                    tokens / steps,
+                    failures,
+                    Runtime.getRuntime().availableProcessors(),
+                    Runtime.version());
             System.out.println(json);
             Files.writeString(Path.of("target", "benchmark-sim-server.json"), json + "\n");
         }

@@ -1,8 +1,5 @@
 package dev.headroom.sim.bench;
 
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -16,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * The floor under the server's emit lag on this machine: how long it takes one thread to write one SSE-sized
@@ -40,7 +39,7 @@ class SocketWriteFloorBenchmark {
 
     private static String burst(int n) throws Exception {
         try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-             Selector selector = Selector.open()) {
+                Selector selector = Selector.open()) {
             List<SocketChannel> writers = new ArrayList<>();
             List<SocketChannel> readers = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -84,8 +83,13 @@ class SocketWriteFloorBenchmark {
             for (SocketChannel c : readers) c.close();
             Arrays.sort(bursts);
             long median = bursts[bursts.length / 2];
-            return String.format(Locale.ROOT, "{\"sockets\":%d,\"burst_median_us\":%.0f,\"burst_p90_us\":%.0f,"
-                    + "\"per_write_us\":%.2f}", n, median / 1e3, bursts[bursts.length * 9 / 10] / 1e3, median / 1e3 / n);
+            return String.format(
+                    Locale.ROOT,
+                    "{\"sockets\":%d,\"burst_median_us\":%.0f,\"burst_p90_us\":%.0f," + "\"per_write_us\":%.2f}",
+                    n,
+                    median / 1e3,
+                    bursts[bursts.length * 9 / 10] / 1e3,
+                    median / 1e3 / n);
         }
     }
 }

@@ -1,20 +1,20 @@
 package dev.headroom.sim.engine;
 
-import dev.headroom.sim.profile.Profiles;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.sim.profile.Profiles;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** Automatic prefix caching in the engine, as vLLM does it: full blocks, a hash chain, LRU eviction of free blocks. */
 class PrefixCacheTest {
     private static final int BLOCK = 16;
 
     private static EngineConfig config(boolean caching) {
-        return EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b")).withNoise(0, 0, 0)
+        return EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"))
+                .withNoise(0, 0, 0)
                 .withPrefixCaching(caching);
     }
 
@@ -22,8 +22,22 @@ class PrefixCacheTest {
     private static EngineConfig small(int blocks) {
         EngineConfig c = config(true);
         for (double u = 0.9; u > 0.01; u -= 0.0001) {
-            EngineConfig t = new EngineConfig(c.hardware(), c.model(), 1, c.maxNumSeqs(), c.maxNumBatchedTokens(), BLOCK, u,
-                    c.activationReserveGb(), c.maxWaiting(), 0, 0, 0, c.eosLength(), 1, true);
+            EngineConfig t = new EngineConfig(
+                    c.hardware(),
+                    c.model(),
+                    1,
+                    c.maxNumSeqs(),
+                    c.maxNumBatchedTokens(),
+                    BLOCK,
+                    u,
+                    c.activationReserveGb(),
+                    c.maxWaiting(),
+                    0,
+                    0,
+                    0,
+                    c.eosLength(),
+                    1,
+                    true);
             if (t.kvBlocks() <= blocks) return t;
         }
         throw new AssertionError("no utilisation gives " + blocks + " blocks");
@@ -40,11 +54,13 @@ class PrefixCacheTest {
         long firstToken = -1;
         boolean done;
 
-        @Override public void onToken(Sequence seq, int index, long nanos) {
+        @Override
+        public void onToken(Sequence seq, int index, long nanos) {
             if (index == 0) firstToken = nanos;
         }
 
-        @Override public void onFinish(Sequence seq, long nanos) {
+        @Override
+        public void onFinish(Sequence seq, long nanos) {
             done = true;
         }
     }
@@ -131,8 +147,10 @@ class PrefixCacheTest {
         Timing ta = new Timing();
         Sequence firstAgain = seq(11, prompts.get(0), ta);
         runAlone(e, firstAgain, ta, t + 1_000_000_000L);
-        assertTrue(firstAgain.cachedTokens() < 24 * BLOCK, blocks + " blocks: the first prompt's tail was evicted, "
-                + firstAgain.cachedTokens() + " tokens still hit");
+        assertTrue(
+                firstAgain.cachedTokens() < 24 * BLOCK,
+                blocks + " blocks: the first prompt's tail was evicted, " + firstAgain.cachedTokens()
+                        + " tokens still hit");
         assertTrue(firstAgain.cachedTokens() > 0, "its head, freed last, was evicted last");
     }
 }

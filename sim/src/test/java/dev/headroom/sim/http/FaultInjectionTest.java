@@ -1,15 +1,5 @@
 package dev.headroom.sim.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.headroom.sim.Fault;
-import dev.headroom.sim.FaultPlan;
-import okhttp3.Response;
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.time.Duration;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -17,13 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.headroom.sim.Fault;
+import dev.headroom.sim.FaultPlan;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import okhttp3.Response;
+import org.junit.jupiter.api.Test;
+
 class FaultInjectionTest {
     static final String M = SimServerHttpTest.MODEL;
 
     /** Runs {@code body} against a server that injects {@code fault} into every request. */
     private static void withFault(Fault fault, ThrowingConsumer body) throws IOException {
         var plan = new FaultPlan(Map.of(fault, 1.0), Duration.ofMillis(400), Duration.ofMillis(400), 1);
-        try (SimServer server = SimServer.start(SimServer.Config.loopback(SimServerHttpTest.engine()).withFaults(plan))) {
+        try (SimServer server = SimServer.start(
+                SimServer.Config.loopback(SimServerHttpTest.engine()).withFaults(plan))) {
             body.accept(new SimClient(server));
         }
     }
@@ -38,7 +38,8 @@ class FaultInjectionTest {
 
     @Test
     void httpErrorsBeforeTheStream() throws IOException {
-        for (var e : Map.of(Fault.HTTP_500, 500, Fault.HTTP_503, 503, Fault.HTTP_429, 429).entrySet()) {
+        for (var e : Map.of(Fault.HTTP_500, 500, Fault.HTTP_503, 503, Fault.HTTP_429, 429)
+                .entrySet()) {
             withFault(e.getKey(), c -> {
                 var s = chat(c, 10);
                 assertEquals(e.getValue(), s.code());
@@ -66,7 +67,8 @@ class FaultInjectionTest {
             assertTrue(s.lines().getLast().isDone());
             long maxGap = 0;
             for (int i = 1; i < s.lines().size(); i++) {
-                maxGap = Math.max(maxGap, s.lines().get(i).nanos() - s.lines().get(i - 1).nanos());
+                maxGap = Math.max(
+                        maxGap, s.lines().get(i).nanos() - s.lines().get(i - 1).nanos());
             }
             assertTrue(maxGap >= 380_000_000L, "longest gap " + maxGap / 1e6 + " ms");
         });
@@ -76,14 +78,17 @@ class FaultInjectionTest {
     void malformedChunkIsNotJsonButTheStreamGoesOn() throws IOException {
         withFault(Fault.MALFORMED, c -> {
             var s = chat(c, 10);
-            long bad = s.lines().stream().filter(l -> !l.isDone()).filter(l -> {
-                try {
-                    SimClient.JSON.readTree(l.data());
-                    return false;
-                } catch (IOException e) {
-                    return true;
-                }
-            }).count();
+            long bad = s.lines().stream()
+                    .filter(l -> !l.isDone())
+                    .filter(l -> {
+                        try {
+                            SimClient.JSON.readTree(l.data());
+                            return false;
+                        } catch (IOException e) {
+                            return true;
+                        }
+                    })
+                    .count();
             assertEquals(1, bad);
             assertTrue(s.lines().getLast().isDone());
         });
@@ -107,8 +112,14 @@ class FaultInjectionTest {
             JsonNode usage = s.lines().get(s.lines().size() - 2).json();
             assertEquals(0, usage.at("/usage/completion_tokens").asInt());
             assertTrue(s.lines().getLast().isDone());
-            try (Response r = c.post("/v1/completions", "{\"model\":\"" + M + "\",\"prompt\":\"x\",\"max_tokens\":5}")) {
-                assertEquals(0, SimClient.JSON.readTree(r.body().string()).at("/usage/completion_tokens").asInt());
+            try (Response r =
+                    c.post("/v1/completions", "{\"model\":\"" + M + "\",\"prompt\":\"x\",\"max_tokens\":5}")) {
+                assertEquals(
+                        0,
+                        SimClient.JSON
+                                .readTree(r.body().string())
+                                .at("/usage/completion_tokens")
+                                .asInt());
             }
         });
     }
@@ -141,7 +152,8 @@ class FaultInjectionTest {
         var e = assertThrows(IllegalArgumentException.class, () -> FaultPlan.parseRate("boom=0.1"));
         assertTrue(e.getMessage().contains("boom") && e.getMessage().contains("reset"));
         assertThrows(IllegalArgumentException.class, () -> FaultPlan.parseRate("reset"));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new FaultPlan(Map.of(Fault.RESET, 0.7, Fault.STALL, 0.6), Duration.ZERO, Duration.ZERO, 0));
     }
 

@@ -1,10 +1,12 @@
 package dev.headroom.sim.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,27 +15,27 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** The behaviours by which real servers differ, as the simulator plays them on the wire. */
 class ServerBehaviourTest {
     static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
     static SimServer start(ServerBehaviour b) {
-        EngineConfig e = EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b")).withNoise(0, 0, 0);
+        EngineConfig e = EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"))
+                .withNoise(0, 0, 0);
         return SimServer.start(SimServer.Config.loopback(e).withBehaviour(b));
     }
 
     private static String post(SimServer s, String path, String json) {
-        return "POST " + path + " HTTP/1.1\r\nHost: " + s.baseUri().getAuthority() + "\r\nContent-Type: application/json\r\n"
-                + "Content-Length: " + json.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + json;
+        return "POST " + path + " HTTP/1.1\r\nHost: " + s.baseUri().getAuthority()
+                + "\r\nContent-Type: application/json\r\n" + "Content-Length: "
+                + json.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + json;
     }
 
-    private static final String STREAM = "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi there\"}],"
-            + "\"max_tokens\":3,\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
+    private static final String STREAM =
+            "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi there\"}],"
+                    + "\"max_tokens\":3,\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
 
     /** Reads one whole chunked response from the socket (up to the terminating chunk). */
     private static String readChunkedResponse(InputStream in) throws IOException {
@@ -60,7 +62,8 @@ class ServerBehaviourTest {
     void aServerThatClosesAfterStreamsSendsTheWholeResponseThenClosesWithoutSayingSo() throws IOException {
         for (boolean close : new boolean[] {false, true}) {
             try (SimServer s = start(ServerBehaviour.vllm().withCloseAfterStream(close));
-                 Socket socket = new Socket(s.baseUri().getHost(), s.baseUri().getPort())) {
+                    Socket socket =
+                            new Socket(s.baseUri().getHost(), s.baseUri().getPort())) {
                 OutputStream out = socket.getOutputStream();
                 out.write(post(s, "/v1/chat/completions", STREAM).getBytes(StandardCharsets.UTF_8));
                 out.flush();
@@ -75,7 +78,7 @@ class ServerBehaviourTest {
     @Test
     void anIdleConnectionIsClosedWhenItsNextRequestComesTooLate() throws IOException, InterruptedException {
         try (SimServer s = start(ServerBehaviour.vllm().withIdleTimeout(Duration.ofMillis(200)));
-             Socket socket = new Socket(s.baseUri().getHost(), s.baseUri().getPort())) {
+                Socket socket = new Socket(s.baseUri().getHost(), s.baseUri().getPort())) {
             OutputStream out = socket.getOutputStream();
             out.write(post(s, "/v1/chat/completions", STREAM).getBytes(StandardCharsets.UTF_8));
             out.flush();
@@ -102,8 +105,15 @@ class ServerBehaviourTest {
                     }
                 }
                 assertTrue(usage != null, place + ": " + lines);
-                assertEquals(place == ServerBehaviour.Usage.OWN_CHUNK, carrier.get("choices").isEmpty(), carrier.toString());
-                assertTrue(usage.path("prompt_tokens_details").path("cached_tokens").isInt(), usage.toString());
+                assertEquals(
+                        place == ServerBehaviour.Usage.OWN_CHUNK,
+                        carrier.get("choices").isEmpty(),
+                        carrier.toString());
+                assertTrue(
+                        usage.path("prompt_tokens_details")
+                                .path("cached_tokens")
+                                .isInt(),
+                        usage.toString());
             }
         }
     }

@@ -2,16 +2,15 @@ package dev.headroom.sim.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** A plain OkHttp client for the HTTP tests: raw SSE lines, with the time each line arrived. */
 final class SimClient {
@@ -29,7 +28,9 @@ final class SimClient {
 
     /** One SSE data line and when it arrived. */
     record Line(String data, long nanos) {
-        boolean isDone() { return data.equals("[DONE]"); }
+        boolean isDone() {
+            return data.equals("[DONE]");
+        }
 
         JsonNode json() {
             try {
@@ -44,11 +45,16 @@ final class SimClient {
     record Streamed(int code, okhttp3.Headers headers, List<Line> lines, IOException error, long headersNanos) {}
 
     Response post(String path, String body) throws IOException {
-        return http.newCall(new Request.Builder().url(base + path).post(RequestBody.create(body, JSON_TYPE)).build()).execute();
+        return http.newCall(new Request.Builder()
+                        .url(base + path)
+                        .post(RequestBody.create(body, JSON_TYPE))
+                        .build())
+                .execute();
     }
 
     Response get(String path) throws IOException {
-        return http.newCall(new Request.Builder().url(base + path).get().build()).execute();
+        return http.newCall(new Request.Builder().url(base + path).get().build())
+                .execute();
     }
 
     Streamed stream(String path, String body) throws IOException {
@@ -71,7 +77,8 @@ final class SimClient {
     }
 
     static String chat(String model, int maxTokens, String extra) {
-        return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"How many servers do we need?\"}],"
+        return "{\"model\":\"" + model
+                + "\",\"messages\":[{\"role\":\"user\",\"content\":\"How many servers do we need?\"}],"
                 + "\"max_tokens\":" + maxTokens + ",\"ignore_eos\":true,\"stream\":true,"
                 + "\"stream_options\":{\"include_usage\":true}" + extra + "}";
     }

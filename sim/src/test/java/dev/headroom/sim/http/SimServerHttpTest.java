@@ -1,22 +1,21 @@
 package dev.headroom.sim.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.PseudoTokenizer;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
+import java.io.IOException;
+import java.util.List;
 import okhttp3.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SimServerHttpTest {
     static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
@@ -25,7 +24,8 @@ class SimServerHttpTest {
 
     static EngineConfig engine() {
         return EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"))
-                .withNoise(0, 0, 0).withEosLength(new LengthDistribution.Fixed(7));
+                .withNoise(0, 0, 0)
+                .withEosLength(new LengthDistribution.Fixed(7));
     }
 
     @BeforeAll
@@ -84,37 +84,48 @@ class SimServerHttpTest {
 
     @Test
     void completionsStreamAndUsageWithoutRoleChunk() throws IOException {
-        var s = client.stream("/v1/completions", "{\"model\":\"" + MODEL + "\",\"prompt\":\"Say hi\",\"max_tokens\":5,"
-                + "\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}");
+        var s = client.stream(
+                "/v1/completions",
+                "{\"model\":\"" + MODEL + "\",\"prompt\":\"Say hi\",\"max_tokens\":5,"
+                        + "\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}");
         var lines = s.lines();
         assertEquals(7, lines.size(), lines.toString());
         assertEquals("text_completion", lines.get(0).json().get("object").asText());
         assertFalse(lines.get(0).json().at("/choices/0/text").isMissingNode());
-        assertEquals("length", lines.get(4).json().at("/choices/0/finish_reason").asText());
-        assertEquals(PseudoTokenizer.completionPromptTokens("Say hi"), lines.get(5).json().at("/usage/prompt_tokens").asInt());
+        assertEquals(
+                "length", lines.get(4).json().at("/choices/0/finish_reason").asText());
+        assertEquals(
+                PseudoTokenizer.completionPromptTokens("Say hi"),
+                lines.get(5).json().at("/usage/prompt_tokens").asInt());
         assertTrue(lines.get(6).isDone());
     }
 
     @Test
     void withoutIncludeUsageThereIsNoUsageChunk() throws IOException {
-        var s = client.stream("/v1/chat/completions", "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\","
-                + "\"content\":\"x\"}],\"max_tokens\":3,\"ignore_eos\":true,\"stream\":true}");
+        var s = client.stream(
+                "/v1/chat/completions",
+                "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"x\"}],\"max_tokens\":3,\"ignore_eos\":true,\"stream\":true}");
         assertEquals(5, s.lines().size(), s.lines().toString());
         assertTrue(s.lines().stream().noneMatch(l -> l.data().contains("\"usage\"")));
     }
 
     @Test
     void nonStreamingResponsesCarryTheWholeTextAndUsage() throws IOException {
-        try (Response r = client.post("/v1/chat/completions", "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\","
-                + "\"content\":\"hi\"}],\"max_completion_tokens\":9,\"ignore_eos\":true}")) {
+        try (Response r = client.post(
+                "/v1/chat/completions",
+                "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"hi\"}],\"max_completion_tokens\":9,\"ignore_eos\":true}")) {
             JsonNode j = SimClient.JSON.readTree(r.body().string());
             assertEquals("chat.completion", j.get("object").asText());
-            assertEquals(9, PseudoTokenizer.count(j.at("/choices/0/message/content").asText()));
+            assertEquals(
+                    9, PseudoTokenizer.count(j.at("/choices/0/message/content").asText()));
             assertEquals(9, j.at("/usage/completion_tokens").asInt());
             assertEquals("length", j.at("/choices/0/finish_reason").asText());
         }
-        try (Response r = client.post("/v1/completions", "{\"model\":\"" + MODEL + "\",\"prompt\":\"hi\",\"max_tokens\":4,"
-                + "\"ignore_eos\":true}")) {
+        try (Response r = client.post(
+                "/v1/completions",
+                "{\"model\":\"" + MODEL + "\",\"prompt\":\"hi\",\"max_tokens\":4," + "\"ignore_eos\":true}")) {
             JsonNode j = SimClient.JSON.readTree(r.body().string());
             assertEquals("text_completion", j.get("object").asText());
             assertEquals(4, j.at("/usage/completion_tokens").asInt());
@@ -130,7 +141,12 @@ class SimServerHttpTest {
             assertEquals("stop", j.at("/choices/0/finish_reason").asText());
         }
         try (Response r = client.post("/v1/completions", base + ",\"min_tokens\":20}")) {
-            assertEquals(20, SimClient.JSON.readTree(r.body().string()).at("/usage/completion_tokens").asInt());
+            assertEquals(
+                    20,
+                    SimClient.JSON
+                            .readTree(r.body().string())
+                            .at("/usage/completion_tokens")
+                            .asInt());
         }
         try (Response r = client.post("/v1/completions", base.replace("100", "5") + "}")) {
             JsonNode j = SimClient.JSON.readTree(r.body().string());
@@ -149,17 +165,31 @@ class SimServerHttpTest {
             assertEquals(count, j.get("tokens").size());
             assertEquals(131072, j.get("max_model_len").asInt());
         }
-        try (Response r = client.post("/v1/completions", "{\"model\":\"" + MODEL + "\",\"prompt\":"
-                + SimClient.JSON.writeValueAsString(prompt) + ",\"max_tokens\":1}")) {
-            assertEquals(count, SimClient.JSON.readTree(r.body().string()).at("/usage/prompt_tokens").asInt());
+        try (Response r = client.post(
+                "/v1/completions",
+                "{\"model\":\"" + MODEL + "\",\"prompt\":" + SimClient.JSON.writeValueAsString(prompt)
+                        + ",\"max_tokens\":1}")) {
+            assertEquals(
+                    count,
+                    SimClient.JSON
+                            .readTree(r.body().string())
+                            .at("/usage/prompt_tokens")
+                            .asInt());
         }
-        String messages = "[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hello there\"}]";
+        String messages =
+                "[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hello there\"}]";
         try (Response r = client.post("/tokenize", "{\"messages\":" + messages + "}")) {
             count = SimClient.JSON.readTree(r.body().string()).get("count").asInt();
         }
-        try (Response r = client.post("/v1/chat/completions", "{\"model\":\"" + MODEL + "\",\"messages\":" + messages
-                + ",\"max_tokens\":1}")) {
-            assertEquals(count, SimClient.JSON.readTree(r.body().string()).at("/usage/prompt_tokens").asInt());
+        try (Response r = client.post(
+                "/v1/chat/completions",
+                "{\"model\":\"" + MODEL + "\",\"messages\":" + messages + ",\"max_tokens\":1}")) {
+            assertEquals(
+                    count,
+                    SimClient.JSON
+                            .readTree(r.body().string())
+                            .at("/usage/prompt_tokens")
+                            .asInt());
         }
     }
 
@@ -175,13 +205,22 @@ class SimServerHttpTest {
         client.stream("/v1/chat/completions", SimClient.chat(MODEL, 3, "")).lines();
         try (Response r = client.get("/metrics")) {
             String text = r.body().string();
-            for (String name : List.of("vllm:num_requests_running", "vllm:num_requests_waiting", "vllm:kv_cache_usage_perc",
-                    "vllm:gpu_cache_usage_perc", "vllm:prompt_tokens_total", "vllm:generation_tokens_total",
-                    "vllm:num_preemptions_total", "headroom_sim_emit_lag_seconds")) {
-                assertTrue(text.contains("\n" + name) || text.startsWith(name) || text.contains("# TYPE " + name), name);
+            for (String name : List.of(
+                    "vllm:num_requests_running",
+                    "vllm:num_requests_waiting",
+                    "vllm:kv_cache_usage_perc",
+                    "vllm:gpu_cache_usage_perc",
+                    "vllm:prompt_tokens_total",
+                    "vllm:generation_tokens_total",
+                    "vllm:num_preemptions_total",
+                    "headroom_sim_emit_lag_seconds")) {
+                assertTrue(
+                        text.contains("\n" + name) || text.startsWith(name) || text.contains("# TYPE " + name), name);
             }
-            long generated = text.lines().filter(l -> l.startsWith("vllm:generation_tokens_total{"))
-                    .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+            long generated = text.lines()
+                    .filter(l -> l.startsWith("vllm:generation_tokens_total{"))
+                    .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                    .sum();
             assertTrue(generated >= 3, text);
         }
     }
@@ -200,7 +239,8 @@ class SimServerHttpTest {
             long first = t.get("first_token_us").asLong();
             assertTrue(first > arrival, t.toString());
             for (int i = 0; i < 6; i++) {
-                long lag = t.get("token_written_us").get(i).asLong() - t.get("token_intended_us").get(i).asLong();
+                long lag = t.get("token_written_us").get(i).asLong()
+                        - t.get("token_intended_us").get(i).asLong();
                 assertTrue(lag >= 0 && lag < 50_000, "emit lag " + lag + " us");
             }
         }

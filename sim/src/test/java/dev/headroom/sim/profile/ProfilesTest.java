@@ -1,17 +1,16 @@
 package dev.headroom.sim.profile;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class ProfilesTest {
     private static final Path CONFIGS = Path.of("..", "configs");
@@ -48,17 +47,25 @@ class ProfilesTest {
     void everyYamlUnderConfigsIsOfAKindThisTestParses() throws IOException {
         // A new kind of config (SLOs, forecasts, ...) must come with a parse test of its own.
         try (Stream<Path> all = Files.walk(CONFIGS)) {
-            for (Path f : all.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).toList()) {
+            for (Path f : all.filter(
+                            p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                    .toList()) {
                 String kind = CONFIGS.relativize(f).getName(0).toString();
                 switch (kind) {
                     case "hardware" -> Profiles.parse(f, HardwareProfile.class).validate();
                     case "models" -> Profiles.parse(f, ModelProfile.class).validate();
                     // Plan inputs are parsed by the cli module's PlanCommandTest (everyPlanConfigInConfigsLoads).
-                    case "plan" -> assertTrue(List.of("forecast.yaml", "catalog.yaml", "policy.yaml", "capacities.yaml")
-                            .contains(f.getFileName().toString()), "no parse test covers " + f);
+                    case "plan" ->
+                        assertTrue(
+                                List.of("forecast.yaml", "catalog.yaml", "policy.yaml", "capacities.yaml")
+                                        .contains(f.getFileName().toString()),
+                                "no parse test covers " + f);
                     // Presets are loaded for probe, sweep and search by the cli module's ConfigFileTest.
-                    case "presets" -> assertTrue(List.of("chat.yaml", "rag.yaml", "batch-summarization.yaml")
-                            .contains(f.getFileName().toString()), "no parse test covers " + f);
+                    case "presets" ->
+                        assertTrue(
+                                List.of("chat.yaml", "rag.yaml", "batch-summarization.yaml")
+                                        .contains(f.getFileName().toString()),
+                                "no parse test covers " + f);
                     default -> throw new AssertionError("no parse test covers " + f);
                 }
             }
@@ -67,10 +74,14 @@ class ProfilesTest {
 
     @Test
     void theIssueNamesAreAllBundled() {
-        assertTrue(Profiles.hardwareNames().containsAll(
-                List.of("h100-sxm", "h200", "a100-80gb", "l40s", "l4", "b200", "mi300x")), Profiles.hardwareNames().toString());
-        assertTrue(Profiles.modelNames().containsAll(
-                List.of("llama-3.1-8b", "llama-3.1-70b", "qwen2.5-32b", "mixtral-8x7b")), Profiles.modelNames().toString());
+        assertTrue(
+                Profiles.hardwareNames()
+                        .containsAll(List.of("h100-sxm", "h200", "a100-80gb", "l40s", "l4", "b200", "mi300x")),
+                Profiles.hardwareNames().toString());
+        assertTrue(
+                Profiles.modelNames()
+                        .containsAll(List.of("llama-3.1-8b", "llama-3.1-70b", "qwen2.5-32b", "mixtral-8x7b")),
+                Profiles.modelNames().toString());
     }
 
     @Test
@@ -95,11 +106,14 @@ class ProfilesTest {
     @Test
     void aFileWithABadOrUnknownKeyIsRefusedByName(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
         Path bad = dir.resolve("bad.yaml");
-        Files.writeString(bad, Files.readString(CONFIGS.resolve("hardware/l4.yaml")).replace("memory_gb: 24", "memory_gb: -1"));
+        Files.writeString(
+                bad, Files.readString(CONFIGS.resolve("hardware/l4.yaml")).replace("memory_gb: 24", "memory_gb: -1"));
         var e = assertThrows(IllegalArgumentException.class, () -> Profiles.hardware(bad.toString()));
         assertTrue(e.getMessage().contains("memory_gb") && e.getMessage().contains("-1"), e.getMessage());
         Path typo = dir.resolve("typo.yaml");
-        Files.writeString(typo, Files.readString(CONFIGS.resolve("models/llama-3.1-8b.yaml")).replace("layers:", "layerz:"));
+        Files.writeString(
+                typo,
+                Files.readString(CONFIGS.resolve("models/llama-3.1-8b.yaml")).replace("layers:", "layerz:"));
         var t = assertThrows(IllegalArgumentException.class, () -> Profiles.model(typo.toString()));
         assertTrue(t.getMessage().contains("layerz"), t.getMessage());
     }
