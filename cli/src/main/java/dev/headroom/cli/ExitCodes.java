@@ -9,8 +9,8 @@ import picocli.CommandLine;
 
 /**
  * The one mapping from failures to exit codes (documented in docs/cli.md):
- * 0 ok · 1 internal error (a bug) · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target refused
- * the run's first requests all the same way (its message is printed) · 130 interrupted.
+ * 0 ok · 1 internal error (a bug) · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target
+ * refused the run's first requests all the same way (its message is printed) · 130 interrupted.
  */
 public final class ExitCodes {
     public static final int OK = 0;

@@ -17,14 +17,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code headroom import}: other tools' results as Headroom probe (and sweep) results, for plan, compare and report. */
+/**
+ * {@code headroom import}: other tools' results as Headroom probe (and sweep) results, for plan, compare and report.
+ */
 @Command(
         name = "import",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description =
                 "Turn AIPerf, GenAI-Perf, GuideLLM, vLLM bench, SGLang bench_serving or LLMPerf result files into "
-                        + "Headroom results (summary.json per benchmark, sweep.json when there are several), recording the source "
+                        + "Headroom results (summary.json per benchmark, sweep.json when there are several), "
+                        + "recording the source "
                         + "and leaving out whatever the source did not measure.")
 public final class ImportCommand implements Callable<Integer> {
     @Spec

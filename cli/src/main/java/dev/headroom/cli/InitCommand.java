@@ -93,20 +93,21 @@ public final class InitCommand implements Callable<Integer> {
                 .append("#   ./headroom search --config ")
                 .append(out.getFileName())
                 .append("\n")
-                .append(
-                        "# Keys are the commands' long options without the dashes (./headroom COMMAND --help lists them);\n")
+                .append("# Keys are the commands' long options without the dashes (./headroom COMMAND --help lists "
+                        + "them);\n")
                 .append("# keys under a command's name (search:, sweep:) apply to that command only.\n\n")
                 .append("# Target. Without url the embedded simulator is measured.\n")
                 .append(url == null ? "# url: http://localhost:8000\n" : "url: " + url + "\n")
                 .append(
                         model == null
-                                ? "# model: meta-llama/Llama-3.1-8B-Instruct   # default: the first model the server lists\n"
+                                ? "# model: meta-llama/Llama-3.1-8B-Instruct   # default: the first model the server "
+                                        + "lists\n"
                                 : "model: " + model + "\n")
                 .append("api: ")
                 .append(api)
                 .append("\n")
-                .append(
-                        "# The API key is read from this environment variable (or api-key-file), never from this file.\n")
+                .append("# The API key is read from this environment variable (or api-key-file), never from this "
+                        + "file.\n")
                 .append("api-key-env: OPENAI_API_KEY\n\n")
                 .append("# Workload and SLOs: the ")
                 .append(preset)

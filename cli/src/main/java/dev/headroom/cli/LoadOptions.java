@@ -20,8 +20,8 @@ public final class LoadOptions {
             names = "--burstiness",
             paramLabel = "K",
             defaultValue = "1",
-            description =
-                    "Gamma shape for --arrival gamma: < 1 burstier than Poisson, 1 = Poisson (default: ${DEFAULT-VALUE}).")
+            description = "Gamma shape for --arrival gamma: < 1 burstier than Poisson, 1 = Poisson (default: "
+                    + "${DEFAULT-VALUE}).")
     double burstiness;
 
     @Option(

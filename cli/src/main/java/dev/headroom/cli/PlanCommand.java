@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
         versionProvider = Version.class,
         description =
                 "Turn measured capacity into replicas, monthly cost and dollars per million tokens over a traffic "
-                        + "forecast, for each hardware option, with the range the capacity interval and the p90 forecast give.")
+                        + "forecast, for each hardware option, with the range the capacity interval and the p90 "
+                        + "forecast give.")
 public final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -53,7 +54,8 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(
             names = "--verify",
             description = "Check the plan in the simulator (capacities measured on it): each class's "
-                    + "busiest hour as Poisson arrivals against the planned replicas behind a least-loaded balancer, and against "
+                    + "busiest hour as Poisson arrivals against the planned replicas behind a least-loaded balancer, "
+                    + "and against "
                     + "the fleet without headroom and redundancy.")
     boolean verify;
 
@@ -61,8 +63,8 @@ public final class PlanCommand implements Callable<Integer> {
             names = "--verify-seconds",
             paramLabel = "S",
             defaultValue = "300",
-            description =
-                    "Virtual seconds of peak traffic per check, the first fifth (at most 60 s) warm-up (default: ${DEFAULT-VALUE}).")
+            description = "Virtual seconds of peak traffic per check, the first fifth (at most 60 s) warm-up (default: "
+                    + "${DEFAULT-VALUE}).")
     double verifySeconds;
 
     @Option(

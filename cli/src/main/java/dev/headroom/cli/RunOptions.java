@@ -55,15 +55,15 @@ public final class RunOptions {
             paramLabel = "DURATION",
             defaultValue = "30s",
             converter = DurationConverter.class,
-            description =
-                    "Time in-flight requests may finish after the last send; later ones count as incomplete (default: ${DEFAULT-VALUE}).")
+            description = "Time in-flight requests may finish after the last send; later ones count as incomplete "
+                    + "(default: ${DEFAULT-VALUE}).")
     Duration grace;
 
     @Option(
             names = "--slo",
             paramLabel = "SLO",
-            description =
-                    "Service-level objective, repeatable: e.g. ttft:p95<500ms, itl:p99<50ms, e2e:p99<10s, error_rate<1%%.")
+            description = "Service-level objective, repeatable: e.g. ttft:p95<500ms, itl:p99<50ms, e2e:p99<10s, "
+                    + "error_rate<1%%.")
     List<String> slos = List.of();
 
     @Option(

@@ -43,7 +43,8 @@ import picocli.CommandLine.Spec;
         versionProvider = Version.class,
         description =
                 "Find the max concurrency (or rate) under SLOs, or the load with the most goodput, with an adaptive "
-                        + "search: each probe is chosen from everything measured so far; stops when the answer is known to the "
+                        + "search: each probe is chosen from everything measured so far; stops when the answer is "
+                        + "known to the "
                         + "stated precision.")
 public final class SearchCommand implements Callable<Integer> {
     @Spec

@@ -15,8 +15,8 @@ public final class SimulatorOptions {
             names = {"--sim-hardware", "--hardware"},
             paramLabel = "NAME|FILE",
             defaultValue = "h100-sxm",
-            description =
-                    "Simulator: hardware profile, a name from configs/hardware or a YAML file (default: ${DEFAULT-VALUE}).")
+            description = "Simulator: hardware profile, a name from configs/hardware or a YAML file (default: "
+                    + "${DEFAULT-VALUE}).")
     String hardware;
 
     @Option(
@@ -45,8 +45,8 @@ public final class SimulatorOptions {
             names = {"--sim-max-num-batched-tokens", "--max-num-batched-tokens"},
             paramLabel = "N",
             defaultValue = "" + EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS,
-            description =
-                    "Simulator: token budget per step; longer prompts are prefilled in chunks (default: ${DEFAULT-VALUE}).")
+            description = "Simulator: token budget per step; longer prompts are prefilled in chunks (default: "
+                    + "${DEFAULT-VALUE}).")
     int maxNumBatchedTokens;
 
     @Option(
@@ -99,7 +99,8 @@ public final class SimulatorOptions {
             defaultValue = "true",
             fallbackValue = "true",
             description = "Simulator: automatic prefix caching as vLLM does it: full 16-token "
-                    + "prompt blocks already in the KV cache are not prefilled again (default: on; --no-sim-prefix-caching "
+                    + "prompt blocks already in the KV cache are not prefilled again (default: on; "
+                    + "--no-sim-prefix-caching "
                     + "turns it off).")
     boolean prefixCaching;
 

@@ -30,16 +30,16 @@ public final class WorkloadOptions {
     @Option(
             names = "--isl-dist",
             paramLabel = "DIST",
-            description =
-                    "Input length distribution, overriding --isl: fixed:N, normal:MEAN,SD, uniform:MIN,MAX, lognormal:MEAN,SD.")
+            description = "Input length distribution, overriding --isl: fixed:N, normal:MEAN,SD, uniform:MIN,MAX, "
+                    + "lognormal:MEAN,SD.")
     String islDist;
 
     @Option(
             names = "--osl",
             paramLabel = "N",
             defaultValue = "256",
-            description =
-                    "Output length in tokens, sent as max_tokens; 0 lets the server decide (default: ${DEFAULT-VALUE}).")
+            description = "Output length in tokens, sent as max_tokens; 0 lets the server decide "
+                    + "(default: ${DEFAULT-VALUE}).")
     int osl;
 
     @Option(
@@ -103,7 +103,8 @@ public final class WorkloadOptions {
             paramLabel = "cl100k|o200k|FILE",
             description =
                     "Client tokenizer for hitting --isl when the server has no /tokenize: a named tiktoken encoding "
-                            + "(cached, or fetched once and hash-checked), a model's tokenizer.json (byte-level BPE) or a "
+                            + "(cached, or fetched once and hash-checked), a model's tokenizer.json (byte-level BPE) "
+                            + "or a "
                             + "tiktoken rank file (*.tiktoken).")
     String tokenizer;
 

@@ -101,8 +101,8 @@ class CliTest {
         assertTrue(m.find(0), out.toString());
         String base = m.group(1);
         try (HttpClient http = HttpClient.newHttpClient()) {
-            var body =
-                    "{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"prompt\":\"hi\",\"max_tokens\":3,\"ignore_eos\":true}";
+            var body = "{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"prompt\":\"hi\",\"max_tokens\":3,"
+                    + "\"ignore_eos\":true}";
             HttpResponse<String> r = http.send(
                     HttpRequest.newBuilder(URI.create(base + "/v1/completions"))
                             .POST(HttpRequest.BodyPublishers.ofString(body))

@@ -335,7 +335,8 @@ class PlanCommandTest {
         Path caps = tmp.resolve("caps.yaml");
         Files.writeString(
                 caps,
-                "capacities:\n  - {option: h100, class: chat, max_rps: 40}\n  - {option: h100, class: rag, max_rps: 3}\n");
+                "capacities:\n  - {option: h100, class: chat, max_rps: 40}\n  - {option: h100, class: rag, max_rps: "
+                        + "3}\n");
         var r = CliTest.run(
                 "plan",
                 "--forecast",

@@ -41,7 +41,8 @@ public final class MeasurementWarnings {
             w.add(String.format(
                     Locale.ROOT,
                     "%d of %d requests were served from the server's prefix cache (%d of %d "
-                            + "prompt tokens cached) though no reuse was asked for: its latencies may flatter the server",
+                            + "prompt tokens cached) though no reuse was asked for: its latencies may flatter the "
+                            + "server",
                     c.hits(),
                     c.reporting(),
                     c.cachedTokens(),
@@ -49,10 +50,10 @@ public final class MeasurementWarnings {
         }
         long stale = s.connections().stale();
         if (stale > 0) {
-            w.add(
-                    stale + " request" + (stale == 1 ? " was" : "s were")
-                            + " sent on a kept-alive connection the server "
-                            + "had already closed: the client's race, counted apart (client_errors), not as the server's errors");
+            w.add(stale + " request" + (stale == 1 ? " was" : "s were")
+                    + " sent on a kept-alive connection the server "
+                    + "had already closed: the client's race, counted apart (client_errors), not as the "
+                    + "server's errors");
         }
         return List.copyOf(w);
     }

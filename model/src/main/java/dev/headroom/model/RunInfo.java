@@ -8,7 +8,8 @@ package dev.headroom.model;
  * @param url          the target's base URL (the embedded simulator's loopback URL when {@code simulator} is set)
  * @param simulator    null for a real server; otherwise what the embedded simulator simulated (e.g.
  *                     {@code llama-3.1-8b on h100-sxm x1})
- * @param workload     a short description of the input/output lengths, e.g. {@code isl fixed:512, osl fixed:256, ignore_eos}
+ * @param workload     a short description of the input/output lengths, e.g. {@code isl fixed:512, osl fixed:256,
+ *                     ignore_eos}
  * @param inputLength  how prompt lengths were hit
  * @param promptSalt   what made this run's prompts its own (null when no prompt text was sent, as on the virtual clock)
  * @param connections  how the run's connections were used and what was learned of the server's (null without HTTP)

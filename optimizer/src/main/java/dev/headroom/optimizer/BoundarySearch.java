@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  *       adjacent) and the answer is confirmed by a sure pass and a sure fail within the tolerance of it (else probe
  *       the weaker side's tolerance edge), at the probe limit, or when the boundary lies outside [min, max];</li>
  *   <li>max rate: before stopping, soak both ends of the final bracket (measure them again, longer — see
- *       {@link ProbeShape#SOAK_FACTOR}); a soak replaces the shorter probe, and one that reverses it moves the bracket.</li>
+ *       {@link ProbeShape#SOAK_FACTOR}); a soak replaces the shorter probe, and one that reverses it moves the
+ *       bracket.</li>
  * </ol>
  */
 public final class BoundarySearch {
@@ -67,7 +68,8 @@ public final class BoundarySearch {
 
     /**
      * @param value        the boundary estimate (integer loads: the largest passing load)
-     * @param ciLow        the largest load passing by the isotonic fit, below the first failing one (NaN when none passed)
+     * @param ciLow        the largest load passing by the isotonic fit, below the first failing one (NaN when none
+     *                     passed)
      * @param ciHigh       the smallest load failing by the isotonic fit (NaN when none failed)
      * @param boundaryType smooth or cliff
      * @param stopReason   tolerance, adjacent, max_probes, below_min, above_max
@@ -145,9 +147,9 @@ public final class BoundarySearch {
 
     /**
      * Where to probe to confirm the estimate {@code v}, or NaN when it is confirmed: a sure pass measured in
-     * [v (1 − tolerance), v] and a sure fail in (v, v (1 + tolerance)] (for concurrency, at least v + 1) — "sure" meaning
-     * the isotonic fit there is {@link #CONFIRM_Z} standard errors from zero. Otherwise the weaker side's far edge, where
-     * a sure verdict is likeliest; a probe there that contradicts the bracket moves it.
+     * [v (1 − tolerance), v] and a sure fail in (v, v (1 + tolerance)] (for concurrency, at least v + 1) — "sure"
+     * meaning the isotonic fit there is {@link #CONFIRM_Z} standard errors from zero. Otherwise the weaker side's far
+     * edge, where a sure verdict is likeliest; a probe there that contradicts the bracket moves it.
      */
     private double confirming(Fitted fit, double v) {
         double tol = spec.tolerance();
@@ -166,8 +168,9 @@ public final class BoundarySearch {
     }
 
     /**
-     * Open loop: the end of the final bracket [lo, hi] to measure again as a soak (why: {@link ProbeShape#SOAK_FACTOR}),
-     * passing end first — a false pass is what overstates the answer; NaN when both have been (or for concurrency).
+     * Open loop: the end of the final bracket [lo, hi] to measure again as a soak (why: {@link
+     * ProbeShape#SOAK_FACTOR}), passing end first — a false pass is what overstates the answer; NaN when both have been
+     * (or for concurrency).
      */
     private double soaking(List<Observation> probes, double lo, double hi) {
         if (spec.integerLoad()) return Double.NaN;
@@ -292,8 +295,8 @@ public final class BoundarySearch {
     }
 
     /**
-     * Each SLO's weighted isotonic fit (PAVA, weights 1/se²) of margin against load at the distinct loads measured, with
-     * each fitted value's standard error (1/√ of its pool's weight).
+     * Each SLO's weighted isotonic fit (PAVA, weights 1/se²) of margin against load at the distinct loads measured,
+     * with each fitted value's standard error (1/√ of its pool's weight).
      */
     record Fitted(double[] loads, double[][] values, double[][] se) {
         /** The binding (largest) fitted margin at load index i. */
@@ -370,20 +373,20 @@ public final class BoundarySearch {
     }
 
     /**
-     * The next probe inside the bracket [lo, hi] ({@code f}: hi's index in the fit). When the fit's root lies within the
-     * tolerance of lo and lo's pass is not sure (under {@link #NEAR_Z} se), lo's tolerance edge: the boundary is likely
-     * that close, and a probe there settles it (unless lo was itself such an edge). Otherwise the fit's root (its chord
-     * across the bracket), raised to
+     * The next probe inside the bracket [lo, hi] ({@code f}: hi's index in the fit). When the fit's root lies within
+     * the tolerance of lo and lo's pass is not sure (under {@link #NEAR_Z} se), lo's tolerance edge: the boundary is
+     * likely that close, and a probe there settles it (unless lo was itself such an edge). Otherwise the fit's root
+     * (its chord across the bracket), raised to
      * <ul>
      *   <li>the failing side's secant, when the two lowest failing loads' fitted margins differ by more than
      *       {@link #SECANT_Z} se: where the line through them, linear in load, crosses zero. Past saturation latency
-     *       grows linearly with load (closed loop: Little's law, e2e = users ÷ throughput; open loop: the queue grows by
-     *       λ − μ a second), and for a margin convex in load that line crosses zero at or above the boundary, as the
+     *       grows linearly with load (closed loop: Little's law, e2e = users ÷ throughput; open loop: the queue grows
+     * by       λ − μ a second), and for a margin convex in load that line crosses zero at or above the boundary, as the
      *       chord does at or below it;</li>
      *   <li>with one failing load, the bracket's geometric middle when the passing side is still near its floor (risen
-     *       less than {@link #FLOOR_SHARE} of the way from the lowest load's margin to zero): the margin is flat up to a
-     *       knee and then steep, the chord's root sits just above lo, and the search would creep up the flat part by the
-     *       10 % clamp;</li>
+     *       less than {@link #FLOOR_SHARE} of the way from the lowest load's margin to zero): the margin is flat up to
+     * a       knee and then steep, the chord's root sits just above lo, and the search would creep up the flat part by
+     * the       10 % clamp;</li>
      * </ul>
      * and kept at least 10 % of the bracket away from either end.
      */

@@ -11,8 +11,8 @@ import smile.regression.GaussianProcessRegression;
  * length scale and nugget maximise Smile's log marginal likelihood over a bounded log grid: Smile's own optimiser
  * lets the nugget grow without bound, and on a few points of a peaked curve it then explains everything as
  * noise (a flat posterior); the bounds encode what we know — a length scale between half a unit and one unit of
- * log load (goodput rises and falls within a factor of a few in load), a nugget of at most a tenth of the variance. Goodput is
- * standardised before fitting; predictions are in the original unit.
+ * log load (goodput rises and falls within a factor of a few in load), a nugget of at most a tenth of the variance.
+ * Goodput is standardised before fitting; predictions are in the original unit.
  */
 public final class GoodputSurrogate {
     /** One training point: x = log(load), y = goodput, variance = its squared standard error. */

@@ -19,9 +19,10 @@ import java.util.TreeMap;
  * Closed loop: users are started evenly over one request cycle at that load (the mean e2e, interpolated in log-log
  * from the loads measured so far; before the first probe, no ramp), which is how far apart they are once running;
  * everything sent before the ramp has ended plus one more cycle is warm-up (and at least one request per user), so
- * the measured requests start from a mixed state. A closed-loop probe measures at least three waves (3 × users requests); an open-loop one at least eight request lifetimes of arrivals
- * (and the largest TTFT or e2e threshold ÷ the tolerance, see {@link #queueSeconds})
- * after one of warm-up, so a queue that builds slowly past the boundary has time to show.
+ * the measured requests start from a mixed state. A closed-loop probe measures at least three waves (3 × users
+ * requests); an open-loop one at least eight request lifetimes of arrivals (and the largest TTFT or e2e threshold ÷ the
+ * tolerance, see {@link #queueSeconds}) after one of warm-up, so a queue that builds slowly past the boundary has time
+ * to show.
  */
 public final class ProbeShape {
     /**
@@ -37,7 +38,9 @@ public final class ProbeShape {
     public static final int SOAK_FACTOR = 4;
     /** How many times its length an ambiguous boundary probe may run. */
     static final int AMBIGUOUS_EXTENSION = 5;
-    /** The early stop's boundary, in standard errors: 99 % at each look, about 95 % over a probe's five or six looks. */
+    /**
+     * The early stop's boundary, in standard errors: 99 % at each look, about 95 % over a probe's five or six looks.
+     */
     static final double STOP_Z = 2.58;
     /** How much the judged prefix grows between two looks. */
     static final double LOOK_GROWTH = 1.5;
@@ -134,7 +137,9 @@ public final class ProbeShape {
         }
     }
 
-    /** Records that {@code load} has been measured (also for a resumed search's finished probes): again, it is a soak. */
+    /**
+     * Records that {@code load} has been measured (also for a resumed search's finished probes): again, it is a soak.
+     */
     public void remember(double load) {
         measured.add(load);
     }
@@ -159,8 +164,8 @@ public final class ProbeShape {
 
     /**
      * Ends a probe at {@code load} early once its verdict is statistically certain: some SLO's margin is above zero by
-     * more than {@link #STOP_Z} standard errors (a sure fail), or every SLO's is below zero by that much (a sure pass) —
-     * each after enough requests for its statistic to exist ({@link #samplesForVerdict}; closed
+     * more than {@link #STOP_Z} standard errors (a sure fail), or every SLO's is below zero by that much (a sure pass)
+     * — each after enough requests for its statistic to exist ({@link #samplesForVerdict}; closed
      * loop: also one per user). Judged on the finished requests sent before the first one still running: the ones that
      * happen to finish first are the fast ones, and a verdict on them would be biased. It looks only when that prefix
      * has grown by half since its last look, with a Pocock-style constant boundary: looking after every tenth request
@@ -201,10 +206,10 @@ public final class ProbeShape {
     }
 
     /**
-     * The fewest samples a verdict on {@code slo} is taken from: 30, and for a percentile enough for its interval to lie
-     * inside the sample ({@link Margin#samplesToResolve}: 72 for a p95). With the earlier floor of 2 ÷ (1 − q) (40 for
-     * a p95) a probe could stop on a clipped, understated interval: one read +0.15 ± 0.12 over its 78 requests where
-     * the steady state is −0.24.
+     * The fewest samples a verdict on {@code slo} is taken from: 30, and for a percentile enough for its interval to
+     * lie inside the sample ({@link Margin#samplesToResolve}: 72 for a p95). With the earlier floor of 2 ÷ (1 − q) (40
+     * for a p95) a probe could stop on a clipped, understated interval: one read +0.15 ± 0.12 over its 78 requests
+     * where the steady state is −0.24.
      */
     static int samplesForVerdict(Slo slo) {
         if (slo.isRate()) return 30;

@@ -109,7 +109,9 @@ public final class SearchRun {
         }
     }
 
-    /** The directory name of the load point at position {@code index} (from 0): {@code 03-c=16}, {@code 02-rate=4.5}. */
+    /**
+     * The directory name of the load point at position {@code index} (from 0): {@code 03-c=16}, {@code 02-rate=4.5}.
+     */
     public static String pointName(int index, LoadModel load) {
         return String.format(Locale.ROOT, "%02d-%s", index + 1, load.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
     }

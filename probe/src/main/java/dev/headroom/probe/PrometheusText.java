@@ -46,7 +46,10 @@ final class PrometheusText {
         return out;
     }
 
-    /** The metric name of a series ({@code vllm:num_requests_running{model_name="x"}} → {@code vllm:num_requests_running}). */
+    /**
+     * The metric name of a series ({@code vllm:num_requests_running{model_name="x"}} → {@code
+     * vllm:num_requests_running}).
+     */
     static String name(String series) {
         int b = series.indexOf('{');
         return b < 0 ? series : series.substring(0, b);

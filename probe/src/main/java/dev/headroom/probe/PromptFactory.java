@@ -29,7 +29,8 @@ final class PromptFactory implements RequestSource {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Common short English words: one token each in the usual BPE vocabularies and in the simulator's tokenizer. */
     private static final String[] FILLER = ("the of and to in is for on that by with as at from it be this are was "
-                    + "or an have not but they all can one has more will you were its we time some what when use each how "
+                    + "or an have not but they all can one has more will you were its we time some what when use "
+                    + "each how "
                     + "also been most many into them only such like over may very just than much well")
             .split(" ");
 

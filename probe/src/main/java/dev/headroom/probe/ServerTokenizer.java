@@ -50,7 +50,10 @@ final class ServerTokenizer {
         return shape;
     }
 
-    /** Tokens the server counts for {@code text} sent as one user message (chat) or as the prompt; -1 when no shape answers. */
+    /**
+     * Tokens the server counts for {@code text} sent as one user message (chat) or as the prompt; -1 when no shape
+     * answers.
+     */
     int count(String text) {
         for (Shape s : shape != null ? List.of(shape) : List.of(Shape.values())) {
             int n;

@@ -51,7 +51,9 @@ final class TiktokenFiles {
         this.http = http;
     }
 
-    /** The default: our cache under {@code $HEADROOM_CACHE_DIR} or {@code ~/.cache/headroom}, and tiktoken's own cache. */
+    /**
+     * The default: our cache under {@code $HEADROOM_CACHE_DIR} or {@code ~/.cache/headroom}, and tiktoken's own cache.
+     */
     static TiktokenFiles fromEnvironment() {
         Map<String, String> env = System.getenv();
         Path ours = env.containsKey("HEADROOM_CACHE_DIR")

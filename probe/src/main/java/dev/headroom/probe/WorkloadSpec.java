@@ -8,7 +8,8 @@ import dev.headroom.model.Workload;
  * The synthetic workload: input and output length distributions, output control, and a shared prefix.
  *
  * @param outputTokens       null to let the server decide (no max_tokens)
- * @param ignoreEos          send {@code ignore_eos} and {@code min_tokens} so the output is exactly the requested length
+ * @param ignoreEos          send {@code ignore_eos} and {@code min_tokens} so the output is exactly the requested
+ *                           length
  * @param sharedPrefixTokens filler tokens common to every prompt, after the nonce (0 for none)
  * @param dataset            prompts from a file instead of synthetic ones, or null
  * @param trace              per-request input and output lengths (and arrival times) from a trace, or null

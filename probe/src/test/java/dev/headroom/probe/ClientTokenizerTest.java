@@ -54,7 +54,8 @@ class ClientTokenizerTest {
         // GPT-2's byte-to-unicode mapping writes a space as 'Ġ'.
         String json = "{\"model\":{\"type\":\"BPE\",\"vocab\":{},\"merges\":[\"t h\",\"th e\",\"Ġ t\",\"Ġ the\"]},"
                 + "\"pre_tokenizer\":{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":true},"
-                + "\"post_processor\":{\"type\":\"TemplateProcessing\",\"single\":[{\"SpecialToken\":{\"id\":\"<s>\"}}]}}";
+                + "\"post_processor\":{\"type\":\"TemplateProcessing\","
+                + "\"single\":[{\"SpecialToken\":{\"id\":\"<s>\"}}]}}";
         Path f = dir.resolve("tokenizer.json");
         Files.writeString(f, json);
         ClientTokenizer t = ClientTokenizer.load(f.toString());

@@ -25,7 +25,8 @@ class DatasetAndTraceTest {
         Files.writeString(
                 f,
                 "{\"prompt\":\"hello world\",\"max_tokens\":7}\n\n"
-                        + "{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"hi\"}]}\n");
+                        + "{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\","
+                        + "\"content\":\"hi\"}]}\n");
         Dataset d = Dataset.load(f);
         assertEquals(2, d.entries().size());
         assertEquals(7, d.entries().get(0).maxTokens());

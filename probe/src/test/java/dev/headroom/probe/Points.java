@@ -6,7 +6,9 @@ import dev.headroom.model.RunLength;
 import dev.headroom.model.Workload;
 import java.time.Duration;
 
-/** Load points for the probe's tests, by the fields a test varies (the prompts come from the WorkloadSpec given to run). */
+/**
+ * Load points for the probe's tests, by the fields a test varies (the prompts come from the WorkloadSpec given to run).
+ */
 public final class Points {
     private Points() {}
 

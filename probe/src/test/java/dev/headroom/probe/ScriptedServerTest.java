@@ -274,7 +274,8 @@ class ScriptedServerTest {
     @Test
     void roleArrivingWithTheFirstTokenCountsAsTheFirstToken() {
         script.add(stream(sse(
-                "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"finish_reason\":null}]}",
+                "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},"
+                        + "\"finish_reason\":null}]}",
                 chunk(" there", "stop"),
                 "[DONE]")));
         RequestRecord r = run(1).getFirst();
@@ -286,7 +287,8 @@ class ScriptedServerTest {
     @Test
     void anEmptyRoleChunkIsNotTheFirstToken() {
         script.add(stream(sse(
-                "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}",
+                "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},"
+                        + "\"finish_reason\":null}]}",
                 chunk("x", "stop"),
                 "[DONE]")));
         RequestRecord r = run(1).getFirst();
@@ -357,9 +359,10 @@ class ScriptedServerTest {
     void aNonStreamingAnswerIsOneChunkCarryingAllTokens() {
         script.add(new MockResponse.Builder()
                 .setHeader("Content-Type", "application/json")
-                .body(
-                        "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"abc\"},"
-                                + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":3}}")
+                .body("{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                        + "\"content\":\"abc\"},"
+                        + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":4,"
+                        + "\"completion_tokens\":3}}")
                 .build());
         RequestRecord r = run(1).getFirst();
         assertTrue(r.succeeded(), r.toString());

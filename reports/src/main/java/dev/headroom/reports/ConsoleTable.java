@@ -161,9 +161,8 @@ public final class ConsoleTable {
                     s.slo().isEmpty() ? "-" : s.sloPass() ? "pass" : "FAIL",
                     (i == knee ? "  ◀ knee" : "") + (points.get(i).client().clientBound() ? "  (client-bound)" : "")));
         }
-        b.append(
-                f(
-                        "%nknee: the load of maximum output tok/s ÷ e2e p50 — past it, throughput stops paying for latency.%n"));
+        b.append(f("%nknee: the load of maximum output tok/s ÷ e2e p50 — past it, throughput stops paying for "
+                + "latency.%n"));
         for (int i = 0; i < points.size(); i++) {
             for (String w : points.get(i).warnings()) b.append(f("warning: point %d: %s%n", i + 1, w));
         }

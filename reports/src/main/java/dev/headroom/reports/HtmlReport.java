@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** The offline HTML report of a run directory (probe, sweep, search, plan or compare), made from stored results only. */
+/**
+ * The offline HTML report of a run directory (probe, sweep, search, plan or compare), made from stored results only.
+ */
 public final class HtmlReport {
     private HtmlReport() {}
 

@@ -39,7 +39,9 @@ public final class PlanCsv {
         return SummaryCsv.write(rows);
     }
 
-    /** Hourly rows: month, day of week (0 = Monday), hour, class, option, rps, replicas, and the hours each stands for. */
+    /**
+     * Hourly rows: month, day of week (0 = Monday), hour, class, option, rps, replicas, and the hours each stands for.
+     */
     public static String hours(Plan plan) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (Plan.HourRow h : plan.hours()) {

@@ -109,8 +109,8 @@ public final class PlanTable {
                     f2(r.dollarsPerMtokAtCapacity()),
                     f2(r.dollarsPerMtokAsPlanned())));
         }
-        b.append(
-                "* cheapest over the horizon (point estimate); [low–high] from the capacity interval and the p90 forecast\n");
+        b.append("* cheapest over the horizon (point estimate); [low–high] from the capacity interval and the p90 "
+                + "forecast\n");
         if (c.mix() != null) {
             Comparison.Mix mix = c.mix();
             Comparison.MixMonth last = mix.months().getLast();

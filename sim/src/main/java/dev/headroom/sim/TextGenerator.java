@@ -11,7 +11,8 @@ public final class TextGenerator {
                             + "they all can one has more will you were its we data were time then some what when use "
                             + "each how also been most many into them only such like over may very just than much well "
                             + "load rate time user node rack chip core fast slow high low peak cost plan size test run "
-                            + "step bank cell gate wire bus port lane link path key map set bit log sum max min mean tail")
+                            + "step bank cell gate wire bus port lane link path key map set bit log sum max min mean "
+                            + "tail")
                     .split(" ");
     private static final String[] TOKENS = new String[WORDS.length];
 

@@ -6,7 +6,9 @@ import dev.headroom.model.TokenSource;
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
 
-/** One request on the virtual clock: when it arrived, each token's time, how it ended; becomes a {@link RequestRecord}. */
+/**
+ * One request on the virtual clock: when it arrived, each token's time, how it ended; becomes a {@link RequestRecord}.
+ */
 final class VirtualRequest implements SequenceListener {
     final long index;
     final long arrival;

@@ -27,14 +27,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Runs one load point into a run directory (config.yaml, requests.jsonl, requests.csv, summary.json, histograms.hlog). */
+/**
+ * Runs one load point into a run directory (config.yaml, requests.jsonl, requests.csv, summary.json, histograms.hlog).
+ */
 public final class ProbeRunner {
 
     private final Target target;
     private final EngineConfig simulator;
     private final String apiKeyOrigin;
     private final PrintWriter err;
-    /** One probe for every load point: each run gets prompts of its own, and what it learns of the server carries over. */
+    /**
+     * One probe for every load point: each run gets prompts of its own, and what it learns of the server carries over.
+     */
     private final Probe probe;
 
     private String metricsUrl;

@@ -32,12 +32,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Search evaluation over seeded, randomised simulated servers (virtual time): the true max concurrency under a
  * TTFT SLO by dense evaluation in the steady state (users spread over their cycle, five cycles of warm-up, 2,000
- * requests per point, five times that near the crossing), then (a) Headroom's search, (b) doubling + bisection with two trials per verdict, feasible if
- * either passes (AIPerf's "monotonic"), (c) the 8-point grid 1, 3, 7, 19, 52, 139, 373, 1000 with interpolation —
- * all three probing with Headroom's probe shape, so only the method differs. Reports, per method, the share within
- * 5 % of the truth, median and p90 probes, and total requests. Run (after {@code ./mvnw install -DskipTests}):
- * {@code ./mvnw -q -Pbench test -pl cli -Dtest=SearchEvaluationBenchmark -Dsurefire.failIfNoSpecifiedTests=false};
- * writes cli/target/benchmark-search-evaluation.json and cli/target/benchmark-goodput-evaluation.json.
+ * requests per point, five times that near the crossing), then (a) Headroom's search, (b) doubling + bisection with two
+ * trials per verdict, feasible if either passes (AIPerf's "monotonic"), (c) the 8-point grid 1, 3, 7, 19, 52, 139, 373,
+ * 1000 with interpolation — all three probing with Headroom's probe shape, so only the method differs. Reports, per
+ * method, the share within 5 % of the truth, median and p90 probes, and total requests. Run (after {@code ./mvnw
+ * install -DskipTests}): {@code ./mvnw -q -Pbench test -pl cli -Dtest=SearchEvaluationBenchmark
+ * -Dsurefire.failIfNoSpecifiedTests=false}; writes cli/target/benchmark-search-evaluation.json and
+ * cli/target/benchmark-goodput-evaluation.json.
  */
 @Tag("benchmark")
 class SearchEvaluationBenchmark {
@@ -45,8 +46,8 @@ class SearchEvaluationBenchmark {
     private static final int PROBE_REQUESTS = 200;
     private static final int TRUTH_REQUESTS = 2000;
     /**
-     * {@code -Dbench.truth.repeat=true}: evaluate each truth twice, and report how often the two agree within 5 % and each
-     * method's share within 5 % of the second truth — how much of a method's score is the truth's own noise.
+     * {@code -Dbench.truth.repeat=true}: evaluate each truth twice, and report how often the two agree within 5 % and
+     * each method's share within 5 % of the second truth — how much of a method's score is the truth's own noise.
      */
     private static final boolean REPEAT_TRUTH = Boolean.getBoolean("bench.truth.repeat");
 
@@ -95,7 +96,8 @@ class SearchEvaluationBenchmark {
             });
             System.out.printf(
                     Locale.ROOT,
-                    "case %3d %-10s seqs %4d %-40s truth %6.0f  headroom %6.0f (%2d)  doubling %6.0f (%2d)  grid %6.0f%n",
+                    "case %3d %-10s seqs %4d %-40s truth %6.0f  headroom %6.0f (%2d)  doubling %6.0f (%2d)  grid "
+                            + "%6.0f%n",
                     s,
                     c.engine().hardware().name(),
                     c.engine().maxNumSeqs(),
@@ -110,7 +112,8 @@ class SearchEvaluationBenchmark {
         String[] names = {"headroom", "doubling_bisection_2trials", "grid_8_points"};
         StringBuilder json = new StringBuilder(String.format(
                 Locale.ROOT,
-                "{\"benchmark\":\"search-evaluation\",\"servers\":%d,\"evaluated\":%d,\"skipped_out_of_range\":%d,\"methods\":[",
+                "{\"benchmark\":\"search-evaluation\",\"servers\":%d,\"evaluated\":%d,\"skipped_out_of_range\":%d,"
+                        + "\"methods\":[",
                 SERVERS,
                 rows.size(),
                 skipped));
@@ -124,7 +127,8 @@ class SearchEvaluationBenchmark {
             json.append(m == 0 ? "" : ",")
                     .append(String.format(
                             Locale.ROOT,
-                            "{\"method\":\"%s\",\"within_5pct\":%.3f,\"median_probes\":%.1f,\"p90_probes\":%.1f,\"total_requests\":%d",
+                            "{\"method\":\"%s\",\"within_5pct\":%.3f,\"median_probes\":%.1f,\"p90_probes\":%.1f,"
+                                    + "\"total_requests\":%d",
                             names[m],
                             (double) within / rows.size(),
                             probes[probes.length / 2],
@@ -223,7 +227,8 @@ class SearchEvaluationBenchmark {
             rows.add(new double[] {trueMax, best, found, there, r.probes().size(), spent[0]});
             System.out.printf(
                     Locale.ROOT,
-                    "goodput case %3d %-10s seqs %4d %-24s true max %7.2f at %4d  found %4d -> %7.2f (%5.1f %%) in %2d probes%n",
+                    "goodput case %3d %-10s seqs %4d %-24s true max %7.2f at %4d  found %4d -> %7.2f (%5.1f %%) in "
+                            + "%2d probes%n",
                     s,
                     c.engine().hardware().name(),
                     c.engine().maxNumSeqs(),
@@ -396,8 +401,8 @@ class SearchEvaluationBenchmark {
 
     /**
      * Dense evaluation: the steady-state margin at each of 41 log-spaced loads; then, around the crossing, every load
-     * within a factor 1.5 of it measured again {@link #FINE_FACTOR} times as long, and bisection of the integers there at
-     * that length, until the crossing stays inside what was measured finely. The truth is the largest load whose
+     * within a factor 1.5 of it measured again {@link #FINE_FACTOR} times as long, and bisection of the integers there
+     * at that length, until the crossing stays inside what was measured finely. The truth is the largest load whose
      * isotonic-fitted margin (over every point measured, repeats pooled by 1/se²) is below zero, so one noisy point
      * cannot move it. NaN when the crossing is outside 1..1024. (At one length throughout, two dense evaluations with
      * different seeds agreed within 5 % on only 189 of the 200 servers: where the margin is flat near its crossing, the

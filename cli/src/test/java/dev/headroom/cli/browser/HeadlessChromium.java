@@ -39,7 +39,10 @@ final class HeadlessChromium implements AutoCloseable {
     private final List<String> errors = Collections.synchronizedList(new ArrayList<>());
     private volatile CompletableFuture<Void> loaded = new CompletableFuture<>();
 
-    /** The browser's path: $HEADROOM_CHROMIUM, else the first of chromium, chromium-browser, google-chrome on PATH; or null. */
+    /**
+     * The browser's path: $HEADROOM_CHROMIUM, else the first of chromium, chromium-browser, google-chrome on PATH; or
+     * null.
+     */
     static Path find() {
         String env = System.getenv("HEADROOM_CHROMIUM");
         if (env != null && Files.isExecutable(Path.of(env))) return Path.of(env);

@@ -23,9 +23,10 @@ class ReportBrowserTest {
     void everyReportOpensInChromiumWithoutErrorsAndDrawsEveryChart(@TempDir Path tmp) throws Exception {
         Path chromium = HeadlessChromium.find();
         if (chromium == null) {
-            fail(
-                    "Chromium is not installed, so the real-browser test of the HTML reports cannot run. Install Debian's "
-                            + "'chromium' package (./run-tests does it when it can) or point HEADROOM_CHROMIUM at a Chromium binary.");
+            fail("Chromium is not installed, so the real-browser test of the HTML reports cannot run. Install "
+                    + "Debian's "
+                    + "'chromium' package (./run-tests does it when it can) or point HEADROOM_CHROMIUM at a "
+                    + "Chromium binary.");
         }
         Map<String, Path> dirs = ReportFixtures.allKinds(tmp);
         Path shots = Path.of("target", "browser");
@@ -35,10 +36,11 @@ class ReportBrowserTest {
                 assertTrue(Files.isRegularFile(html), html.toString());
                 browser.open(html.toUri().toString());
                 int expected = ReportFixtures.chartCount(Files.readString(html));
-                JsonNode charts = browser.evaluate(
-                        "JSON.stringify([...document.querySelectorAll('svg.chart')].map(s => {"
+                JsonNode charts =
+                        browser.evaluate("JSON.stringify([...document.querySelectorAll('svg.chart')].map(s => {"
                                 + "const r = s.getBoundingClientRect();"
-                                + "return {w: r.width, h: r.height, marks: s.querySelectorAll('polyline.series, circle.point, polygon.band, rect').length};}))");
+                                + "return {w: r.width, h: r.height, marks: s.querySelectorAll('polyline.series, "
+                                + "circle.point, polygon.band, rect').length};}))");
                 JsonNode list = new com.fasterxml.jackson.databind.ObjectMapper().readTree(charts.asText());
                 assertEquals(expected, list.size(), e.getKey() + ": charts in the DOM");
                 assertTrue(list.size() >= 2, e.getKey() + " has charts");

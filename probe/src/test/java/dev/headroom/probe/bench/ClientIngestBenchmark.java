@@ -80,7 +80,8 @@ class ClientIngestBenchmark {
                 String point = String.format(
                         Locale.ROOT,
                         "{\"chunks_per_response\":%d,\"concurrency\":%d,"
-                                + "\"completed\":%d,\"failed\":%d,\"errors\":\"%s\",\"chunks_per_second\":%.0f,\"client_cpu\":%.2f}",
+                                + "\"completed\":%d,\"failed\":%d,\"errors\":\"%s\",\"chunks_per_second\":%.0f,"
+                                + "\"client_cpu\":%.2f}",
                         chunks,
                         concurrency,
                         completed,

@@ -92,7 +92,8 @@ class TimingAccuracyBenchmark {
                     Locale.ROOT,
                     "{\"benchmark\":\"timing-accuracy\",\"streams\":%d,\"seconds\":%d,"
                             + "\"tokens\":%d,\"error_us\":{\"p50\":%d,\"p90\":%d,\"p99\":%d,\"p999\":%d,\"max\":%d},"
-                            + "\"first_token_error_us\":{\"p50\":%d,\"p99\":%d},\"negative\":%d,\"unmatched_requests\":%d,"
+                            + "\"first_token_error_us\":{\"p50\":%d,\"p99\":%d},\"negative\":%d,"
+                            + "\"unmatched_requests\":%d,"
                             + "\"cores\":%d}",
                     STREAMS,
                     SECONDS,

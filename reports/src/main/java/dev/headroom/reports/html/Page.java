@@ -8,11 +8,15 @@ import java.util.List;
 /** One self-contained HTML page: inline CSS, inline SVG charts, tables; no script and nothing from the network. */
 final class Page {
     private static final String CSS = """
-            body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:1340px;color:#222;padding:0 16px}
-            h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
-            table{border-collapse:collapse;font-size:13px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
+            body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:1340px;\
+color:#222;padding:0 16px}
+            h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;\
+padding-bottom:4px}
+            table{border-collapse:collapse;font-size:13px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;\
+text-align:left}
             th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
-            .charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #e3e3e3;padding:6px;break-inside:avoid}
+            .charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #e3e3e3;padding:6px;\
+break-inside:avoid}
             figcaption{font-size:12px;color:#555;max-width:640px}svg.chart{max-width:100%;height:auto;display:block}
             .bad{color:#b00020;font-weight:600}.ok{color:#0a7d32;font-weight:600}.note{font-size:12px;color:#555}
             @media print{body{max-width:none}.charts{display:block}figure{margin-bottom:10px}}

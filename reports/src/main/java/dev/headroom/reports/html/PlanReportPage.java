@@ -54,7 +54,8 @@ final class PlanReportPage {
         }
         List<Chart> charts = new ArrayList<>(List.of(replicas, cost));
         List<String> captions = new ArrayList<>(List.of(
-                "Replicas per option (all classes, each on its own replicas); the band runs from the plan at the capacity "
+                "Replicas per option (all classes, each on its own replicas); the band runs from the plan at the "
+                        + "capacity "
                         + "interval's high end to the plan at its low end with the p90 forecast.",
                 "Monthly cost per option with the same range."));
         double[] perMtok = new double[options.size()], atCap = new double[options.size()];
@@ -77,9 +78,10 @@ final class PlanReportPage {
         captions.add("Plan cost ÷ tokens served over the horizon: with headroom, redundancy and idle hours.");
         charts.add(new Chart("$ per million tokens at SLO capacity", "option", "$/Mtok")
                 .bars("at capacity", options, atCap));
-        captions.add(
-                "The hardware's best case at the SLO (replica-hour price ÷ tokens per hour at capacity), blended over the "
-                        + "classes by tokens. Only one SLO per class was measured, so $/Mtok against the SLO is a single point per option.");
+        captions.add("The hardware's best case at the SLO (replica-hour price ÷ tokens per hour at capacity), blended "
+                + "over the "
+                + "classes by tokens. Only one SLO per class was measured, so $/Mtok against the SLO is a "
+                + "single point per option.");
         page.h2("Over the horizon");
         page.charts(charts, captions);
         List<List<String>> rows = new ArrayList<>();

@@ -66,7 +66,8 @@ final class ProbeReportPage {
                 List.of(inFlight(requests), tokensPerSecond(requests)),
                 List.of(
                         "Requests in flight (sent, not yet ended) over the run; the warm-up is shaded.",
-                        "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first and last token); "
+                        "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first "
+                                + "and last token); "
                                 + "the warm-up is shaded."));
         List<JsonNode> scrapes = RunDirectory.lines(dir.resolve("server_metrics.jsonl"));
         if (!scrapes.isEmpty()) {

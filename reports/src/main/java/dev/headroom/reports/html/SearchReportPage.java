@@ -90,8 +90,8 @@ final class SearchReportPage {
             }
             c.points("probes", x, g, labels).vline("argmax " + f(r.path("value")), num(r.path("value")));
             charts.add(c);
-            captions.add(
-                    "Goodput of every probe (numbered), the Gaussian-process posterior mean with ± 2 sd, and its argmax.");
+            captions.add("Goodput of every probe (numbered), the Gaussian-process posterior mean with ± 2 sd, and its "
+                    + "argmax.");
         }
         for (JsonNode sloNode : s.path("slo")) {
             String text = sloNode.asText();

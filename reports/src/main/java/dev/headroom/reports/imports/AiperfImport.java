@@ -93,11 +93,11 @@ final class AiperfImport {
             r.failed = 0L;
             r.metric("error_rate", 0.0);
         }
-        r.notes.add(
-                "AIPerf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms, not itl_ms");
-        r.notes.add(
-                "AIPerf's inter_chunk_latency (a per-request average of chunk gaps) is not Headroom's pooled itl; kept under "
-                        + "source_metrics only");
+        r.notes.add("AIPerf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: "
+                + "imported as tpot_ms, not itl_ms");
+        r.notes.add("AIPerf's inter_chunk_latency (a per-request average of chunk gaps) is not Headroom's pooled itl; "
+                + "kept under "
+                + "source_metrics only");
         // profile_export_aiperf[_N].json is written beside profile_export[_N].jsonl.
         Path jsonl = file.resolveSibling(
                 file.getFileName().toString().replace("_aiperf", "").replaceAll("\\.json$", ".jsonl"));

@@ -78,8 +78,8 @@ final class GuidellmImport {
             }
             r.sourceMetrics.put(
                     "time_per_output_token_ms_mean", Json.num(m.at("/time_per_output_token_ms/successful/mean")));
-            r.notes.add(
-                    "GuideLLM's inter_token_latency_ms is (last - first token) / (n - 1) per request: imported as tpot_ms");
+            r.notes.add("GuideLLM's inter_token_latency_ms is (last - first token) / (n - 1) per request: imported as "
+                    + "tpot_ms");
             r.notes.add(
                     "GuideLLM's time_per_output_token_ms includes the first token ((last - start) / n): not Headroom's "
                             + "tpot; kept under source_metrics only");

@@ -78,8 +78,10 @@ public final class Imports {
     private static IllegalArgumentException unknown(Path file, String from) {
         return new BadInputException(
                 file + " is not a result file Headroom can import" + (from.equals("auto") ? "" : " as " + from)
-                        + "; it reads AIPerf profile_export_aiperf.json/.csv, GenAI-Perf profile_export_genai_perf.csv, GuideLLM "
-                        + "benchmarks .json/.yaml, vLLM --save-result .json, SGLang bench_serving .jsonl and LLMPerf *_summary.json");
+                        + "; it reads AIPerf profile_export_aiperf.json/.csv, GenAI-Perf "
+                        + "profile_export_genai_perf.csv, GuideLLM "
+                        + "benchmarks .json/.yaml, vLLM --save-result .json, SGLang bench_serving .jsonl and LLMPerf "
+                        + "*_summary.json");
     }
 
     private static List<String> lines(Path file) {

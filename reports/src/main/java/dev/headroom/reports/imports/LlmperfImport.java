@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Ray LLMPerf {@code token_benchmark_ray.py} summary ({@code *_summary.json}, version 2023-08-31): seconds, flat keys. */
+/**
+ * Ray LLMPerf {@code token_benchmark_ray.py} summary ({@code *_summary.json}, version 2023-08-31): seconds, flat keys.
+ */
 final class LlmperfImport {
     private LlmperfImport() {}
 

@@ -66,8 +66,8 @@ final class PerRequestImport {
         put(r, "osl", osl);
         put(r, "itl_ms", itl);
         r.label = "records";
-        r.notes.add(
-                "computed from AIPerf's per-request records; the load model and throughput are in profile_export_aiperf.json");
+        r.notes.add("computed from AIPerf's per-request records; the load model and throughput are in "
+                + "profile_export_aiperf.json");
         r.notes.add("AIPerf's inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms");
         return List.of(r);
     }
@@ -101,8 +101,8 @@ final class PerRequestImport {
         r.notes.add(
                 "computed from LLMPerf's individual responses (seconds, converted to ms); the concurrency is in the "
                         + "*_summary.json beside it");
-        r.notes.add(
-                "LLMPerf's inter_token_latency (e2e / output tokens) is neither Headroom's itl nor its tpot; not imported");
+        r.notes.add("LLMPerf's inter_token_latency (e2e / output tokens) is neither Headroom's itl nor its tpot; not "
+                + "imported");
         return List.of(r);
     }
 

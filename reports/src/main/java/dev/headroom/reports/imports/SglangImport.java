@@ -5,7 +5,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** SGLang {@code bench_serving --output-file} JSON Lines: one line per run (runs are appended), {@code Infinity} allowed. */
+/**
+ * SGLang {@code bench_serving --output-file} JSON Lines: one line per run (runs are appended), {@code Infinity}
+ * allowed.
+ */
 final class SglangImport {
     private SglangImport() {}
 
@@ -52,13 +55,13 @@ final class SglangImport {
                 r.stat("osl", "mean", outTok == null ? null : outTok / r.completed);
                 if (!r.metrics.containsKey("requests_per_s") && r.windowS != null && r.windowS > 0) {
                     r.metric("requests_per_s", r.completed / r.windowS);
-                    r.notes.add(
-                            "requests_per_s = completed / duration (this SGLang version does not write request_throughput)");
+                    r.notes.add("requests_per_s = completed / duration (this SGLang version does not write "
+                            + "request_throughput)");
                 }
             }
-            r.notes.add(
-                    "SGLang's itl is the pooled gap between chunks, like vLLM's: equal to Headroom's itl only with one token "
-                            + "per chunk");
+            r.notes.add("SGLang's itl is the pooled gap between chunks, like vLLM's: equal to Headroom's itl only with "
+                    + "one token "
+                    + "per chunk");
             if (rate != null && rate.isInfinite() && conc == null)
                 r.notes.add("request_rate Infinity: every request sent at once");
             out.add(r);

@@ -72,7 +72,10 @@ final class Http {
         }
     }
 
-    /** Most of an unread request body read to its end before a reply, so the connection is kept (as the JDK's drain did). */
+    /**
+     * Most of an unread request body read to its end before a reply, so the connection is kept (as the JDK's drain
+     * did).
+     */
     static final int DRAIN_BYTES = 64 * 1024;
 
     /**

@@ -19,7 +19,9 @@ public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfter
 
     /** The {@code /tokenize} dialect. */
     public enum Tokenize {
-        /** {@code {"prompt"}} or {@code {"messages"}} (chat template applied) → {@code {count, max_model_len, tokens}}. */
+        /**
+         * {@code {"prompt"}} or {@code {"messages"}} (chat template applied) → {@code {count, max_model_len, tokens}}.
+         */
         VLLM,
         /** {@code {"prompt"}} → {@code {tokens, count, max_model_len}}; no chat form. */
         SGLANG,

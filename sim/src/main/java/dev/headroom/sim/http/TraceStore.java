@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Keeps the most recent server traces for {@code /debug/requests/{id}} and, optionally, appends all to a JSONL file. */
+/**
+ * Keeps the most recent server traces for {@code /debug/requests/{id}} and, optionally, appends all to a JSONL file.
+ */
 final class TraceStore implements AutoCloseable {
     private final Map<String, ServerTrace> recent;
     private final BufferedWriter out;

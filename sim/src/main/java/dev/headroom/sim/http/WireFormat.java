@@ -35,7 +35,9 @@ final class WireFormat {
         return tokenEvent(text, finishReason, null);
     }
 
-    /** As {@link #tokenEvent(String, String)}, with {@code usage} (JSON, or null) inside it, as TGI sends the last one. */
+    /**
+     * As {@link #tokenEvent(String, String)}, with {@code usage} (JSON, or null) inside it, as TGI sends the last one.
+     */
     byte[] tokenEvent(String text, String finishReason, String usage) {
         String fr = finishReason == null ? "null" : "\"" + finishReason + "\"";
         String choice = chat

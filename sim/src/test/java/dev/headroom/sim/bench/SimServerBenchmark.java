@@ -82,10 +82,12 @@ class SimServerBenchmark {
 
             String json = String.format(
                     Locale.ROOT,
-                    "{\"benchmark\":\"sim-server\",\"hardware\":\"%s\",\"max_num_seqs\":%d,\"model\":\"%s\",\"osl\":%d,\"streams\":%d,\"seconds\":%.1f,"
+                    "{\"benchmark\":\"sim-server\",\"hardware\":\"%s\",\"max_num_seqs\":%d,\"model\":\"%s\","
+                            + "\"osl\":%d,\"streams\":%d,\"seconds\":%.1f,"
                             + "\"peak_open_streams\":%d,\"peak_running_sequences\":%d,\"chunks_per_second\":%.0f,"
                             + "\"emit_lag_us\":{\"count\":%d,\"p50\":%d,\"p90\":%d,\"p99\":%d,\"p999\":%d,\"max\":%d},"
-                            + "\"engine_steps_per_second\":%.1f,\"tokens_per_step\":%.1f,\"client_failures\":%d,\"cores\":%d,\"java\":\"%s\"}",
+                            + "\"engine_steps_per_second\":%.1f,\"tokens_per_step\":%.1f,\"client_failures\":%d,"
+                            + "\"cores\":%d,\"java\":\"%s\"}",
                     engine.hardware().name(),
                     engine.maxNumSeqs(),
                     engine.model().name(),

@@ -53,8 +53,10 @@ class BadRequestTest {
             value = {
                 "invalid JSON                  | 400 | {\"model\": | not valid JSON",
                 "not an object                 | 400 | [1,2] | JSON object",
-                "missing model                 | 400 | {\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | 'model' is required",
-                "unknown model                 | 404 | {\"model\":\"gpt-9\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | gpt-9",
+                "missing model                 | 400 | {\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | "
+                        + "'model' is required",
+                "unknown model                 | 404 | {\"model\":\"gpt-9\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"x\"}]} | gpt-9",
                 "missing messages              | 400 | {\"model\":\"" + M + "\"} | 'messages' is required",
                 "empty messages                | 400 | {\"model\":\"" + M + "\",\"messages\":[]} | non-empty",
                 "message without role          | 400 | {\"model\":\"" + M
@@ -64,15 +66,19 @@ class BadRequestTest {
                 "max_tokens zero               | 400 | {\"model\":\"" + M
                         + "\",\"max_tokens\":0,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | max_tokens",
                 "max_tokens not a number       | 400 | {\"model\":\"" + M
-                        + "\",\"max_tokens\":\"ten\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | max_tokens",
+                        + "\",\"max_tokens\":\"ten\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"x\"}]} | max_tokens",
                 "stream not a boolean          | 400 | {\"model\":\"" + M
                         + "\",\"stream\":\"yes\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | stream",
                 "stream_options without stream | 400 | {\"model\":\"" + M
-                        + "\",\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | stream",
+                        + "\",\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"x\"}]} | stream",
                 "min above max                 | 400 | {\"model\":\"" + M
-                        + "\",\"max_tokens\":3,\"min_tokens\":9,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | min_tokens",
+                        + "\",\"max_tokens\":3,\"min_tokens\":9,\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"x\"}]} | min_tokens",
                 "over the context length       | 400 | {\"model\":\"" + M
-                        + "\",\"max_tokens\":200000,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | maximum context length",
+                        + "\",\"max_tokens\":200000,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} | maximum "
+                        + "context length",
             })
     void badChatRequestGetsAnOpenAiStyleError(String name, int status, String body, String messagePart)
             throws IOException {

@@ -35,7 +35,8 @@ class ServerBehaviourTest {
 
     private static final String STREAM =
             "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi there\"}],"
-                    + "\"max_tokens\":3,\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
+                    + "\"max_tokens\":3,\"ignore_eos\":true,\"stream\":true,"
+                    + "\"stream_options\":{\"include_usage\":true}}";
 
     /** Reads one whole chunked response from the socket (up to the terminating chunk). */
     private static String readChunkedResponse(InputStream in) throws IOException {
