@@ -49,7 +49,7 @@ class RateSearchEvaluationBenchmark {
         List<Integer> probes = new ArrayList<>();
         for (int s = 0; s < SERVERS; s++) {
             SearchEvaluationBenchmark.Case c = SearchEvaluationBenchmark.randomCase(new SplittableRandom(1000 + s));
-            double truth = truth(c);
+            double truth = truth(c, s);
             if (Double.isNaN(truth)) {
                 System.out.printf(
                         Locale.ROOT, "case %3d: true max rate outside %.0f..%.0f, skipped%n", s, MIN_RATE, MAX_RATE);
@@ -105,14 +105,16 @@ class RateSearchEvaluationBenchmark {
      * two sure fails past the crossing: above capacity the queue only grows); then every rate within a factor 1.5 of
      * the crossing measured again {@link #FINE_FACTOR} times as long, and the crossing bisected (in log rate) at that
      * length to 1 %. The truth is the largest rate whose isotonic-fitted margin is below zero. NaN outside the range.
+     * Each server's truth runs on arrivals of its own ({@code server}): with one seed for all, every truth shares one
+     * arrival sequence's error, and the whole score moves with it (docs/search.md).
      */
-    static double truth(SearchEvaluationBenchmark.Case c) {
+    static double truth(SearchEvaluationBenchmark.Case c, int server) {
         double lifetime = SearchEvaluationBenchmark.rampSeconds(c);
         TreeMap<Double, Margin> points = new TreeMap<>();
         int sureFails = 0;
         for (int k = 0; k <= 40 && sureFails < 2; k++) {
             double rate = MIN_RATE * Math.pow(MAX_RATE / MIN_RATE, k / 40.0);
-            Margin m = margin(c, rate, lifetime, 1);
+            Margin m = margin(c, rate, lifetime, 1, server);
             points.put(rate, m);
             if (m.value() > 3 * m.se()) sureFails++;
         }
@@ -120,19 +122,19 @@ class RateSearchEvaluationBenchmark {
         if (bracket == null) return Double.NaN;
         for (double rate : List.copyOf(
                 points.subMap(bracket[0] / 1.5, true, bracket[1] * 1.5, true).keySet())) {
-            points.put(rate, margin(c, rate, lifetime, FINE_FACTOR));
+            points.put(rate, margin(c, rate, lifetime, FINE_FACTOR, server));
         }
         bracket = crossing(points);
         while (bracket != null && bracket[1] / bracket[0] > 1.01) {
             double mid = Math.sqrt(bracket[0] * bracket[1]);
-            points.put(mid, margin(c, mid, lifetime, FINE_FACTOR));
+            points.put(mid, margin(c, mid, lifetime, FINE_FACTOR, server));
             bracket = crossing(points);
         }
         return bracket == null ? Double.NaN : bracket[0];
     }
 
     /** The TTFT margin (from the intended send time) of a long Poisson run at {@code rate} after its warm-up. */
-    static Margin margin(SearchEvaluationBenchmark.Case c, double rate, double lifetime, int lengthFactor) {
+    static Margin margin(SearchEvaluationBenchmark.Case c, double rate, double lifetime, int lengthFactor, int server) {
         int warmup = (int) Math.ceil(rate * Math.max(2, WARMUP_LIFETIMES * lifetime));
         int measured = lengthFactor * (int) Math.max(TRUTH_REQUESTS, Math.ceil(rate * TRUTH_LIFETIMES * lifetime));
         Measurement m = new VirtualEngine(c.engine())
@@ -140,7 +142,7 @@ class RateSearchEvaluationBenchmark {
                         new LoadModel.Open(rate, new ArrivalProcess.Poisson()),
                         c.workload(),
                         new RunLength(measured, 36000, warmup, 0),
-                        11 + lengthFactor));
+                        11 + lengthFactor + 7919L * server));
         return Margin.of(c.slo(), m.records(), true);
     }
 
