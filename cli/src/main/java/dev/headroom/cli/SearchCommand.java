@@ -168,18 +168,7 @@ public final class SearchCommand implements Callable<Integer> {
             throw new BadInputException("search uses synthetic prompts; drop --dataset/--trace");
         }
         SearchSpec.Objective obj = SearchSpec.Objective.parse(objective);
-        boolean openLoop = switch (obj) {
-            case MAX_CONCURRENCY -> false;
-            case MAX_RATE -> true;
-            case MAX_GOODPUT ->
-                switch (loadAxis.trim()) {
-                    case "concurrency" -> false;
-                    case "rate" -> true;
-                    default ->
-                        throw new BadInputException(
-                                "bad --load-axis '" + loadAxis + "': valid values are concurrency, rate");
-                };
-        };
+        boolean openLoop = obj.openLoop(SearchSpec.LoadAxis.parse(loadAxis));
         ArrivalProcess arrivals = openLoop ? ((LoadModel.Open) load.open(1)).arrivals() : new ArrivalProcess.Poisson();
         RunLength perProbe = new RunLength(probeRequests, probeDuration.toMillis() / 1000.0);
         Workload w = new Workload(

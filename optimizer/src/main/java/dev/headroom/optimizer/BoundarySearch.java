@@ -103,8 +103,7 @@ public final class BoundarySearch {
             probes.add(raw);
             afterEachProbe.accept(List.copyOf(probes));
             // An ambiguous verdict has already had more requests (ProbeShape). Measurements at one load (a confirming
-            // probe
-            // repeated, or a resumed search) are pooled.
+            // probe repeated, or a resumed search) are pooled.
             if (probes.size() == 1 && !raw.passing()) return result(probes, StopReason.BELOW_MIN, false);
             Fitted fit = fitted(probes);
             int f = fit.lowestFailing();
@@ -131,8 +130,7 @@ public final class BoundarySearch {
                 }
                 if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
                 // A sure fail is wanted no further than the bracket's own failing end: narrow the bracket instead,
-                // which
-                // moves the estimate up and the tolerance edge with it.
+                // which moves the estimate up and the tolerance edge with it.
                 if (adjacent || !(confirm > lo && confirm <= hi)) {
                     next = confirm;
                     continue;
@@ -396,8 +394,7 @@ public final class BoundarySearch {
         if (spec.integerLoad()) passEdge = Math.floor(passEdge);
         double[] loads = fit.loads();
         // Not when lo was itself such an edge (a pass measured within the tolerance below it): on a margin flat near
-        // zero
-        // that would creep up by the tolerance.
+        // zero that would creep up by the tolerance.
         boolean passBelow = f >= 2 && loads[f - 2] >= lo * (1 - spec.tolerance());
         if (chord <= passEdge && passEdge < hi && fit.passZ(f - 1) < NEAR_Z && !passBelow) return passEdge;
         double aim = chord;

@@ -181,12 +181,10 @@ public final class ProbeShape {
                 spec.slos().stream().mapToInt(ProbeShape::samplesForVerdict).toArray();
         // Open loop: a pass only once the probe's whole length is judged — a queue building just past capacity reaches
         // only the requests sent last, and a verdict on the earlier ones passes a rate the server cannot sustain. A
-        // sure
-        // fail may stop at once.
+        // sure fail may stop at once.
         int passAfter = open ? passAfter(load) : 0;
         // A soak may fail early only once half its length is judged: a short window can fall wholly in one of the
-        // bursts
-        // it is there to average over.
+        // bursts it is there to average over.
         int failAfter = open && isSoak(load) ? passAfter / 2 : 0;
         return finished -> {
             List<RequestRecord> records = completedPrefix(finished);

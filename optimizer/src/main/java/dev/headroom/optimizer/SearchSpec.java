@@ -54,6 +54,30 @@ public record SearchSpec(
             throw new BadInputException(
                     "bad {objective} '" + s + "': valid values are max-concurrency, max-rate, max-goodput");
         }
+
+        /** Whether it searches a request rate (open loop): max-rate always, max-goodput along {@code axis}. */
+        public boolean openLoop(LoadAxis axis) {
+            return switch (this) {
+                case MAX_CONCURRENCY -> false;
+                case MAX_RATE -> true;
+                case MAX_GOODPUT -> axis == LoadAxis.RATE;
+            };
+        }
+    }
+
+    /** What a max-goodput search varies: users (closed loop) or the request rate (open loop). */
+    public enum LoadAxis {
+        CONCURRENCY,
+        RATE;
+
+        public static LoadAxis parse(String s) {
+            return switch (s.trim()) {
+                case "concurrency" -> CONCURRENCY;
+                case "rate" -> RATE;
+                default ->
+                    throw new BadInputException("bad {load-axis} '" + s + "': valid values are concurrency, rate");
+            };
+        }
     }
 
     public SearchSpec {

@@ -112,8 +112,7 @@ class BoundarySearchTest {
         List<Double> loads =
                 r.probes().stream().map(BoundarySearch.Observation::load).toList();
         // 96 (z 1.8) already confirms the pass side; the fail side is confirmed at 99 × 1.05 → 103 (z 1.7), the one
-        // probe
-        // measured beyond the bracket.
+        // probe measured beyond the bracket.
         assertEquals(List.of(99.0, 103.0), loads.subList(loads.size() - 2, loads.size()), loads.toString());
         assertEquals(1, loads.stream().filter(l -> l > 100).count(), loads.toString());
         // With precise probes the bracket's own ends are sure: it stops at the tolerance, nothing measured beyond it.
@@ -129,8 +128,7 @@ class BoundarySearchTest {
     @Test
     void confirmingTheBracketEndsKeepsAFlatNoisyMarginWithinFivePercentMoreOften() {
         // Slope 0.5 per log-unit, noise 0.03: a 5 % error in load is 0.8 of one probe's standard error, so the
-        // bracket's
-        // ends near the root are often wrong. Measured: 176 of 200 within 5 %; 154 with no confirmation.
+        // bracket's ends near the root are often wrong. Measured: 176 of 200 within 5 %; 154 with no confirmation.
         int within = 0;
         for (long seed = 0; seed < 200; seed++) {
             var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
@@ -145,10 +143,8 @@ class BoundarySearchTest {
         // A saturating server: latency a tenth of the threshold up to 252 users, then linear in users (e2e = users ÷
         // throughput), crossing the threshold at 270. 1, 8, 64 are flat and 512 fails by 12: the chord's root sits just
         // above 64, so the search bisects (181, flat again; 304, +1.7); the line through 304 and 512 then crosses zero
-        // at
-        // exactly 270. The chord alone crept up the flat part a tenth of the bracket at a time (109, 149, 185, 218,
-        // 247):
-        // 12 probes.
+        // at exactly 270. The chord alone crept up the flat part a tenth of the bracket at a time (109, 149, 185, 218,
+        // 247): 12 probes.
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
                 .run(exact(load -> Math.max(-0.9, (load - 270) / 20), 0.001));
         List<Double> loads =
@@ -161,10 +157,8 @@ class BoundarySearchTest {
     @Test
     void anAmbiguousPassNextToTheRootIsSettledAtItsToleranceEdge() {
         // 181 passes by only 0.4 se and the chord to 512 puts the root just above it: the next probe is its tolerance
-        // edge
-        // 190 (a sure fail), then 172 (a sure pass) confirms 181. Without that rule the next probe is 214 (a tenth of
-        // the
-        // bracket) and the search takes 8 probes; the chord alone (no knee rules) took 9.
+        // edge 190 (a sure fail), then 172 (a sure pass) confirms 181. Without that rule the next probe is 214 (a tenth
+        // of the bracket) and the search takes 8 probes; the chord alone (no knee rules) took 9.
         DoubleUnaryOperator margin = load -> load < 178 ? -0.9 : load <= 181 ? -0.02 : 0.1 + 2 * Math.log(load / 181);
         var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20)).run(exact(margin, 0.05));
         List<Double> loads =

@@ -115,8 +115,7 @@ final class LoadDriver {
                 if (i < 0) return;
                 PreparedRequest req = prepare(i);
                 // Warm-up or measured is decided when the index is claimed, as claim() counted it: deciding again at
-                // the
-                // send, a request claimed just before the warm-up ended would be measured beyond --requests.
+                // the send, a request claimed just before the warm-up ended would be measured beyond --requests.
                 send(req, clock.now(), 0, isWarmup(i, claimed));
                 if (point.thinkTimeSeconds() > 0) clock.sleepUntil(clock.now() + seconds(point.thinkTimeSeconds()));
             }

@@ -73,8 +73,7 @@ class SearchEvaluationBenchmark {
             double again = Double.NaN;
             if (REPEAT_TRUTH) {
                 // The truth's own precision: a second dense evaluation, seeded apart. No method can agree with the
-                // truth
-                // much more often than two truths agree with each other.
+                // truth much more often than two truths agree with each other.
                 again = truth(c, 1000);
                 repeated++;
                 if (Math.abs(again - truth) / truth <= 0.05) repeatAgrees++;
@@ -338,9 +337,8 @@ class SearchEvaluationBenchmark {
         int isl = 64 << r.nextInt(5); // 64 .. 1024
         int osl = 32 << r.nextInt(4); // 32 .. 256
         // Output lengths vary (coefficient of variation 0.2..0.5), as real answers do. With one fixed length a
-        // simulated
-        // closed loop never mixes: users that finish in the same step stay in lockstep for ever, so its steady state
-        // depends on how the run started and no dense evaluation defines a truth.
+        // simulated closed loop never mixes: users that finish in the same step stay in lockstep for ever, so its
+        // steady state depends on how the run started and no dense evaluation defines a truth.
         double cv = 0.2 + 0.3 * r.nextDouble();
         Workload w = new Workload(
                 new LengthDistribution.Normal(isl, isl * 0.2), new LengthDistribution.Normal(osl, osl * cv), true);
