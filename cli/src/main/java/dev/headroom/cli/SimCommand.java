@@ -1,6 +1,5 @@
 package dev.headroom.cli;
 
-import dev.headroom.sim.Fault;
 import dev.headroom.sim.FaultPlan;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.ServerBehaviour;
@@ -8,7 +7,6 @@ import dev.headroom.sim.http.SimServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -126,11 +124,7 @@ public final class SimCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         if (model != null) engine.model = model;
         EngineConfig config = engine.toConfig(seed);
-        var rates = new EnumMap<Fault, Double>(Fault.class);
-        for (String f : faults) {
-            var e = FaultPlan.parseRate(f);
-            rates.merge(e.getKey(), e.getValue(), Double::sum);
-        }
+        var rates = FaultPlan.parseRates(faults);
         FaultPlan plan = new FaultPlan(rates, faultStall, faultSlowHeaders, config.seed());
         var behaviour = new ServerBehaviour(
                 ServerBehaviour.Tokenize.parse(tokenize),

@@ -107,8 +107,7 @@ public final class TargetOptions {
             }
             return metricsUrl;
         }
-        String guess = base.getScheme() + "://" + base.getAuthority() + "/metrics";
-        return MetricsScraper.answers(guess) ? guess : null;
+        return MetricsScraper.discover(base);
     }
 
     @Option(

@@ -24,6 +24,16 @@ public record ClientHealth(
     public static final double CPU_LIMIT = 0.85;
     public static final double GC_PAUSE_LIMIT_MS = 10.0;
 
+    /**
+     * As {@link #assess}, with CPU reported but not judged when {@code sharedProcess}: beside an in-process server
+     * (the embedded simulator) the process's CPU is not the client's alone.
+     */
+    public static ClientHealth assess(
+            double sendLagP99Ms, double cpuUtil, double cpuMax, double gcPauseMaxMs, boolean sharedProcess) {
+        ClientHealth h = assess(sendLagP99Ms, sharedProcess ? Double.NaN : cpuUtil, cpuMax, gcPauseMaxMs);
+        return new ClientHealth(h.sendLagP99Ms(), cpuUtil, h.cpuMax(), h.gcPauseMaxMs(), h.clientBound(), h.warnings());
+    }
+
     /** Applies the thresholds: send lag p99 > 1 ms, CPU > 85 %, a GC pause > 10 ms. */
     public static ClientHealth assess(double sendLagP99Ms, double cpuUtil, double cpuMax, double gcPauseMaxMs) {
         List<String> w = new ArrayList<>();

@@ -6,6 +6,7 @@ import dev.headroom.model.ServerMetrics;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +61,12 @@ public final class MetricsScraper implements AutoCloseable {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
         this.thread = Thread.ofVirtual().name("metrics-scraper").start(this::loop);
+    }
+
+    /** The server's own {@code /metrics} beside {@code base} when it answers with Prometheus text now, else null. */
+    public static String discover(URI base) {
+        String url = base.getScheme() + "://" + base.getAuthority() + "/metrics";
+        return answers(url) ? url : null;
     }
 
     /** Whether {@code url} answers a GET with a 200 and some Prometheus text (used to pick the default). */

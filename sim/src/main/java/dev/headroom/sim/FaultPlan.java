@@ -2,6 +2,8 @@ package dev.headroom.sim;
 
 import dev.headroom.model.BadInputException;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -31,6 +33,16 @@ public record FaultPlan(Map<Fault, Double> rates, Duration stall, Duration slowH
 
     public static FaultPlan none() {
         return new FaultPlan(Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(2), 0);
+    }
+
+    /** Every {@code KIND=RATE} given, rates of a kind given twice added up. */
+    public static EnumMap<Fault, Double> parseRates(List<String> specs) {
+        EnumMap<Fault, Double> rates = new EnumMap<>(Fault.class);
+        for (String spec : specs) {
+            Map.Entry<Fault, Double> e = parseRate(spec);
+            rates.merge(e.getKey(), e.getValue(), Double::sum);
+        }
+        return rates;
     }
 
     /** Parses {@code KIND=RATE}, e.g. {@code reset=0.01}. */

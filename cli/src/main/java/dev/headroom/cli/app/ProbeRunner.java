@@ -96,7 +96,12 @@ public final class ProbeRunner {
             }
         }
         Summary summary = Metrics.summarize(result.records(), point.openLoop(), slos);
-        ClientHealth health = health(summary, result, simulator != null);
+        ClientHealth health = ClientHealth.assess(
+                summary.distribution("send_lag_ms").p99(),
+                result.cpuMean(),
+                result.cpuMax(),
+                result.gcPauseMaxMs(),
+                simulator != null);
         RunInfo info = new RunInfo(
                 Version.get(),
                 startedAt,
@@ -117,15 +122,6 @@ public final class ProbeRunner {
                 info, summary, health, server, MeasurementWarnings.of(summary, result.inputLength(), reuseAsked));
         RunFiles.writeResults(dir, result.records(), report, result.startEpochMicros() / 1000);
         return report;
-    }
-
-    /** Beside the in-process simulator the process CPU is shared, so CPU is reported but not judged. */
-    static ClientHealth health(Summary summary, ProbeResult result, boolean embedded) {
-        double judged = embedded ? Double.NaN : result.cpuMean();
-        ClientHealth h = ClientHealth.assess(
-                summary.distribution("send_lag_ms").p99(), judged, result.cpuMax(), result.gcPauseMaxMs());
-        return new ClientHealth(
-                h.sendLagP99Ms(), result.cpuMean(), h.cpuMax(), h.gcPauseMaxMs(), h.clientBound(), h.warnings());
     }
 
     private void writeConfig(
