@@ -379,12 +379,12 @@ public final class BoundarySearch {
      *   <li>the failing side's secant, when the two lowest failing loads' fitted margins differ by more than
      *       {@link #SECANT_Z} se: where the line through them, linear in load, crosses zero. Past saturation latency
      *       grows linearly with load (closed loop: Little's law, e2e = users ÷ throughput; open loop: the queue grows
-     * by       λ − μ a second), and for a margin convex in load that line crosses zero at or above the boundary, as the
-     *       chord does at or below it;</li>
+     *       by λ − μ a second), and for a margin convex in load that line crosses zero at or above the boundary, as
+     *       the chord does at or below it;</li>
      *   <li>with one failing load, the bracket's geometric middle when the passing side is still near its floor (risen
      *       less than {@link #FLOOR_SHARE} of the way from the lowest load's margin to zero): the margin is flat up to
-     * a       knee and then steep, the chord's root sits just above lo, and the search would creep up the flat part by
-     * the       10 % clamp;</li>
+     *       a knee and then steep, the chord's root sits just above lo, and the search would creep up the flat part by
+     *       the 10 % clamp;</li>
      * </ul>
      * and kept at least 10 % of the bracket away from either end.
      */

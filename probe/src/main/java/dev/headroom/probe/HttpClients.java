@@ -64,7 +64,7 @@ final class HttpClients {
             ctx.init(null, new TrustManager[] {all}, null);
             b.sslSocketFactory(ctx.getSocketFactory(), all).hostnameVerifier((host, session) -> true);
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot set up --insecure TLS", e);
+            throw new IllegalStateException("cannot set up TLS without certificate checks (insecure)", e);
         }
     }
 

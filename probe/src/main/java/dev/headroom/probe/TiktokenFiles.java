@@ -107,7 +107,7 @@ final class TiktokenFiles {
     }
 
     private byte[] download(Encoding e, Path wouldBe) {
-        String hint = "; download it from " + e.url() + " and give its path (--tokenizer ./" + e.name()
+        String hint = "; download it from " + e.url() + " and give its path ({tokenizer} ./" + e.name()
                 + ".tiktoken) or put it at " + wouldBe;
         try (Response r =
                 http.newCall(new Request.Builder().url(e.url()).build()).execute()) {
