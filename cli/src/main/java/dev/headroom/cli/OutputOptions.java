@@ -42,7 +42,7 @@ public final class OutputOptions {
                     if (entries.findAny().isPresent()) {
                         if (out != null)
                             throw new BadInputException(
-                                    "--out " + dir + " exists and is not empty; " + "give a new directory");
+                                    "--out " + dir + " exists and is not empty; give a new directory");
                         dir = Path.of(dir + "-" + ProcessHandle.current().pid());
                     }
                 }

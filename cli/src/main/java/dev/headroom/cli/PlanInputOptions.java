@@ -50,7 +50,7 @@ public final class PlanInputOptions {
     @Option(
             names = "--pricing",
             paramLabel = "TIER",
-            description = "Override the policy's pricing tier: on_demand, " + "reserved_1y, reserved_3y, spot.")
+            description = "Override the policy's pricing tier: on_demand, reserved_1y, reserved_3y, spot.")
     String pricing;
 
     @Option(

@@ -174,7 +174,7 @@ public final class TargetOptions {
             return u;
         } catch (IllegalArgumentException e) {
             throw new BadInputException(
-                    "bad --url '" + url + "': give an http:// or https:// base URL, e.g. " + "http://127.0.0.1:8000");
+                    "bad --url '" + url + "': give an http:// or https:// base URL, e.g. http://127.0.0.1:8000");
         }
     }
 

@@ -150,7 +150,7 @@ public final class Probe implements Measurer {
         } catch (IOException e) {
             if (trace.staleConnection()) {
                 connections.learnedClosesAfterEachResponse(
-                        "closed the connection after a streamed response " + "(without Connection: close)");
+                        "closed the connection after a streamed response (without Connection: close)");
             }
         }
     }

@@ -233,7 +233,7 @@ class ScriptedServerTest {
                 "[DONE]")));
         script.add(stream(sse(
                 chunk("a", "length"),
-                "{\"id\":\"c2\",\"choices\":[],\"usage\":{\"prompt_tokens\":300," + "\"completion_tokens\":1}}",
+                "{\"id\":\"c2\",\"choices\":[],\"usage\":{\"prompt_tokens\":300,\"completion_tokens\":1}}",
                 "[DONE]")));
         List<RequestRecord> rs = run(2);
         assertEquals(288, rs.get(0).cachedTokens());

@@ -21,11 +21,11 @@ public final class HtmlReport {
     public static Written write(Path dir, Path out, boolean png) {
         Reports.Built built = Reports.build(dir);
         Path html = out != null ? out : dir.resolve("report.html");
-        Reports.writeText(html, built.html());
+        RunFiles.write(html, built.html());
         List<Path> pngs = new ArrayList<>();
         if (png) {
             Path charts = (out != null ? out.toAbsolutePath().getParent() : dir).resolve("charts");
-            Reports.mkdirs(charts);
+            RunFiles.createDirectories(charts);
             for (int i = 0; i < built.charts().size(); i++) {
                 Chart c = built.charts().get(i);
                 Path f = charts.resolve(String.format(

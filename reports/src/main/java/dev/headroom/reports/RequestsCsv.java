@@ -1,7 +1,6 @@
 package dev.headroom.reports;
 
 import dev.headroom.model.RequestRecord;
-import dev.headroom.reports.html.Reports;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,7 +46,7 @@ public final class RequestsCsv {
 
     /** Writes the file; the error names it. */
     public static void write(Path file, List<RequestRecord> records) {
-        Reports.writeText(file, write(records));
+        RunFiles.write(file, write(records));
     }
 
     private static double seconds(long nanos) {

@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.DoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * Typed readers of Headroom's own result files, for the plan's inputs and the report: which kind a file is, and what
@@ -19,11 +21,13 @@ import java.util.function.DoubleFunction;
 public final class ResultFiles {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The result kinds, by their {@code schema}. */
+    /** The result kinds, by their {@code schema} and file name, in the order a run directory is recognised. */
     public enum Kind {
-        SEARCH("headroom.search/v1", "search.json"),
-        SWEEP("headroom.sweep/v1", "sweep.json"),
-        PROBE("headroom.probe/v1", "summary.json");
+        COMPARE(PlanJson.COMPARE_SCHEMA, "compare.json"),
+        PLAN(PlanJson.SCHEMA, "plan.json"),
+        SEARCH(SearchJson.SCHEMA, "search.json"),
+        SWEEP(SweepJson.SCHEMA, "sweep.json"),
+        PROBE(SummaryJson.SCHEMA, "summary.json");
 
         final String schema;
         final String fileName;
@@ -32,6 +36,10 @@ public final class ResultFiles {
             this.schema = schema;
             this.fileName = fileName;
         }
+
+        public String fileName() {
+            return fileName;
+        }
     }
 
     /** A result file and its kind. */
@@ -39,20 +47,32 @@ public final class ResultFiles {
 
     private ResultFiles() {}
 
-    /** {@code path} as a result: the file itself, or the search.json, sweep.json or summary.json in its directory. */
-    public static Result open(Path path) {
+    /** The result a run directory holds, by the first of the kinds' files in it; null when it holds none. */
+    public static Result find(Path dir) {
+        for (Kind k : Kind.values()) {
+            Path f = dir.resolve(k.fileName);
+            if (Files.isRegularFile(f)) return new Result(f, k);
+        }
+        return null;
+    }
+
+    /**
+     * {@code path} as one of the {@code accepted} kinds: a result file (its kind by its schema) or a run directory
+     * holding one.
+     */
+    public static Result open(Path path, Set<Kind> accepted) {
+        String names = accepted.stream().map(Kind::fileName).collect(Collectors.joining(", "));
         Path file = path;
         if (Files.isDirectory(path)) {
-            file = List.of(Kind.values()).stream()
+            file = accepted.stream()
                     .map(k -> path.resolve(k.fileName))
                     .filter(Files::isRegularFile)
                     .findFirst()
-                    .orElseThrow(() ->
-                            new BadInputException(path + " holds no search.json, sweep.json or " + "summary.json"));
+                    .orElseThrow(() -> new BadInputException(path + " holds none of " + names));
         }
         String schema = read(file).path("schema").asText();
-        for (Kind k : Kind.values()) if (k.schema.equals(schema)) return new Result(file, k);
-        throw new BadInputException(file + ": schema '" + schema + "' is not a Headroom search, sweep or probe result");
+        for (Kind k : accepted) if (k.schema.equals(schema)) return new Result(file, k);
+        throw new BadInputException(file + ": schema '" + schema + "' is not the schema of a Headroom " + names);
     }
 
     /** A probe's summary.json as capacity needs it. */

@@ -8,6 +8,7 @@ import dev.headroom.reports.ResultFiles;
 import dev.headroom.reports.plan.PlanInputs;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 
 /**
@@ -49,7 +50,8 @@ public final class CapacityInputs {
         String tag = "--capacity " + cls + "@" + option;
         ResultFiles.Result result;
         try {
-            result = ResultFiles.open(path);
+            result = ResultFiles.open(
+                    path, EnumSet.of(ResultFiles.Kind.SEARCH, ResultFiles.Kind.SWEEP, ResultFiles.Kind.PROBE));
         } catch (BadInputException e) {
             throw new BadInputException(tag + ": " + e.getMessage(), e);
         }
@@ -62,6 +64,7 @@ public final class CapacityInputs {
             }
             case SWEEP -> Capacities.fromSweep(cls, option, ResultFiles.sweep(file), source, where);
             case PROBE -> Capacities.fromProbe(cls, option, ResultFiles.probe(file), source, where);
+            case PLAN, COMPARE -> throw new IllegalStateException("not accepted: " + result.kind());
         };
     }
 }

@@ -1,9 +1,6 @@
 package dev.headroom.reports.html;
 
 import dev.headroom.reports.chart.Chart;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -24,21 +21,5 @@ public final class Reports {
             case COMPARE -> PlanReportPage.build(run.result(), true);
         };
         return new Built(page.html(), page.allCharts());
-    }
-
-    public static void writeText(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    public static void mkdirs(Path dir) {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
-        }
     }
 }

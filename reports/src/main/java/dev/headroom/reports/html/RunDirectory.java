@@ -3,6 +3,7 @@ package dev.headroom.reports.html;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.BadInputException;
+import dev.headroom.reports.ResultFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,32 +12,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A stored run directory and what kind of result it holds; reports read only these files, never re-run anything. */
-record RunDirectory(Path dir, Kind kind, JsonNode result) {
+record RunDirectory(Path dir, ResultFiles.Kind kind, JsonNode result) {
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** What a run directory holds, found by its result file. */
-    enum Kind {
-        COMPARE("compare.json"),
-        PLAN("plan.json"),
-        SEARCH("search.json"),
-        SWEEP("sweep.json"),
-        PROBE("summary.json");
-
-        final String file;
-
-        Kind(String file) {
-            this.file = file;
-        }
-    }
 
     static RunDirectory open(Path dir) {
         if (!Files.isDirectory(dir)) throw new BadInputException("report: " + dir + " is not a directory");
-        for (Kind k : Kind.values()) {
-            Path f = dir.resolve(k.file);
-            if (Files.isRegularFile(f)) return new RunDirectory(dir, k, read(f));
+        ResultFiles.Result found = ResultFiles.find(dir);
+        if (found == null) {
+            throw new BadInputException("report: " + dir + " holds no Headroom result (summary.json, sweep.json, "
+                    + "search.json, plan.json or compare.json)");
         }
-        throw new BadInputException("report: " + dir + " holds no Headroom result (summary.json, sweep.json, "
-                + "search.json, plan.json or compare.json)");
+        return new RunDirectory(dir, found.kind(), read(found.file()));
     }
 
     static JsonNode read(Path file) {

@@ -124,7 +124,7 @@ final class SearchReportPage {
             boundary(c, r, goodput);
             charts.add(c);
             captions.add("The observed " + text.replaceAll("[<>].*", "")
-                    + " of every probe, the threshold, the isotonic fit the " + "search used"
+                    + " of every probe, the threshold, the isotonic fit the search used"
                     + (goodput ? "." : ", and the boundary with its interval shaded."));
         }
         page.h2("Probes");

@@ -79,7 +79,7 @@ final class GenaiPerfImport {
             r.metric("error_rate", (double) r.failed / (r.completed + r.failed));
         }
         r.notes.add((tool.equals("aiperf") ? "AIPerf" : "GenAI-Perf")
-                + "'s inter_token_latency is (e2e - ttft) / (osl - 1) per " + "request: imported as tpot_ms");
+                + "'s inter_token_latency is (e2e - ttft) / (osl - 1) per request: imported as tpot_ms");
         r.notes.add("the load model is not in this CSV (it is in the perf_analyzer profile_export.json beside it)");
         return List.of(r);
     }

@@ -85,7 +85,7 @@ class SocketWriteFloorBenchmark {
             long median = bursts[bursts.length / 2];
             return String.format(
                     Locale.ROOT,
-                    "{\"sockets\":%d,\"burst_median_us\":%.0f,\"burst_p90_us\":%.0f," + "\"per_write_us\":%.2f}",
+                    "{\"sockets\":%d,\"burst_median_us\":%.0f,\"burst_p90_us\":%.0f,\"per_write_us\":%.2f}",
                     n,
                     median / 1e3,
                     bursts[bursts.length * 9 / 10] / 1e3,

@@ -29,7 +29,7 @@ class ServerBehaviourTest {
 
     private static String post(SimServer s, String path, String json) {
         return "POST " + path + " HTTP/1.1\r\nHost: " + s.baseUri().getAuthority()
-                + "\r\nContent-Type: application/json\r\n" + "Content-Length: "
+                + "\r\nContent-Type: application/json\r\nContent-Length: "
                 + json.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + json;
     }
 

@@ -125,7 +125,7 @@ class SimServerHttpTest {
         }
         try (Response r = client.post(
                 "/v1/completions",
-                "{\"model\":\"" + MODEL + "\",\"prompt\":\"hi\",\"max_tokens\":4," + "\"ignore_eos\":true}")) {
+                "{\"model\":\"" + MODEL + "\",\"prompt\":\"hi\",\"max_tokens\":4,\"ignore_eos\":true}")) {
             JsonNode j = SimClient.JSON.readTree(r.body().string());
             assertEquals("text_completion", j.get("object").asText());
             assertEquals(4, j.at("/usage/completion_tokens").asInt());
