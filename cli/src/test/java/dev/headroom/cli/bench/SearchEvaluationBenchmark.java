@@ -65,7 +65,7 @@ class SearchEvaluationBenchmark {
         int skipped = 0, repeated = 0, repeatAgrees = 0;
         for (int s = 0; s < SERVERS; s++) {
             Case c = randomCase(new SplittableRandom(1000 + s));
-            double truth = truth(c);
+            double truth = truth(c, truthSeed(s));
             if (Double.isNaN(truth) || truth < 2 || truth > 1000) {
                 skipped++;
                 continue;
@@ -74,7 +74,7 @@ class SearchEvaluationBenchmark {
             if (REPEAT_TRUTH) {
                 // The truth's own precision: a second dense evaluation, seeded apart. No method can agree with the
                 // truth much more often than two truths agree with each other.
-                again = truth(c, 1000);
+                again = truth(c, truthSeed(s) + 1000);
                 repeated++;
                 if (Math.abs(again - truth) / truth <= 0.05) repeatAgrees++;
                 else System.out.printf(Locale.ROOT, "case %3d: truth %.0f, repeated %.0f%n", s, truth, again);
@@ -165,15 +165,17 @@ class SearchEvaluationBenchmark {
         List<double[]> rows = new ArrayList<>(); // true max, its load, found load, goodput there, probes, requests
         for (int s = 0; s < servers; s++) {
             Case c = randomCase(new SplittableRandom(1000 + s));
+            final int server = s;
             java.util.TreeMap<Integer, Double> truth = new java.util.TreeMap<>();
             for (int k = 0; k <= 40; k++) {
                 int n = (int) Math.round(Math.pow(1024, k / 40.0));
-                truth.computeIfAbsent(n, x -> trueGoodput(c, x));
+                truth.computeIfAbsent(n, x -> trueGoodput(c, x, truthSeed(server)));
             }
             int best = argmax(truth);
             Integer below = truth.lowerKey(best), above = truth.higherKey(best);
+            long seeds = truthSeed(s);
             for (int n = below == null ? best : below; n <= (above == null ? best : above); n++) {
-                truth.computeIfAbsent(n, x -> trueGoodput(c, x));
+                truth.computeIfAbsent(n, x -> trueGoodput(c, x, seeds));
             }
             // The largest of many noisy points overstates the true max (its own noise is selected for): the scan's
             // five best loads are measured again, independently and five times as long, and the truth is the best of
@@ -183,7 +185,7 @@ class SearchEvaluationBenchmark {
                     .sorted(java.util.Map.Entry.<Integer, Double>comparingByValue()
                             .reversed())
                     .limit(5)
-                    .forEach(e -> fine.put(e.getKey(), fineGoodput(c, e.getKey())));
+                    .forEach(e -> fine.put(e.getKey(), fineGoodput(c, e.getKey(), seeds)));
             best = argmax(fine);
             double trueMax = fine.get(best);
             if (!(trueMax > 0)) {
@@ -204,25 +206,9 @@ class SearchEvaluationBenchmark {
                     false,
                     dev.headroom.optimizer.Goodput.Unit.REQUESTS);
             long[] spent = {0};
-            final int server = s;
-            ProbeShape shape = new ProbeShape(spec);
-            var r = new dev.headroom.optimizer.GoodputSearch(spec).run((load, i) -> {
-                Measurement m = new VirtualEngine(c.engine())
-                        .measure(new MeasurementRequest(
-                                new LoadModel.Closed((int) Math.round(load)),
-                                c.workload(),
-                                shape.forLoad(load),
-                                100L * server + i,
-                                null));
-                shape.learn(m);
-                spent[0] += m.records().size();
-                var g = dev.headroom.optimizer.Goodput.of(
-                        m.records(), false, List.of(c.slo()), dev.headroom.optimizer.Goodput.Unit.REQUESTS);
-                return new dev.headroom.optimizer.GoodputSearch.Observation(
-                        load, g.value(), g.se(), m.records().size(), 0);
-            });
-            int found = (int) Math.round(r.load());
-            double there = fine.computeIfAbsent(found, x -> fineGoodput(c, x));
+            SearchReport r = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
+            int found = (int) Math.round(r.value());
+            double there = fine.computeIfAbsent(found, x -> fineGoodput(c, x, seeds));
             rows.add(new double[] {trueMax, best, found, there, r.probes().size(), spent[0]});
             System.out.printf(
                     Locale.ROOT,
@@ -241,7 +227,8 @@ class SearchEvaluationBenchmark {
             if (Boolean.getBoolean("bench.verbose")) {
                 System.out.println("  probes "
                         + r.probes().stream()
-                                .map(o -> String.format(Locale.ROOT, "%.0f:%.2f±%.2f", o.load(), o.goodput(), o.se()))
+                                .map(o -> String.format(
+                                        Locale.ROOT, "%.0f:%.2f±%.2f", o.load(), o.goodput()[0], o.goodput()[1]))
                                 .toList());
             }
         }
@@ -269,10 +256,19 @@ class SearchEvaluationBenchmark {
                 .getKey();
     }
 
+    /**
+     * The seed offset of server {@code s}'s truth: its own, so that the truths' errors are independent across servers
+     * (with one seed for all, every truth shares one draw's error and the whole score moves with it).
+     */
+    static long truthSeed(int s) {
+        return 7919L * s;
+    }
+
     /** Good requests/s in the steady state at {@code concurrency}, measured independently of the scan and longer. */
-    static double fineGoodput(Case c, int concurrency) {
+    static double fineGoodput(Case c, int concurrency, long seedOffset) {
         return dev.headroom.optimizer.Goodput.of(
-                        steadyState(c, concurrency, 500, FINE_FACTOR).records(),
+                        steadyState(c, concurrency, seedOffset + 500, FINE_FACTOR)
+                                .records(),
                         false,
                         List.of(c.slo()),
                         dev.headroom.optimizer.Goodput.Unit.REQUESTS)
@@ -280,9 +276,9 @@ class SearchEvaluationBenchmark {
     }
 
     /** Good requests/s in the steady state at {@code concurrency}: the scan's length. */
-    static double trueGoodput(Case c, int concurrency) {
+    static double trueGoodput(Case c, int concurrency, long seedOffset) {
         return dev.headroom.optimizer.Goodput.of(
-                        steadyState(c, concurrency).records(),
+                        steadyState(c, concurrency, seedOffset, 1).records(),
                         false,
                         List.of(c.slo()),
                         dev.headroom.optimizer.Goodput.Unit.REQUESTS)
