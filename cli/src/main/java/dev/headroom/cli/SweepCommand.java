@@ -4,7 +4,6 @@ import dev.headroom.cli.app.ProbeRunner;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
-import dev.headroom.optimizer.SearchRun;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.RunFiles;
@@ -97,9 +96,9 @@ public final class SweepCommand implements Callable<Integer> {
                     .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval);
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);
-                String name = SearchRun.pointName(i, l);
+                String name = l.pointName(i);
                 Path pointDir = dir.resolve(name);
-                pointDir.toFile().mkdirs();
+                RunFiles.createDirectories(pointDir);
                 reports.add(runner.run(pointDir, work, run.plan(l, load, work.workload()), slos, "sweep"));
                 dirs.add(name);
                 // Written after every point, so an interrupted sweep keeps the points it finished.

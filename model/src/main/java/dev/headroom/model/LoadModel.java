@@ -1,10 +1,17 @@
 package dev.headroom.model;
 
+import java.util.Locale;
+
 /** The load applied at one load point: closed-loop concurrency or an open-loop arrival rate, never both. */
 public sealed interface LoadModel {
 
     /** A short human label, e.g. {@code concurrency=16} or {@code rate=4.0/s poisson}. */
     String label();
+
+    /** A sweep or search point's run directory name, {@code index} from 0: {@code 03-concurrency=16}. */
+    default String pointName(int index) {
+        return String.format(Locale.ROOT, "%02d-%s", index + 1, label().replaceAll("[^A-Za-z0-9.=]+", "-"));
+    }
 
     /** N virtual users; each sends its next request as soon as its previous one ends. */
     record Closed(int concurrency) implements LoadModel {

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -109,13 +108,6 @@ public final class SearchRun {
         }
     }
 
-    /**
-     * The directory name of the load point at position {@code index} (from 0): {@code 03-c=16}, {@code 02-rate=4.5}.
-     */
-    public static String pointName(int index, LoadModel load) {
-        return String.format(Locale.ROOT, "%02d-%s", index + 1, load.label().replaceAll("[^A-Za-z0-9.=]+", "-"));
-    }
-
     /** Probes reused from the interrupted search. */
     public int reused() {
         return reused;
@@ -199,7 +191,7 @@ public final class SearchRun {
         LoadModel lm = spec.integerLoad()
                 ? new LoadModel.Closed((int) Math.round(load))
                 : new LoadModel.Open(load, spec.arrivals());
-        String name = pointName(index, lm);
+        String name = lm.pointName(index);
         Measurement m = point.run(
                 name,
                 new MeasurementRequest(
