@@ -1,6 +1,6 @@
 package dev.headroom.cli;
 
-import dev.headroom.cli.plan.SimulatedFleet;
+import dev.headroom.sim.SimulatedFleet;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Plan;

@@ -1,6 +1,6 @@
 package dev.headroom.cli;
 
-import dev.headroom.cli.app.ProbeRunner;
+import dev.headroom.cli.app.Endpoint;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
@@ -11,9 +11,10 @@ import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SummaryJson;
 import dev.headroom.sim.engine.EngineConfig;
-import dev.headroom.sim.http.SimServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -74,15 +75,16 @@ public final class ProbeCommand implements Callable<Integer> {
             plan = run.plan(point.toLoad(load, 8), load, work.workload());
         }
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
-        if (!target.embedded()) target.toTarget(target.parsedUrl()); // validate everything before writing anything
+        target.validate(); // everything checked before anything is written
         Path dir = output.runDirectory("probe");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (SimServer server = engine == null ? null : SimServer.start(SimServer.Config.loopback(engine))) {
-            var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
-            ProbeReport report = new ProbeRunner(t, engine, target.apiKeyOrigin(), workload.promptSalt(), err)
-                    .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval)
-                    .run(dir, work, plan, slos, "probe");
+        try (Endpoint endpoint = target.open(engine)) {
+            String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+            ProbeReport report = endpoint.points(
+                            "probe", startedAt, plan.load(), run.seed, work, workload.promptSalt(), dir, slos)
+                    .withProgress(err)
+                    .measure(dir, plan);
             switch (format) {
                 case JSON -> out.print(SummaryJson.write(report));
                 case CSV -> out.print(SummaryCsv.write(List.of(SummaryCsv.row(report))));

@@ -1,11 +1,11 @@
 package dev.headroom.cli;
 
-import dev.headroom.cli.app.SearchPoints;
+import dev.headroom.cli.app.Endpoint;
+import dev.headroom.cli.app.LoadPoints;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
-import dev.headroom.model.Measurer;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
@@ -14,15 +14,11 @@ import dev.headroom.model.Workload;
 import dev.headroom.optimizer.Goodput;
 import dev.headroom.optimizer.SearchRun;
 import dev.headroom.optimizer.SearchSpec;
-import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.RunFiles;
 import dev.headroom.reports.SearchJson;
-import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
-import dev.headroom.sim.http.SimServer;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -190,7 +186,7 @@ public final class SearchCommand implements Callable<Integer> {
                 Goodput.Unit.parse(goodputUnit));
         if (virtual && !target.embedded()) throw new BadInputException("--virtual simulates; it cannot take --url");
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
-        if (!target.embedded()) target.toTarget(target.parsedUrl());
+        target.validate();
         SearchReport previous = resume == null ? null : readResumable(resume);
         Path dir = resume != null ? resume : output.runDirectory("search");
         PrintWriter out = spec.commandLine().getOut();
@@ -198,37 +194,12 @@ public final class SearchCommand implements Callable<Integer> {
         String startedAt = previous != null
                 ? previous.run().startedAt()
                 : Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
-        try (SimServer server = engine == null || virtual ? null : SimServer.start(SimServer.Config.loopback(engine))) {
-            Measurer measurer;
-            String url, model;
-            String salt = virtual ? null : workload.promptSalt();
-            if (virtual) {
-                measurer = new VirtualEngine(engine);
-                url = "virtual://simulator";
-                model = engine.model().servedName();
-            } else {
-                var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
-                measurer = new Probe(t, salt);
-                url = t.baseUrl().toString();
-                model = t.model() == null ? "(first listed)" : t.model();
-            }
-            RunInfo info = new RunInfo(
-                    Version.get(),
-                    startedAt,
-                    url,
-                    model,
-                    target.api,
-                    engine == null ? null : engine.describe(),
-                    openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min)),
-                    0,
-                    0,
-                    work.describe(),
-                    virtual ? "simulator tokenizer" : "see each probe",
-                    seed,
-                    salt,
-                    null);
-            SearchPoints points = new SearchPoints(measurer, info, dir, search.slos());
-            if (!virtual) points.withMetrics(target.metricsUrlFor(URI.create(url)), target.metricsInterval);
+        LoadModel first = openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min));
+        try (Endpoint endpoint = virtual ? Endpoint.virtual(engine, target.api) : target.open(engine)) {
+            LoadPoints points =
+                    endpoint.points("search", startedAt, first, seed, work, workload.promptSalt(), dir, sloList);
+            if (!virtual) points.withProgress(err);
+            RunInfo info = points.runInfo();
             SearchRun run = new SearchRun(search, info, virtual, points);
             if (previous != null) run.resuming(previous, points::finished);
             SearchReport done = run.run((sofar, progress) -> {

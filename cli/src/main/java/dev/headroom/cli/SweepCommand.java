@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
-import dev.headroom.cli.app.ProbeRunner;
+import dev.headroom.cli.app.Endpoint;
+import dev.headroom.cli.app.LoadPoints;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
@@ -10,9 +11,10 @@ import dev.headroom.reports.RunFiles;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SweepJson;
 import dev.headroom.sim.engine.EngineConfig;
-import dev.headroom.sim.http.SimServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -84,22 +86,21 @@ public final class SweepCommand implements Callable<Integer> {
         else points.rate.forEach(r -> loads.add(load.open(r)));
         loads.forEach(l -> run.plan(l, load, work.workload())); // validate every point before running any
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
-        if (!target.embedded()) target.toTarget(target.parsedUrl());
+        target.validate();
         Path dir = output.runDirectory("sweep");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<ProbeReport> reports = new ArrayList<>();
         List<String> dirs = new ArrayList<>();
-        try (SimServer server = engine == null ? null : SimServer.start(SimServer.Config.loopback(engine))) {
-            var t = target.toTarget(server != null ? server.baseUri() : target.parsedUrl());
-            ProbeRunner runner = new ProbeRunner(t, engine, target.apiKeyOrigin(), workload.promptSalt(), err)
-                    .withMetrics(target.metricsUrlFor(t.baseUrl()), target.metricsInterval);
+        try (Endpoint endpoint = target.open(engine)) {
+            String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+            LoadPoints points = endpoint.points(
+                            "sweep", startedAt, loads.getFirst(), run.seed, work, workload.promptSalt(), dir, slos)
+                    .withProgress(err);
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);
                 String name = l.pointName(i);
-                Path pointDir = dir.resolve(name);
-                RunFiles.createDirectories(pointDir);
-                reports.add(runner.run(pointDir, work, run.plan(l, load, work.workload()), slos, "sweep"));
+                reports.add(points.measure(dir.resolve(name), run.plan(l, load, work.workload())));
                 dirs.add(name);
                 // Written after every point, so an interrupted sweep keeps the points it finished.
                 RunFiles.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));

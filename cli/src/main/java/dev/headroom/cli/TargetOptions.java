@@ -1,10 +1,13 @@
 package dev.headroom.cli;
 
+import dev.headroom.cli.app.Endpoint;
 import dev.headroom.model.BadInputException;
 import dev.headroom.probe.Api;
 import dev.headroom.probe.KeepAlive;
 import dev.headroom.probe.MetricsScraper;
 import dev.headroom.probe.Target;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.http.SimServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -89,7 +92,7 @@ public final class TargetOptions {
      * The metrics URL to scrape for a target at {@code base}, or null: --metrics-url, else the target's /metrics if it
      * answers with Prometheus text now.
      */
-    String metricsUrlFor(URI base) {
+    private String metricsUrlFor(URI base) {
         if (noMetrics) return null;
         if (metricsInterval.isNegative() || metricsInterval.isZero()) {
             throw new BadInputException("--metrics-interval must be > 0, got " + metricsInterval);
@@ -135,8 +138,26 @@ public final class TargetOptions {
     Duration totalTimeout;
 
     /** Where the API key comes from, for config.yaml: never the key itself. */
-    String apiKeyOrigin() {
+    private String apiKeyOrigin() {
         return apiKeyFile != null ? "file " + apiKeyFile : "$" + apiKeyEnv;
+    }
+
+    /** The --url server, or the embedded simulator running {@code engine}, started now and stopped with it. */
+    Endpoint open(EngineConfig engine) {
+        SimServer server = embedded() ? SimServer.start(SimServer.Config.loopback(engine)) : null;
+        try {
+            Target t = toTarget(server != null ? server.baseUri() : parsedUrl());
+            return Endpoint.http(server, t, apiKeyOrigin(), engine)
+                    .withMetrics(metricsUrlFor(t.baseUrl()), metricsInterval);
+        } catch (RuntimeException e) {
+            if (server != null) server.close();
+            throw e;
+        }
+    }
+
+    /** Everything about the target checked before anything is written (the embedded simulator needs nothing). */
+    void validate() {
+        if (!embedded()) toTarget(parsedUrl());
     }
 
     boolean embedded() {
@@ -144,7 +165,7 @@ public final class TargetOptions {
     }
 
     /** The target for {@code baseUrl} (the given --url, or the embedded simulator's). */
-    Target toTarget(URI baseUrl) {
+    private Target toTarget(URI baseUrl) {
         Map<String, String> h = new LinkedHashMap<>();
         for (String kv : headers) {
             int colon = kv.indexOf(':');
@@ -165,7 +186,7 @@ public final class TargetOptions {
                 KeepAlive.parse(keepAlive));
     }
 
-    URI parsedUrl() {
+    private URI parsedUrl() {
         try {
             URI u = URI.create(url.trim());
             if (u.getHost() == null || !("http".equals(u.getScheme()) || "https".equals(u.getScheme()))) {

@@ -29,12 +29,25 @@ public record Measurement(
     }
 
     /**
-     * How the prompts and connections of an HTTP measurement were made, as {@link RunInfo} records them.
+     * How the prompts and connections of an HTTP measurement were made, as {@link RunInfo} records them, and how busy
+     * the client was while it ran.
      *
+     * @param model       the model the requests named (resolved from the server's list when not given)
      * @param inputLength how prompt lengths were hit
      * @param promptSalt  what made its prompts its own
      * @param connections how connections were used, and what was learned of the server's
      * @param startEpochMicros Unix-epoch microseconds of the measurement's time 0 (its records' times count from it)
+     * @param cpuMean     the client process's mean CPU (fraction of all cores)
+     * @param cpuMax      its highest sampled CPU
+     * @param gcPauseMaxMs its longest GC pause
      */
-    public record Notes(String inputLength, String promptSalt, String connections, long startEpochMicros) {}
+    public record Notes(
+            String model,
+            String inputLength,
+            String promptSalt,
+            String connections,
+            long startEpochMicros,
+            double cpuMean,
+            double cpuMax,
+            double gcPauseMaxMs) {}
 }

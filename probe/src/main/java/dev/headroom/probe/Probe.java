@@ -156,15 +156,35 @@ public final class Probe implements Measurer {
     }
 
     @Override
-    public Measurement measure(MeasurementRequest request) {
-        ProbeResult r = run(WorkloadSpec.of(request.workload()), request, rec -> {});
+    public Measurement measure(MeasurementRequest request, Consumer<RequestRecord> sink) {
+        return measure(WorkloadSpec.of(request.workload()), request, sink);
+    }
+
+    /**
+     * This probe as a measurer whose requests also carry {@code prompts}' dataset, trace, shared prefix and client
+     * tokenizer, with each load point's own lengths.
+     */
+    public Measurer sending(WorkloadSpec prompts) {
+        return (request, sink) -> measure(prompts.withLengths(request.workload()), request, sink);
+    }
+
+    private Measurement measure(WorkloadSpec workload, MeasurementRequest request, Consumer<RequestRecord> sink) {
+        ProbeResult r = run(workload, request, sink);
         return new Measurement(
                 request,
                 r.records(),
                 (long) (r.elapsedSeconds() * 1e9),
                 false,
                 request.seed(),
-                new Measurement.Notes(r.inputLength(), r.promptSalt(), r.connections(), r.startEpochMicros()));
+                new Measurement.Notes(
+                        r.target().model(),
+                        r.inputLength(),
+                        r.promptSalt(),
+                        r.connections(),
+                        r.startEpochMicros(),
+                        r.cpuMean(),
+                        r.cpuMax(),
+                        r.gcPauseMaxMs()));
     }
 
     /** Most requests in flight at once: the users, the cap, or an estimate for an uncapped open loop. */

@@ -3,6 +3,8 @@ package dev.headroom.probe;
 import dev.headroom.model.BadInputException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -79,6 +81,26 @@ public record Target(
 
     public String url(String path) {
         return baseUrl + path;
+    }
+
+    /**
+     * The settings a run's config.yaml records under {@code target}: never the key or a header's value.
+     *
+     * @param apiKeyOrigin where the key was read from (e.g. {@code $OPENAI_API_KEY})
+     */
+    public Map<String, Object> settings(String apiKeyOrigin) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("url", baseUrl.toString());
+        m.put("api", api.wireName());
+        m.put("model", model);
+        m.put("api_key", apiKey == null ? "none" : "from " + apiKeyOrigin);
+        m.put("headers", List.copyOf(headers.keySet()));
+        m.put("insecure", insecure);
+        m.put("connect_timeout_s", connectTimeout.toMillis() / 1000.0);
+        m.put("first_token_timeout_s", firstTokenTimeout.toMillis() / 1000.0);
+        m.put("timeout_s", totalTimeout.toMillis() / 1000.0);
+        m.put("keep_alive", keepAlive.wireName());
+        return m;
     }
 
     /** Never shows the API key or header values (they may hold credentials). */

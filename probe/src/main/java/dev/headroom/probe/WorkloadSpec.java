@@ -44,6 +44,12 @@ public record WorkloadSpec(
         return new WorkloadSpec(w.inputTokens(), w.outputTokens(), w.ignoreEos(), 0);
     }
 
+    /** This workload with {@code w}'s lengths and output control (a load point's own). */
+    public WorkloadSpec withLengths(Workload w) {
+        return new WorkloadSpec(
+                w.inputTokens(), w.outputTokens(), w.ignoreEos(), sharedPrefixTokens, dataset, trace, tokenizer);
+    }
+
     /** The lengths asked for, as every driver's load point carries them. */
     public Workload workload() {
         return new Workload(inputTokens, outputTokens, ignoreEos);

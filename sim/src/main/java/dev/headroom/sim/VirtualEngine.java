@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * The simulator's engine on a virtual clock: a discrete-event run of one load point with no HTTP and no
@@ -34,9 +35,12 @@ public final class VirtualEngine implements Measurer {
         config.kvBlocks(); // fail fast when the model does not fit
     }
 
+    /** Virtual time has no "as it ends" to speak of: the requests reach {@code sink} when the run is done. */
     @Override
-    public Measurement measure(MeasurementRequest request) {
-        return new Run(request).execute();
+    public Measurement measure(MeasurementRequest request, Consumer<RequestRecord> sink) {
+        Measurement m = new Run(request).execute();
+        m.records().forEach(sink);
+        return m;
     }
 
     /** Mutable state of one run. */

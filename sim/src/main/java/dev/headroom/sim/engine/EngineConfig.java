@@ -4,7 +4,9 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Everything that shapes the simulated engine: hardware, model, parallelism, vLLM-style scheduler limits,
@@ -169,6 +171,18 @@ public record EngineConfig(
     /** "MODEL on HARDWARE xTP", as results name the simulated server. */
     public String describe() {
         return model.name() + " on " + hardware.name() + " x" + tensorParallel;
+    }
+
+    /** The settings a run's config.yaml records under {@code simulator}. */
+    public Map<String, Object> settings() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("hardware", hardware.name());
+        m.put("model", model.name());
+        m.put("tp", tensorParallel);
+        m.put("max_num_seqs", maxNumSeqs);
+        m.put("noise", noise);
+        m.put("prefix_caching", prefixCaching);
+        return m;
     }
 
     public EngineConfig withEosLength(LengthDistribution d) {

@@ -1,11 +1,10 @@
-package dev.headroom.cli.plan;
+package dev.headroom.sim;
 
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Workload;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.FleetSimulator;
-import dev.headroom.sim.VirtualFleet;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
 import java.util.List;
@@ -22,7 +21,7 @@ public final class SimulatedFleet implements FleetSimulator {
             double warmupSeconds,
             long seed) {
         if (option.hardware() == null) {
-            throw new BadInputException("--verify: option " + option.name() + " names no simulator hardware profile; "
+            throw new BadInputException("{verify}: option " + option.name() + " names no simulator hardware profile; "
                     + "add 'hardware: <profile>' (one of " + Profiles.hardwareNames() + ") to it in the catalog");
         }
         EngineConfig engine = EngineConfig.defaults(

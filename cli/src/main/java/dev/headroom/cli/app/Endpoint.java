@@ -1,0 +1,138 @@
+package dev.headroom.cli.app;
+
+import dev.headroom.cli.Version;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.RunInfo;
+import dev.headroom.model.Slo;
+import dev.headroom.probe.Probe;
+import dev.headroom.probe.Target;
+import dev.headroom.probe.WorkloadSpec;
+import dev.headroom.sim.VirtualEngine;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.http.SimServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a measuring command measures: a server over HTTP (a real one, or the embedded simulator started for the
+ * command and stopped with it), or the simulator on its virtual clock. Closing it stops an embedded simulator.
+ */
+public final class Endpoint implements AutoCloseable {
+    private static final String VIRTUAL_URL = "virtual://simulator";
+
+    private final SimServer server;
+    private final Target target;
+    private final String apiKeyOrigin;
+    private final EngineConfig simulator;
+    private final String api;
+    private String metricsUrl;
+    private Duration metricsInterval;
+
+    private Endpoint(SimServer server, Target target, String apiKeyOrigin, EngineConfig simulator, String api) {
+        this.server = server;
+        this.target = target;
+        this.apiKeyOrigin = apiKeyOrigin;
+        this.simulator = simulator;
+        this.api = api;
+    }
+
+    /** A server reached over HTTP; {@code server} is the embedded simulator serving it, or null for a real one. */
+    public static Endpoint http(SimServer server, Target target, String apiKeyOrigin, EngineConfig simulator) {
+        return new Endpoint(
+                server, target, apiKeyOrigin, simulator, target.api().wireName());
+    }
+
+    /** The simulator on its virtual clock, no HTTP and no waiting; {@code api} is recorded as the one simulated. */
+    public static Endpoint virtual(EngineConfig simulator, String api) {
+        return new Endpoint(null, null, null, simulator, api);
+    }
+
+    /** Scrape Prometheus metrics at {@code url} (null: do not) every {@code interval} while each point runs. */
+    public Endpoint withMetrics(String url, Duration interval) {
+        this.metricsUrl = url;
+        this.metricsInterval = interval;
+        return this;
+    }
+
+    /**
+     * The load points of one command, all written under {@code dir}.
+     *
+     * @param startedAt when the command (or the search it resumes) started, as its result records it
+     * @param load      the command's first load point, as its result records it
+     * @param prompts   the workload: each point's own lengths, plus its dataset, trace, shared prefix, tokenizer
+     * @param salt      what the command's prompts are made from (see {@link Probe}); ignored on the virtual clock
+     */
+    public LoadPoints points(
+            String command,
+            String startedAt,
+            LoadModel load,
+            long seed,
+            WorkloadSpec prompts,
+            String salt,
+            Path dir,
+            List<Slo> slos) {
+        boolean reuseAsked = prompts.sharedPrefixTokens() > 0 || prompts.dataset() != null;
+        String sim = simulator == null ? null : simulator.describe();
+        if (target == null) {
+            String model = simulator.model().servedName();
+            RunInfo run = new RunInfo(
+                    Version.get(),
+                    startedAt,
+                    VIRTUAL_URL,
+                    model,
+                    api,
+                    sim,
+                    load,
+                    0,
+                    0,
+                    prompts.describe(),
+                    "simulator tokenizer",
+                    seed);
+            Map<String, Object> settings = new LinkedHashMap<>();
+            settings.put("url", VIRTUAL_URL);
+            settings.put("model", model);
+            settings.put("api", api);
+            return new LoadPoints(
+                    command, new VirtualEngine(simulator), run, settings, simulator, reuseAsked, dir, slos);
+        }
+        String model = target.model() == null ? "(first listed)" : target.model();
+        RunInfo run = new RunInfo(
+                Version.get(),
+                startedAt,
+                target.baseUrl().toString(),
+                model,
+                api,
+                sim,
+                load,
+                0,
+                0,
+                prompts.describe(),
+                "see each probe",
+                seed,
+                salt,
+                null);
+        return new LoadPoints(
+                        command,
+                        new Probe(target, salt).sending(prompts),
+                        run,
+                        target.settings(apiKeyOrigin),
+                        simulator,
+                        reuseAsked,
+                        dir,
+                        slos)
+                .withMetrics(metricsUrl, metricsInterval);
+    }
+
+    /** The measured server's base URL ({@value #VIRTUAL_URL} on the virtual clock). */
+    public String url() {
+        return target == null ? VIRTUAL_URL : target.baseUrl().toString();
+    }
+
+    @Override
+    public void close() {
+        if (server != null) server.close();
+    }
+}

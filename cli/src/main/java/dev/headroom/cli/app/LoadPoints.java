@@ -1,0 +1,195 @@
+package dev.headroom.cli.app;
+
+import dev.headroom.model.ClientHealth;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.MeasurementWarnings;
+import dev.headroom.model.Measurer;
+import dev.headroom.model.Metrics;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RunInfo;
+import dev.headroom.model.SearchReport;
+import dev.headroom.model.ServerMetrics;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Summary;
+import dev.headroom.optimizer.SearchRun;
+import dev.headroom.probe.MetricsScraper;
+import dev.headroom.reports.RequestsJsonl;
+import dev.headroom.reports.RunFiles;
+import dev.headroom.sim.engine.EngineConfig;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one way a load point is measured, for probe, sweep and search alike: each point gets a directory holding
+ * config.yaml (written first), requests.jsonl (appended as requests finish), requests.csv, histograms.hlog,
+ * server_metrics.jsonl when scraped, and summary.json last (its presence marks the point finished, e.g. for a
+ * resumed search).
+ */
+public final class LoadPoints implements SearchRun.LoadPoint {
+    private final String command;
+    private final Measurer measurer;
+    private final RunInfo run;
+    private final Map<String, Object> target;
+    private final EngineConfig simulator;
+    private final boolean reuseAsked;
+    private final Path dir;
+    private final List<Slo> slos;
+    private String metricsUrl;
+    private Duration metricsInterval;
+    private PrintWriter err;
+
+    /**
+     * @param run        what every point shares: URL, model asked for, API, simulator, workload, the command's salt
+     * @param target     config.yaml's target section (never a secret)
+     * @param simulator  the simulated server's configuration, or null for a real server
+     * @param reuseAsked whether the workload asks for prompt reuse (a shared prefix, a dataset), so cached prompt
+     *                   tokens are expected rather than a warning
+     * @param dir        the command's run directory (a search's points go into directories under it)
+     */
+    LoadPoints(
+            String command,
+            Measurer measurer,
+            RunInfo run,
+            Map<String, Object> target,
+            EngineConfig simulator,
+            boolean reuseAsked,
+            Path dir,
+            List<Slo> slos) {
+        this.command = command;
+        this.measurer = measurer;
+        this.run = run;
+        this.target = target;
+        this.simulator = simulator;
+        this.reuseAsked = reuseAsked;
+        this.dir = dir;
+        this.slos = List.copyOf(slos);
+    }
+
+    /** Scrape the server's Prometheus metrics at {@code url} (null: do not) during every point. */
+    LoadPoints withMetrics(String url, Duration interval) {
+        this.metricsUrl = url;
+        this.metricsInterval = interval;
+        return this;
+    }
+
+    /** Progress and warnings on {@code err} while each point runs. */
+    public LoadPoints withProgress(PrintWriter err) {
+        this.err = err;
+        return this;
+    }
+
+    /** What every point shares, as a search's report records it. */
+    public RunInfo runInfo() {
+        return run;
+    }
+
+    /** Measures {@code point} into {@code pointDir} (created if needed). */
+    public ProbeReport measure(Path pointDir, MeasurementRequest point) {
+        return measured(pointDir, point).report();
+    }
+
+    /** A search's point {@code name}, in the directory of that name under the run directory. */
+    @Override
+    public Measurement run(String name, MeasurementRequest request) {
+        return measured(dir.resolve(name), request).measurement();
+    }
+
+    /** Whether {@code probe}'s directory is complete, so that a resumed search may reuse it. */
+    public boolean finished(SearchReport.Probe probe) {
+        return Files.isRegularFile(dir.resolve(probe.dir()).resolve("summary.json"));
+    }
+
+    private record Point(Measurement measurement, ProbeReport report) {}
+
+    private Point measured(Path pointDir, MeasurementRequest point) {
+        RunFiles.createDirectories(pointDir);
+        Instant started = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        RunFiles.writeConfig(
+                pointDir,
+                command,
+                run.toolVersion(),
+                started.toString(),
+                point,
+                run.promptSalt(),
+                target,
+                simulator == null ? null : simulator.settings(),
+                run.workload(),
+                slos);
+        Measurement m;
+        ServerMetrics server = null;
+        try (MetricsScraper scraper = metricsUrl == null
+                        ? null
+                        : new MetricsScraper(metricsUrl, metricsInterval, pointDir.resolve("server_metrics.jsonl"));
+                RequestsJsonl log = new RequestsJsonl(pointDir.resolve("requests.jsonl"));
+                Progress progress = err == null
+                        ? null
+                        : new Progress(err, command + " " + point.load().label())) {
+            // Ctrl-C must not lose what was measured: the hook flushes requests.jsonl.
+            Thread hook = new Thread(log::close);
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                m = measurer.measure(point, r -> {
+                    log.append(r);
+                    if (progress != null) progress.record(r);
+                });
+            } finally {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            if (scraper != null) server = scraped(scraper);
+        }
+        ProbeReport report = report(m, server, started);
+        Measurement.Notes notes = m.notes();
+        long startMillis = notes != null ? notes.startEpochMicros() / 1000 : started.toEpochMilli();
+        RunFiles.writeResults(pointDir, m.records(), report, startMillis);
+        return new Point(m, report);
+    }
+
+    private ServerMetrics scraped(MetricsScraper scraper) {
+        ServerMetrics server = scraper.finish();
+        if (server.failed() > 0 && err != null) {
+            err.println("warning: " + server.failed() + " of " + (server.failed() + server.scrapes())
+                    + " metrics scrapes of " + metricsUrl + " failed (" + scraper.lastError()
+                    + "); the probe is unaffected");
+        }
+        return server;
+    }
+
+    private ProbeReport report(Measurement m, ServerMetrics server, Instant started) {
+        MeasurementRequest point = m.request();
+        Summary summary = Metrics.summarize(m.records(), point.openLoop(), slos);
+        Measurement.Notes n = m.notes();
+        String inputLength = n == null ? run.inputLength() : n.inputLength();
+        RunInfo info = new RunInfo(
+                run.toolVersion(),
+                started.toString(),
+                run.url(),
+                n == null ? run.model() : n.model(),
+                run.api(),
+                run.simulator(),
+                point.load(),
+                point.maxConcurrency(),
+                point.thinkTimeSeconds(),
+                run.workload(),
+                inputLength,
+                m.seed(),
+                n == null ? null : n.promptSalt(),
+                n == null ? null : n.connections());
+        // The virtual clock has no client to judge.
+        ClientHealth health = n == null
+                ? ClientHealth.assess(0, Double.NaN, Double.NaN, 0)
+                : ClientHealth.assess(
+                        summary.distribution("send_lag_ms").p99(),
+                        n.cpuMean(),
+                        n.cpuMax(),
+                        n.gcPauseMaxMs(),
+                        simulator != null);
+        return new ProbeReport(info, summary, health, server, MeasurementWarnings.of(summary, inputLength, reuseAsked));
+    }
+}
