@@ -1,19 +1,26 @@
 package dev.headroom.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.Summary;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Comparison;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.PlanRow;
+import dev.headroom.model.plan.Policy;
+import dev.headroom.model.plan.PricingTier;
 import dev.headroom.model.plan.Range;
 import dev.headroom.model.plan.Verification;
 import dev.headroom.model.plan.WorkloadClass;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +32,193 @@ public final class PlanJson {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private PlanJson() {}
+
+    /**
+     * A plan.json or compare.json read back, as the report shows it: the policy, classes, options, every month ×
+     * class × option row, the totals, the simulator checks, and for a comparison its ranking and mix (else empty and
+     * null).
+     */
+    public record Stored(
+            String toolVersion,
+            String createdAt,
+            Policy policy,
+            int horizonMonths,
+            List<StoredClass> classes,
+            List<String> options,
+            List<PlanRow> months,
+            List<Plan.OptionTotal> totals,
+            List<StoredCheck> verify,
+            List<Ranked> ranking,
+            StoredMix mix) {}
+
+    /** A forecast class as plan.json states it. */
+    public record StoredClass(String name, double isl, double osl, String slo, double p90Factor) {}
+
+    /** A capacity as plan.json and compare.json state it. */
+    public record StoredCapacity(String workloadClass, String option, double maxRps, double ciLow, double ciHigh) {}
+
+    /**
+     * One simulator check of {@link Verification}, as written.
+     *
+     * @param month 1-based
+     */
+    public record StoredCheck(
+            String workloadClass, String option, int month, double rps, StoredFleet planned, StoredFleet lean) {}
+
+    /** What one checked fleet achieved. */
+    public record StoredFleet(int replicas, double sloAttainment, boolean sloPass) {}
+
+    /** One option of a comparison's ranking, cheapest first. */
+    public record Ranked(
+            int rank,
+            String option,
+            boolean cheapest,
+            List<StoredCapacity> capacities,
+            Range peakReplicas,
+            double lastMonthCost,
+            Range horizonCost,
+            double dollarsPerMtokAtCapacity,
+            double dollarsPerMtokAsPlanned) {}
+
+    /** A comparison's cheapest mix over the horizon. */
+    public record StoredMix(double cost, String bestSingleOption, double bestSingleCost, double saving) {}
+
+    /** Reads a plan.json or a compare.json; the error names the file. */
+    public static Stored read(Path file) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new BadInputException(file + ": cannot read: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+        }
+        boolean compare = COMPARE_SCHEMA.equals(root.path("schema").asText());
+        JsonNode plan = compare ? root.path("plan") : root;
+        JsonNode p = plan.path("policy");
+        Policy policy;
+        try {
+            policy = new Policy(
+                    p.path("utilization_target").asDouble(),
+                    p.path("redundancy").asInt(),
+                    p.path("scaling").asText().equals("hourly"),
+                    p.path("min_replicas").asInt(),
+                    PricingTier.parse(p.path("pricing").asText()),
+                    p.path("hours_per_month").asDouble());
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(file + ": policy: " + e.getMessage(), e);
+        }
+        List<StoredClass> classes = new ArrayList<>();
+        for (JsonNode c : plan.path("classes")) {
+            classes.add(new StoredClass(
+                    c.path("name").asText(),
+                    num(c.path("isl")),
+                    num(c.path("osl")),
+                    c.path("slo").asText(),
+                    num(c.path("p90_factor"))));
+        }
+        List<String> options = new ArrayList<>();
+        plan.path("options").forEach(o -> options.add(o.path("name").asText()));
+        List<PlanRow> months = new ArrayList<>();
+        for (JsonNode r : plan.path("months")) {
+            JsonNode d = r.path("dollars_per_mtok");
+            months.add(new PlanRow(
+                    r.path("month").asInt() - 1,
+                    r.path("class").asText(),
+                    r.path("option").asText(),
+                    range(r.path("replicas")),
+                    num(r.path("mean_replicas")),
+                    num(r.path("gpu_hours")),
+                    range(r.path("cost")),
+                    num(r.at("/tokens/input")),
+                    num(r.at("/tokens/output")),
+                    num(d.path("at_capacity")),
+                    num(d.path("as_planned")),
+                    num(d.path("output_only")),
+                    num(d.path("input")),
+                    num(d.path("output")),
+                    num(r.path("utilization"))));
+        }
+        List<Plan.OptionTotal> totals = new ArrayList<>();
+        for (JsonNode t : plan.path("totals")) {
+            totals.add(new Plan.OptionTotal(
+                    t.path("option").asText(),
+                    range(t.path("peak_replicas")),
+                    num(t.path("gpu_hours")),
+                    range(t.path("cost")),
+                    num(t.at("/tokens/input")),
+                    num(t.at("/tokens/output")),
+                    num(t.at("/dollars_per_mtok/as_planned")),
+                    num(t.at("/dollars_per_mtok/output_only"))));
+        }
+        List<StoredCheck> verify = new ArrayList<>();
+        for (JsonNode v : plan.path("verify")) {
+            verify.add(new StoredCheck(
+                    v.path("class").asText(),
+                    v.path("option").asText(),
+                    v.path("month").asInt(),
+                    num(v.path("rps")),
+                    fleet(v.path("planned")),
+                    fleet(v.path("lean"))));
+        }
+        List<Ranked> ranking = new ArrayList<>();
+        for (JsonNode r : root.path("ranking")) {
+            List<StoredCapacity> caps = new ArrayList<>();
+            r.path("capacity").forEach(k -> caps.add(capacity(k)));
+            ranking.add(new Ranked(
+                    r.path("rank").asInt(),
+                    r.path("option").asText(),
+                    r.path("cheapest").asBoolean(),
+                    caps,
+                    range(r.path("peak_replicas")),
+                    num(r.path("last_month_cost")),
+                    range(r.path("horizon_cost")),
+                    num(r.at("/dollars_per_mtok/at_capacity")),
+                    num(r.at("/dollars_per_mtok/as_planned"))));
+        }
+        JsonNode mix = root.path("mix");
+        return new Stored(
+                plan.at("/tool/version").asText(),
+                plan.path("created_at").asText(),
+                policy,
+                plan.path("horizon_months").asInt(),
+                classes,
+                options,
+                months,
+                totals,
+                verify,
+                ranking,
+                mix.isObject()
+                        ? new StoredMix(
+                                num(mix.path("cost")),
+                                mix.path("best_single_option").asText(),
+                                num(mix.path("best_single_cost")),
+                                num(mix.path("saving")))
+                        : null);
+    }
+
+    private static StoredCapacity capacity(JsonNode k) {
+        return new StoredCapacity(
+                k.path("class").asText(),
+                k.path("option").asText(),
+                num(k.path("max_rps")),
+                num(k.path("ci_low")),
+                num(k.path("ci_high")));
+    }
+
+    private static StoredFleet fleet(JsonNode f) {
+        return new StoredFleet(
+                f.path("replicas").asInt(),
+                num(f.path("slo_attainment")),
+                f.path("slo_pass").asBoolean());
+    }
+
+    private static Range range(JsonNode r) {
+        return new Range(num(r.path("point")), num(r.path("low")), num(r.path("high")));
+    }
+
+    private static double num(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : Double.NaN;
+    }
 
     public static String write(Plan plan, String toolVersion, String createdAt) {
         return write(plan, List.of(), toolVersion, createdAt);

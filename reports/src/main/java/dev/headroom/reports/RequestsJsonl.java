@@ -2,6 +2,8 @@ package dev.headroom.reports;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.RequestRecord;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -10,6 +12,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -27,6 +31,51 @@ public final class RequestsJsonl implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * One line of requests.jsonl read back: times in seconds after the run's start (NaN where the request never got
+     * that far), the output tokens counted.
+     */
+    public record Line(
+            long id,
+            boolean warmup,
+            RequestRecord.Outcome outcome,
+            double intendedS,
+            double sentS,
+            double firstTokenS,
+            double lastTokenS,
+            double endS,
+            long osl) {}
+
+    /** Every line of {@code file} (none when it is missing); a half-written last line, as a kill leaves, is skipped. */
+    public static List<Line> read(Path file) {
+        List<Line> out = new ArrayList<>();
+        for (JsonNode n : JsonLines.read(file)) {
+            RequestRecord.Outcome outcome;
+            try {
+                outcome =
+                        RequestRecord.Outcome.valueOf(n.path("outcome").asText().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(file + ": line of request " + n.path("id") + " has outcome "
+                        + n.path("outcome") + "; valid: completed, failed, incomplete, client_error");
+            }
+            out.add(new Line(
+                    n.path("id").asLong(),
+                    n.path("phase").asText().equals("warmup"),
+                    outcome,
+                    num(n.path("intended_s")),
+                    num(n.path("sent_s")),
+                    num(n.path("first_token_s")),
+                    num(n.path("last_token_s")),
+                    num(n.path("end_s")),
+                    n.path("osl").asLong()));
+        }
+        return out;
+    }
+
+    private static double num(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 
     /** Appends one record; thread-safe. */

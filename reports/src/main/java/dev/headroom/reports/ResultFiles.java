@@ -2,7 +2,10 @@ package dev.headroom.reports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.ProbeReport;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.plan.MeasuredPoint;
 import java.io.IOException;
@@ -40,6 +43,11 @@ public final class ResultFiles {
         public String fileName() {
             return fileName;
         }
+
+        /** The {@code schema} its files carry. */
+        public String schema() {
+            return schema;
+        }
     }
 
     /** A result file and its kind. */
@@ -75,16 +83,94 @@ public final class ResultFiles {
         throw new BadInputException(file + ": schema '" + schema + "' is not the schema of a Headroom " + names);
     }
 
-    /** A probe's summary.json as capacity needs it. */
-    public static MeasuredPoint probe(Path summaryJson) {
-        return point(read(summaryJson));
+    /** Where an imported result came from (absent from Headroom's own results). */
+    public record Source(String tool, String version, String file, String benchmark, List<String> notes) {}
+
+    /**
+     * A probe's summary.json: what it measured and, for an imported benchmark, its source.
+     *
+     * @param loadText the load as the file states it, for a load Headroom does not run (an imported "all at once")
+     */
+    public record Probe(ProbeReport report, Source source, String loadText) {}
+
+    /** A sweep's sweep.json: its points in the order they ran, each with its directory, and the knee. */
+    public record Sweep(List<Probe> points, List<String> dirs, Knee knee) {}
+
+    /** The knee of a sweep: its 1-based point index, or null when there is none, and the rule that found it. */
+    public record Knee(Integer index, String load, String rule) {}
+
+    /** A probe's summary.json. */
+    public static Probe probe(Path summaryJson) {
+        return probe(read(summaryJson), summaryJson);
     }
 
-    /** A sweep's points, in the order they ran. */
-    public static List<MeasuredPoint> sweep(Path sweepJson) {
-        List<MeasuredPoint> out = new ArrayList<>();
-        for (JsonNode p : read(sweepJson).path("points")) out.add(point(p));
-        return out;
+    /** A sweep's sweep.json, every point read as its summary.json would be. */
+    public static Sweep sweep(Path sweepJson) {
+        JsonNode root = read(sweepJson);
+        List<Probe> points = new ArrayList<>();
+        List<String> dirs = new ArrayList<>();
+        for (JsonNode row : root.path("points")) {
+            ObjectNode p = row.deepCopy();
+            for (String shared : List.of("tool", "started_at", "target", "seed")) {
+                if (root.has(shared) && !p.has(shared)) p.set(shared, root.get(shared));
+            }
+            ObjectNode workload = root.path("workload").isObject()
+                    ? ((ObjectNode) root.get("workload")).deepCopy()
+                    : JSON.createObjectNode();
+            workload.set("prompt_salt", row.path("prompt_salt"));
+            p.set("workload", workload);
+            p.putObject("client").set("client_bound", row.path("client_bound"));
+            points.add(probe(p, sweepJson));
+            dirs.add(row.path("dir").asText(null));
+        }
+        JsonNode k = root.path("knee");
+        Knee knee = new Knee(
+                k.path("index").isNumber() ? k.path("index").asInt() : null,
+                k.path("load").asText(null),
+                k.path("rule").asText(""));
+        return new Sweep(points, dirs, knee);
+    }
+
+    /** A probe as capacity needs it. */
+    public static MeasuredPoint point(Probe probe) {
+        ProbeReport r = probe.report();
+        return new MeasuredPoint(
+                r.run().load() instanceof LoadModel.Closed,
+                !r.summary().slo().isEmpty(),
+                r.summary().sloPass(),
+                r.summary().requestsPerS(),
+                r.summary().distribution("ttft_ms").mean(),
+                r.summary().distribution("e2e_ms").mean());
+    }
+
+    private static Probe probe(JsonNode n, Path file) {
+        ProbeReport report;
+        try {
+            report = SummaryJson.read(n);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(file + ": " + e.getMessage(), e);
+        }
+        Source source = null;
+        if (n.has("source")) {
+            JsonNode s = n.path("source");
+            List<String> notes = new ArrayList<>();
+            s.path("notes").forEach(x -> notes.add(x.asText()));
+            source = new Source(
+                    s.path("tool").asText(),
+                    s.path("version").asText(),
+                    s.path("file").asText(),
+                    s.path("benchmark").asText(),
+                    notes);
+        }
+        JsonNode load = n.path("load");
+        String loadText = report.run().load() != null || !load.has("mode")
+                ? null
+                : load.path("mode").asText() + " loop"
+                        + (load.has("rate") ? ", " + load.path("rate").asText() + " req/s" : "")
+                        + (load.has("concurrency")
+                                ? ", " + load.path("concurrency").asText() + " users"
+                                : "");
+        return new Probe(report, source, loadText);
     }
 
     public static SearchReport search(Path searchJson) {
@@ -98,20 +184,10 @@ public final class ResultFiles {
             for (SearchReport.Probe p : search.probes()) {
                 if (Math.abs(p.load() - load) > 1e-9 * Math.max(1, load) || p.dir() == null) continue;
                 Path s = searchJson.resolveSibling(p.dir()).resolve("summary.json");
-                if (Files.isRegularFile(s)) found = probe(s);
+                if (Files.isRegularFile(s)) found = point(probe(s));
             }
             return found;
         };
-    }
-
-    private static MeasuredPoint point(JsonNode n) {
-        return new MeasuredPoint(
-                n.at("/load/mode").asText().equals("closed"),
-                !n.path("slo").isEmpty(),
-                n.path("slo_pass").asBoolean(),
-                num(n.at("/metrics/requests_per_s")),
-                num(n.at("/metrics/ttft_ms/mean")),
-                num(n.at("/metrics/e2e_ms/mean")));
     }
 
     private static JsonNode read(Path file) {
@@ -121,9 +197,5 @@ public final class ResultFiles {
             throw new BadInputException(file + ": cannot read: "
                     + e.getMessage().lines().findFirst().orElse(""));
         }
-    }
-
-    private static double num(JsonNode n) {
-        return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 }

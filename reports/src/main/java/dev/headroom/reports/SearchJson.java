@@ -31,8 +31,8 @@ public final class SearchJson {
     private SearchJson() {}
 
     /**
-     * Reads back what {@link #write} wrote, as far as a resumed search needs it: the settings, every probe and the
-     * probe shape (fits and the result are recomputed). The error names the file and what is wrong with it.
+     * Reads back what {@link #write} wrote: the settings, every probe, the curves, the goodput answer and the probe
+     * shape (a resumed search recomputes fits and the result). The error names the file and what is wrong with it.
      */
     public static SearchReport read(Path file) {
         JsonNode root;
@@ -59,7 +59,9 @@ public final class SearchJson {
                 0,
                 root.path("workload").path("description").asText(),
                 null,
-                root.path("seed").asLong());
+                root.path("seed").asLong(),
+                root.path("workload").path("prompt_salt").asText(null),
+                null);
         List<Slo> slos = new ArrayList<>();
         root.path("slo").forEach(n -> slos.add(Slo.parse(n.asText())));
         List<SearchReport.Probe> probes = new ArrayList<>();
@@ -104,9 +106,42 @@ public final class SearchJson {
                 BoundaryType.parse(result.path("boundary_type").asText(null)),
                 StopReason.parse(result.path("stop_reason").asText()),
                 probes,
-                Map.of(),
-                null,
+                curves(root.at("/curves/isotonic")),
+                goodput(result.path("goodput"), root.at("/curves/gp")),
                 num(root.path("probe_shape").path("ramp_s")));
+    }
+
+    private static Map<String, List<double[]>> curves(JsonNode isotonic) {
+        Map<String, List<double[]>> out = new LinkedHashMap<>();
+        isotonic.properties().forEach(e -> {
+            List<double[]> pts = new ArrayList<>();
+            e.getValue().forEach(q -> pts.add(new double[] {num(q.path("load")), num(q.path("margin"))}));
+            out.put(e.getKey(), pts);
+        });
+        return out;
+    }
+
+    private static SearchReport.GoodputResult goodput(JsonNode g, JsonNode gp) {
+        if (!g.isObject()) return null;
+        List<double[]> posterior = null;
+        double[] hyper = null;
+        if (gp.isObject()) {
+            posterior = new ArrayList<>();
+            for (JsonNode q : gp.path("points"))
+                posterior.add(new double[] {num(q.path("load")), num(q.path("mean")), num(q.path("sd"))});
+            hyper = new double[] {
+                num(gp.path("amplitude")), num(gp.path("length_scale_log_load")), num(gp.path("nugget"))
+            };
+        }
+        return new SearchReport.GoodputResult(
+                g.path("unit").asText(),
+                num(g.path("mean")),
+                num(g.path("sd")),
+                num(g.path("best_observed_load")),
+                num(g.path("best_observed")),
+                num(g.path("expected_improvement")),
+                posterior,
+                hyper);
     }
 
     private static double num(JsonNode n) {

@@ -1,18 +1,27 @@
 package dev.headroom.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.ClientHealth;
 import dev.headroom.model.Distribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.ServerMetrics;
+import dev.headroom.model.Slo;
+import dev.headroom.model.SloMetric;
+import dev.headroom.model.SloStat;
 import dev.headroom.model.Summary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * {@code summary.json}, schema {@value #SCHEMA}: the public contract of a probe result (docs/results.md
@@ -26,6 +35,151 @@ public final class SummaryJson {
     };
 
     private SummaryJson() {}
+
+    /**
+     * A summary.json tree read back (a sweep's row with its sweep's target, workload and seed reads the same way):
+     * what the file does not hold is NaN, zero, empty or null. Writing the result gives the same file.
+     */
+    public static ProbeReport read(JsonNode n) {
+        JsonNode target = n.path("target"), workload = n.path("workload"), load = n.path("load");
+        RunInfo run = new RunInfo(
+                text(n.at("/tool/version")),
+                text(n.path("started_at")),
+                text(target.path("url")),
+                text(target.path("model")),
+                text(target.path("api")),
+                text(target.path("simulator")),
+                load(load),
+                load.path("max_concurrency").asInt(0),
+                load.path("think_time_s").asDouble(0),
+                text(workload.path("description")),
+                text(workload.path("input_length")),
+                n.path("seed").asLong(),
+                text(workload.path("prompt_salt")),
+                text(n.at("/connections/policy")));
+        JsonNode metrics = n.path("metrics"), counts = n.path("counts"), client = n.path("client");
+        Map<String, Distribution> distributions = new LinkedHashMap<>();
+        for (String key : DISTRIBUTIONS) distributions.put(key, distribution(metrics.path(key)));
+        distributions.put("send_lag_ms", distribution(client.path("send_lag_ms")));
+        List<Summary.SloResult> slos = new ArrayList<>();
+        for (JsonNode o : n.path("slo")) {
+            slos.add(new Summary.SloResult(
+                    slo(o), num(o.path("observed")), o.path("pass").asBoolean()));
+        }
+        Map<String, Long> errors = new LinkedHashMap<>();
+        n.path("errors")
+                .properties()
+                .forEach(e -> errors.put(e.getKey(), e.getValue().asLong()));
+        JsonNode cache = n.path("cache"), connections = n.path("connections");
+        Summary summary = new Summary(
+                new Summary.Counts(
+                        counts.path("completed").asLong(),
+                        counts.path("failed").asLong(),
+                        counts.path("incomplete").asLong(),
+                        counts.path("warmup").asLong(),
+                        counts.path("client_errors").asLong()),
+                num(n.path("window_s")),
+                distributions,
+                num(metrics.path("output_tokens_per_s")),
+                num(metrics.path("requests_per_s")),
+                num(metrics.path("total_tokens_per_s")),
+                num(metrics.path("goodput_requests_per_s")),
+                num(metrics.path("goodput_tokens_per_s")),
+                num(metrics.path("slo_attainment")),
+                num(metrics.path("error_rate")),
+                slos,
+                n.path("slo_pass").asBoolean(),
+                errors,
+                counts.path("osl_short").asLong(),
+                Map.of(),
+                new Summary.Cache(
+                        cache.path("reporting").asLong(),
+                        cache.path("prompt_tokens").asLong(),
+                        cache.path("cached_tokens").asLong(),
+                        cache.path("hits").asLong()),
+                new Summary.Connections(
+                        connections.path("opened").asLong(),
+                        connections.path("reused").asLong(),
+                        connections.path("stale").asLong()),
+                Double.NaN);
+        List<String> clientWarnings = new ArrayList<>();
+        client.path("warnings").forEach(w -> clientWarnings.add(w.asText()));
+        ClientHealth health = new ClientHealth(
+                distributions.get("send_lag_ms").p99(),
+                num(client.path("cpu_util")),
+                num(client.path("cpu_max")),
+                num(client.path("gc_pause_max_ms")),
+                client.path("client_bound").asBoolean(),
+                clientWarnings);
+        List<String> warnings = new ArrayList<>();
+        n.path("warnings").forEach(w -> warnings.add(w.asText()));
+        return new ProbeReport(run, summary, health, n.has("server") ? server(n.path("server")) : null, warnings);
+    }
+
+    /** The load a result records; null when it is none Headroom runs (an imported "all at once", or no mode). */
+    static LoadModel load(JsonNode load) {
+        String mode = load.path("mode").asText();
+        if (mode.equals("closed") && load.path("concurrency").isNumber()) {
+            return new LoadModel.Closed(load.path("concurrency").asInt());
+        }
+        if (!mode.equals("open") || !load.path("rate").isNumber()) return null;
+        ArrivalProcess arrivals = switch (load.path("arrival").asText()) {
+            case "constant" -> new ArrivalProcess.Constant();
+            case "gamma" -> new ArrivalProcess.Gamma(load.path("burstiness").asDouble(1));
+            case "trace" -> new ArrivalProcess.Replay(new double[] {0});
+            default -> new ArrivalProcess.Poisson();
+        };
+        return new LoadModel.Open(load.path("rate").asDouble(), arrivals);
+    }
+
+    private static Slo slo(JsonNode o) {
+        SloMetric metric = SloMetric.find(o.path("metric").asText());
+        if (metric == null) throw new BadInputException("unknown SLO metric " + o.path("metric"));
+        SloStat stat = metric.isRate() ? null : SloStat.find(o.path("stat").asText());
+        return new Slo(
+                metric,
+                stat,
+                o.path("op").asText().equals("<="),
+                o.path("threshold").asDouble());
+    }
+
+    private static Distribution distribution(JsonNode d) {
+        return new Distribution(
+                d.path("count").asLong(),
+                num(d.path("mean")),
+                num(d.path("min")),
+                num(d.path("p50")),
+                num(d.path("p90")),
+                num(d.path("p95")),
+                num(d.path("p99")),
+                num(d.path("p999")),
+                num(d.path("max")));
+    }
+
+    private static ServerMetrics server(JsonNode o) {
+        Map<String, double[]> gauges = new LinkedHashMap<>();
+        for (String k : ServerMetrics.GAUGES) {
+            if (o.has(k)) gauges.put(k, new double[] {num(o.at("/" + k + "/mean")), num(o.at("/" + k + "/max"))});
+        }
+        Map<String, Double> counters = new LinkedHashMap<>();
+        for (String k : ServerMetrics.COUNTERS) if (o.has(k)) counters.put(k, num(o.path(k)));
+        return new ServerMetrics(
+                text(o.path("url")),
+                num(o.path("interval_s")),
+                o.path("scrapes").asInt(),
+                o.path("failed_scrapes").asInt(),
+                o.path("metric_names").asInt(),
+                gauges,
+                counters);
+    }
+
+    private static String text(JsonNode n) {
+        return n.isValueNode() && !n.isNull() ? n.asText() : null;
+    }
+
+    private static double num(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : Double.NaN;
+    }
 
     public static String write(ProbeReport report) {
         try {

@@ -62,8 +62,16 @@ public final class CapacityInputs {
                 SearchReport search = ResultFiles.search(file);
                 yield Capacities.fromSearch(cls, option, search, ResultFiles.searchProbes(file, search), source, where);
             }
-            case SWEEP -> Capacities.fromSweep(cls, option, ResultFiles.sweep(file), source, where);
-            case PROBE -> Capacities.fromProbe(cls, option, ResultFiles.probe(file), source, where);
+            case SWEEP ->
+                Capacities.fromSweep(
+                        cls,
+                        option,
+                        ResultFiles.sweep(file).points().stream()
+                                .map(ResultFiles::point)
+                                .toList(),
+                        source,
+                        where);
+            case PROBE -> Capacities.fromProbe(cls, option, ResultFiles.point(ResultFiles.probe(file)), source, where);
             case PLAN, COMPARE -> throw new IllegalStateException("not accepted: " + result.kind());
         };
     }

@@ -1,16 +1,11 @@
 package dev.headroom.reports.html;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Arrays;
 import java.util.Locale;
 
 /** Formatting and reading numbers for the report. */
 final class Numbers {
     private Numbers() {}
-
-    static double num(JsonNode n) {
-        return n != null && n.isNumber() ? n.asDouble() : Double.NaN;
-    }
 
     static String f(double v) {
         if (Double.isNaN(v)) return "-";
@@ -20,10 +15,6 @@ final class Numbers {
         if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);
         if (a >= 1) return String.format(Locale.ROOT, "%.2f", v);
         return String.format(Locale.ROOT, "%.3g", v);
-    }
-
-    static String f(JsonNode n) {
-        return f(num(n));
     }
 
     static String pct(double v) {

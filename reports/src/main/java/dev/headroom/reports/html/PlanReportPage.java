@@ -2,53 +2,53 @@ package dev.headroom.reports.html;
 
 import static dev.headroom.reports.html.Numbers.f;
 import static dev.headroom.reports.html.Numbers.money;
-import static dev.headroom.reports.html.Numbers.num;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.headroom.model.plan.Plan;
+import dev.headroom.model.plan.PlanRow;
+import dev.headroom.model.plan.Policy;
+import dev.headroom.model.plan.Range;
+import dev.headroom.reports.PlanJson;
+import dev.headroom.reports.ResultFiles;
 import dev.headroom.reports.chart.Chart;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** A plan or a comparison: replicas and cost over the horizon per option with their ranges, $/Mtok per option. */
 final class PlanReportPage {
     private PlanReportPage() {}
 
-    static Page build(JsonNode result, boolean compare) {
-        JsonNode plan = compare ? result.path("plan") : result;
+    static Page build(PlanJson.Stored plan, boolean compare) {
         Page page = new Page(
                 compare
-                        ? "Headroom compare — " + plan.path("options").size() + " options"
-                        : "Headroom plan — " + plan.path("horizon_months").asInt() + " months");
-        List<String[]> facts = Header.of(plan, compare ? "compare" : "plan");
-        JsonNode p = plan.path("policy");
-        facts.add(new String[] {
-            "policy",
-            Page.esc("utilization target " + p.path("utilization_target").asText() + ", redundancy +"
-                    + p.path("redundancy").asText() + ", " + p.path("scaling").asText() + " scaling, min replicas "
-                    + p.path("min_replicas").asText() + ", " + p.path("pricing").asText() + " pricing, "
-                    + p.path("hours_per_month").asText() + " h/month")
-        });
+                        ? "Headroom compare — " + plan.options().size() + " options"
+                        : "Headroom plan — " + plan.horizonMonths() + " months");
+        Header facts = Header.of(
+                compare ? ResultFiles.Kind.COMPARE : ResultFiles.Kind.PLAN, plan.toolVersion(), plan.createdAt());
+        Policy p = plan.policy();
+        facts.row(
+                "policy",
+                Page.esc("utilization target " + p.utilizationTarget() + ", redundancy +" + p.redundancy() + ", "
+                        + (p.hourly() ? "hourly" : "static") + " scaling, min replicas " + p.minReplicas() + ", "
+                        + p.pricing().wireName() + " pricing, " + p.hoursPerMonth() + " h/month"));
         StringBuilder classes = new StringBuilder();
-        for (JsonNode c : plan.path("classes")) {
-            classes.append(Page.esc(c.path("name").asText() + ": "
-                            + c.path("isl").asText() + " → " + c.path("osl").asText() + " tokens under "
-                            + c.path("slo").asText() + " (p90 × "
-                            + c.path("p90_factor").asText() + ")"))
+        for (PlanJson.StoredClass c : plan.classes()) {
+            classes.append(Page.esc(c.name() + ": " + c.isl() + " → " + c.osl() + " tokens under " + c.slo()
+                            + " (p90 × " + c.p90Factor() + ")"))
                     .append("<br>");
         }
-        facts.add(new String[] {"classes", classes.toString()});
-        page.facts(facts);
-        if (compare) ranking(page, result);
-        int months = plan.path("horizon_months").asInt();
-        List<String> options = new ArrayList<>();
-        plan.path("options").forEach(o -> options.add(o.path("name").asText()));
+        facts.row("classes", classes.toString());
+        page.facts(facts.rows());
+        if (compare) ranking(page, plan);
+        int months = plan.horizonMonths();
+        List<String> options = plan.options();
         double[] x = new double[months];
         for (int m = 0; m < months; m++) x[m] = m + 1;
         Chart replicas = new Chart("Replicas at the busiest hour, per month", "month", "replicas");
         Chart cost = new Chart("Cost per month", "month", "dollars");
         for (String o : options) {
-            double[][] r = sum(plan, o, months, "replicas"), c = sum(plan, o, months, "cost");
+            double[][] r = sum(plan, o, months, PlanRow::replicas), c = sum(plan, o, months, PlanRow::cost);
             replicas.band(o + " range", x, r[1], r[2]).line(o, x, r[0]);
             cost.band(o + " range", x, c[1], c[2]).line(o, x, c[0]);
         }
@@ -60,16 +60,15 @@ final class PlanReportPage {
                 "Monthly cost per option with the same range."));
         double[] perMtok = new double[options.size()], atCap = new double[options.size()];
         for (int i = 0; i < options.size(); i++) {
-            for (JsonNode t : plan.path("totals")) {
-                if (t.path("option").asText().equals(options.get(i)))
-                    perMtok[i] = num(t.at("/dollars_per_mtok/as_planned"));
+            for (Plan.OptionTotal t : plan.totals()) {
+                if (t.option().equals(options.get(i))) perMtok[i] = t.dollarsPerMtokAsPlanned();
             }
             double tokens = 0, weighted = 0;
-            for (JsonNode row : plan.path("months")) {
-                if (!row.path("option").asText().equals(options.get(i))) continue;
-                double tk = num(row.at("/tokens/input")) + num(row.at("/tokens/output"));
+            for (PlanRow row : plan.months()) {
+                if (!row.option().equals(options.get(i))) continue;
+                double tk = row.inputTokens() + row.outputTokens();
                 tokens += tk;
-                weighted += tk * num(row.at("/dollars_per_mtok/at_capacity"));
+                weighted += tk * row.dollarsPerMtokAtCapacity();
             }
             atCap[i] = tokens > 0 ? weighted / tokens : Double.NaN;
         }
@@ -85,30 +84,29 @@ final class PlanReportPage {
         page.h2("Over the horizon");
         page.charts(charts, captions);
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode t : plan.path("totals")) {
+        for (Plan.OptionTotal t : plan.totals()) {
             rows.add(List.of(
-                    Page.esc(t.path("option").asText()),
-                    f(t.at("/peak_replicas/point")) + " [" + f(t.at("/peak_replicas/low")) + "–"
-                            + f(t.at("/peak_replicas/high")) + "]",
-                    money(num(t.at("/cost/point"))) + " [" + money(num(t.at("/cost/low"))) + "–"
-                            + money(num(t.at("/cost/high"))) + "]",
-                    f(t.path("gpu_hours")),
-                    f(t.at("/dollars_per_mtok/as_planned"))));
+                    Page.esc(t.option()),
+                    f(t.peakReplicas().point()) + " [" + f(t.peakReplicas().low()) + "–"
+                            + f(t.peakReplicas().high()) + "]",
+                    money(t.cost().point()) + " [" + money(t.cost().low()) + "–"
+                            + money(t.cost().high()) + "]",
+                    f(t.gpuHours()),
+                    f(t.dollarsPerMtokAsPlanned())));
         }
         page.table(List.of("option", "peak replicas", "horizon cost", "GPU-hours", "$/Mtok as planned"), rows);
-        if (plan.path("verify").size() > 0) {
+        if (!plan.verify().isEmpty()) {
             page.h2("Verified in the simulator");
             List<List<String>> v = new ArrayList<>();
-            for (JsonNode c : plan.path("verify")) {
+            for (PlanJson.StoredCheck c : plan.verify()) {
                 v.add(List.of(
-                        Page.esc(c.path("class").asText() + "@"
-                                + c.path("option").asText()),
-                        c.path("month").asText(),
-                        f(c.path("rps")),
-                        c.at("/planned/replicas").asText(),
-                        verdict(c.path("planned")),
-                        c.at("/lean/replicas").asText(),
-                        verdict(c.path("lean"))));
+                        Page.esc(c.workloadClass() + "@" + c.option()),
+                        String.valueOf(c.month()),
+                        f(c.rps()),
+                        String.valueOf(c.planned().replicas()),
+                        verdict(c.planned()),
+                        String.valueOf(c.lean().replicas()),
+                        verdict(c.lean())));
             }
             page.table(
                     List.of("class@option", "month", "req/s", "planned", "planned result", "lean", "lean result"), v);
@@ -116,37 +114,35 @@ final class PlanReportPage {
         return page;
     }
 
-    private static String verdict(JsonNode fleet) {
-        return (fleet.path("slo_pass").asBoolean()
-                        ? "<span class=\"ok\">pass</span>"
-                        : "<span class=\"bad\">FAIL</span>")
-                + ", attainment " + Numbers.pct(num(fleet.path("slo_attainment")));
+    private static String verdict(PlanJson.StoredFleet fleet) {
+        return (fleet.sloPass() ? "<span class=\"ok\">pass</span>" : "<span class=\"bad\">FAIL</span>")
+                + ", attainment " + Numbers.pct(fleet.sloAttainment());
     }
 
-    private static void ranking(Page page, JsonNode c) {
+    private static void ranking(Page page, PlanJson.Stored c) {
         page.h2("Ranking");
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode r : c.path("ranking")) {
+        for (PlanJson.Ranked r : c.ranking()) {
             StringBuilder caps = new StringBuilder();
-            r.path("capacity")
-                    .forEach(k -> caps.append(Page.esc(k.path("class").asText()))
+            r.capacities()
+                    .forEach(k -> caps.append(Page.esc(k.workloadClass()))
                             .append(" ")
-                            .append(f(k.path("max_rps")))
+                            .append(f(k.maxRps()))
                             .append(" [")
-                            .append(f(k.path("ci_low")))
+                            .append(f(k.ciLow()))
                             .append("–")
-                            .append(f(k.path("ci_high")))
+                            .append(f(k.ciHigh()))
                             .append("] "));
+            Range horizon = r.horizonCost();
             rows.add(List.of(
-                    r.path("rank").asText() + (r.path("cheapest").asBoolean() ? " (cheapest)" : ""),
-                    Page.esc(r.path("option").asText()),
+                    r.rank() + (r.cheapest() ? " (cheapest)" : ""),
+                    Page.esc(r.option()),
                     caps.toString(),
-                    f(r.at("/peak_replicas/point")),
-                    money(num(r.path("last_month_cost"))),
-                    money(num(r.at("/horizon_cost/point"))) + " [" + money(num(r.at("/horizon_cost/low"))) + "–"
-                            + money(num(r.at("/horizon_cost/high"))) + "]",
-                    f(r.at("/dollars_per_mtok/at_capacity")),
-                    f(r.at("/dollars_per_mtok/as_planned"))));
+                    f(r.peakReplicas().point()),
+                    money(r.lastMonthCost()),
+                    money(horizon.point()) + " [" + money(horizon.low()) + "–" + money(horizon.high()) + "]",
+                    f(r.dollarsPerMtokAtCapacity()),
+                    f(r.dollarsPerMtokAsPlanned())));
         }
         page.table(
                 List.of(
@@ -159,27 +155,29 @@ final class PlanReportPage {
                         "$/Mtok at capacity",
                         "$/Mtok planned"),
                 rows);
-        JsonNode mix = c.path("mix");
-        if (mix.isObject()) {
+        PlanJson.StoredMix mix = c.mix();
+        if (mix != null) {
             page.p(Page.esc(String.format(
                     Locale.ROOT,
                     "Cheapest mix over the horizon: %s vs %s for %s alone; saving %s.",
-                    money(num(mix.path("cost"))),
-                    money(num(mix.path("best_single_cost"))),
-                    mix.path("best_single_option").asText(),
-                    money(num(mix.path("saving"))))));
+                    money(mix.cost()),
+                    money(mix.bestSingleCost()),
+                    mix.bestSingleOption(),
+                    money(mix.saving()))));
         }
     }
 
     /** Per month: the sum over classes of {point, low, high} of a Range field for one option. */
-    private static double[][] sum(JsonNode plan, String option, int months, String field) {
+    private static double[][] sum(PlanJson.Stored plan, String option, int months, Function<PlanRow, Range> field) {
         double[][] out = new double[3][months];
-        for (JsonNode row : plan.path("months")) {
-            if (!row.path("option").asText().equals(option)) continue;
-            int m = row.path("month").asInt() - 1;
-            out[0][m] += num(row.at("/" + field + "/point"));
-            out[1][m] += num(row.at("/" + field + "/low"));
-            out[2][m] += num(row.at("/" + field + "/high"));
+        for (PlanRow row : plan.months()) {
+            if (!row.option().equals(option)) continue;
+            int m = row.month();
+            if (m < 0 || m >= months) continue;
+            Range r = field.apply(row);
+            out[0][m] += r.point();
+            out[1][m] += r.low();
+            out[2][m] += r.high();
         }
         return out;
     }

@@ -1,46 +1,52 @@
 package dev.headroom.reports.html;
 
 import static dev.headroom.reports.html.Numbers.f;
-import static dev.headroom.reports.html.Numbers.num;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.headroom.model.Distribution;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerMetrics;
+import dev.headroom.model.Summary;
+import dev.headroom.reports.RequestsJsonl;
+import dev.headroom.reports.ResultFiles;
+import dev.headroom.reports.ServerScrapes;
 import dev.headroom.reports.chart.Chart;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /** A probe: latency distributions, in-flight requests and output tokens/s over the run, errors by kind. */
 final class ProbeReportPage {
     private ProbeReportPage() {}
 
-    static Page build(Path dir, JsonNode summary) {
-        Page page = new Page("Headroom probe — " + summary.at("/target/model").asText());
-        page.facts(Header.of(summary, "probe"));
-        metricsTable(page, summary);
-        List<JsonNode> requests = RunDirectory.requests(dir);
+    static Page build(Path dir, ResultFiles.Probe probe) {
+        ProbeReport report = probe.report();
+        Page page = new Page("Headroom probe — "
+                + (report.run().model() == null ? "" : report.run().model()));
+        page.facts(Header.of(probe).rows());
+        metricsTable(page, report.summary());
+        List<RequestsJsonl.Line> requests = RequestsJsonl.read(dir.resolve("requests.jsonl"));
         if (requests.isEmpty()) {
             // Imported results (and runs interrupted before their first request) have no per-request data to draw.
             page.h2("Per-request data");
+            ResultFiles.Source src = probe.source();
             page.p(
-                    summary.has("source")
-                            ? "Imported from "
-                                    + Page.esc(summary.at("/source/tool").asText()) + " ("
-                                    + Page.esc(summary.at("/source/file").asText())
+                    src != null
+                            ? "Imported from " + Page.esc(src.tool()) + " (" + Page.esc(src.file())
                                     + "): no per-request records, so no distributions or "
                                     + "time series; the statistics above are the source's own."
                             : "No requests.jsonl in this directory.");
-            if (summary.at("/source/notes").isArray()) {
+            if (src != null && !src.notes().isEmpty()) {
                 StringBuilder notes = new StringBuilder();
-                summary.at("/source/notes")
-                        .forEach(n ->
-                                notes.append("• ").append(Page.esc(n.asText())).append("<br>"));
+                src.notes().forEach(n -> notes.append("• ").append(Page.esc(n)).append("<br>"));
                 page.p(notes.toString());
             }
             return page;
         }
-        boolean open = summary.at("/load/mode").asText().equals("open");
+        boolean open = report.run().load() instanceof LoadModel.Open;
         page.h2("Latency distributions");
         List<Chart> charts = new ArrayList<>();
         List<String> captions = new ArrayList<>();
@@ -69,101 +75,70 @@ final class ProbeReportPage {
                         "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first "
                                 + "and last token); "
                                 + "the warm-up is shaded."));
-        List<JsonNode> scrapes = RunDirectory.lines(dir.resolve("server_metrics.jsonl"));
+        List<ServerScrapes.Scrape> scrapes = ServerScrapes.read(dir.resolve("server_metrics.jsonl"));
+        ServerMetrics server = report.server();
         if (!scrapes.isEmpty()) {
-            page.h2("What the server said ("
-                    + Page.esc(summary.at("/server/url").asText("/metrics")) + ")");
+            page.h2("What the server said (" + Page.esc(server != null ? server.url() : "/metrics") + ")");
             page.charts(
                     List.of(serverQueue(scrapes), serverKv(scrapes)),
                     List.of(
                             "Requests the server reports running (in its batch) and waiting, scraped every "
-                                    + f(summary.at("/server/interval_s"))
+                                    + f(server != null ? server.intervalSeconds() : Double.NaN)
                                     + " s — beside the client's in-flight count above.",
                             "KV-cache usage the server reports (1 = full); preemptions over the probe: "
-                                    + f(summary.at("/server/preemptions")) + "."));
+                                    + f(
+                                            server != null
+                                                    ? server.counters().getOrDefault("preemptions", Double.NaN)
+                                                    : Double.NaN)
+                                    + "."));
         }
-        JsonNode errors = summary.path("errors");
+        Map<String, Long> errors = report.summary().errors();
         page.h2("Errors");
         if (errors.isEmpty()) {
             page.p("No failed requests.");
         } else {
-            List<String> kinds = new ArrayList<>();
-            List<Double> counts = new ArrayList<>();
-            errors.properties().forEach(e -> {
-                kinds.add(e.getKey());
-                counts.add(e.getValue().asDouble());
-            });
             page.charts(
                     List.of(new Chart("Failed requests by kind", "error kind", "requests")
                             .bars(
                                     "failed",
-                                    kinds,
-                                    counts.stream()
-                                            .mapToDouble(Double::doubleValue)
+                                    List.copyOf(errors.keySet()),
+                                    errors.values().stream()
+                                            .mapToDouble(Long::doubleValue)
                                             .toArray())),
                     List.of("Every failed measured request, by the kind docs/metrics.md defines."));
         }
         return page;
     }
 
-    /** A known gauge's value in one scrape (summed over its series), or NaN. */
-    private static double gauge(JsonNode scrape, List<String> names) {
-        for (String name : names) {
-            double sum = 0;
-            boolean found = false;
-            var fields = scrape.path("samples").properties();
-            for (var e : fields) {
-                String series = e.getKey();
-                int b = series.indexOf('{');
-                if ((b < 0 ? series : series.substring(0, b)).equals(name)
-                        && e.getValue().isNumber()) {
-                    sum += e.getValue().asDouble();
-                    found = true;
-                }
-            }
-            if (found) return sum;
-        }
-        return Double.NaN;
-    }
-
-    private static Chart serverQueue(List<JsonNode> scrapes) {
+    private static Chart serverQueue(List<ServerScrapes.Scrape> scrapes) {
         double[] t = new double[scrapes.size()], run = new double[scrapes.size()], wait = new double[scrapes.size()];
         for (int i = 0; i < t.length; i++) {
-            t[i] = num(scrapes.get(i).path("t_s"));
-            run[i] = gauge(scrapes.get(i), ServerMetrics.KNOWN.get("running"));
-            wait[i] = gauge(scrapes.get(i), ServerMetrics.KNOWN.get("waiting"));
+            t[i] = scrapes.get(i).tSeconds();
+            run[i] = scrapes.get(i).gauge(ServerMetrics.KNOWN.get("running"));
+            wait[i] = scrapes.get(i).gauge(ServerMetrics.KNOWN.get("waiting"));
         }
         return new Chart("Server: running and waiting requests", "time since start (s)", "requests")
                 .line("running", t, run)
                 .line("waiting", t, wait);
     }
 
-    private static Chart serverKv(List<JsonNode> scrapes) {
+    private static Chart serverKv(List<ServerScrapes.Scrape> scrapes) {
         double[] t = new double[scrapes.size()], kv = new double[scrapes.size()];
         for (int i = 0; i < t.length; i++) {
-            t[i] = num(scrapes.get(i).path("t_s"));
-            kv[i] = gauge(scrapes.get(i), ServerMetrics.KNOWN.get("kv_cache_usage"));
+            t[i] = scrapes.get(i).tSeconds();
+            kv[i] = scrapes.get(i).gauge(ServerMetrics.KNOWN.get("kv_cache_usage"));
         }
         return new Chart("Server: KV-cache usage", "time since start (s)", "fraction used").line("KV cache", t, kv);
     }
 
-    private static void metricsTable(Page page, JsonNode s) {
+    private static void metricsTable(Page page, Summary s) {
         page.h2("Summary");
         List<List<String>> rows = new ArrayList<>();
         for (String k : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
-            JsonNode d = s.at("/metrics/" + k);
-            rows.add(List.of(
-                    k,
-                    f(d.path("mean")),
-                    f(d.path("p50")),
-                    f(d.path("p90")),
-                    f(d.path("p95")),
-                    f(d.path("p99")),
-                    f(d.path("p999")),
-                    f(d.path("max"))));
+            Distribution d = s.distribution(k);
+            rows.add(List.of(k, f(d.mean()), f(d.p50()), f(d.p90()), f(d.p95()), f(d.p99()), f(d.p999()), f(d.max())));
         }
         page.table(List.of("metric", "mean", "p50", "p90", "p95", "p99", "p99.9", "max"), rows);
-        JsonNode m = s.path("metrics");
         page.table(
                 List.of(
                         "output tokens/s",
@@ -176,40 +151,35 @@ final class ProbeReportPage {
                         "incomplete",
                         "window s"),
                 List.of(List.of(
-                        f(m.path("output_tokens_per_s")),
-                        f(m.path("requests_per_s")),
-                        f(m.path("goodput_requests_per_s")),
-                        Numbers.pct(num(m.path("slo_attainment"))),
-                        Numbers.pct(num(m.path("error_rate"))),
-                        s.at("/counts/completed").asText(),
-                        s.at("/counts/failed").asText(),
-                        s.at("/counts/incomplete").asText(),
-                        f(s.path("window_s")))));
-        if (!s.path("slo").isEmpty()) {
+                        f(s.outputTokensPerS()),
+                        f(s.requestsPerS()),
+                        f(s.goodputRequestsPerS()),
+                        Numbers.pct(s.sloAttainment()),
+                        Numbers.pct(s.errorRate()),
+                        String.valueOf(s.counts().completed()),
+                        String.valueOf(s.counts().failed()),
+                        String.valueOf(s.counts().incomplete()),
+                        f(s.windowSeconds()))));
+        if (!s.slo().isEmpty()) {
             List<List<String>> slo = new ArrayList<>();
-            for (JsonNode x : s.path("slo")) {
+            for (Summary.SloResult x : s.slo()) {
                 slo.add(List.of(
-                        Page.esc(x.path("metric").asText() + ":"
-                                + x.path("stat").asText() + x.path("op").asText()
-                                + x.path("threshold").asText()),
-                        f(x.path("observed")),
-                        x.path("pass").asBoolean()
-                                ? "<span class=\"ok\">pass</span>"
-                                : "<span class=\"bad\">FAIL</span>"));
+                        Page.esc(x.slo().text()),
+                        f(x.observed()),
+                        x.pass() ? "<span class=\"ok\">pass</span>" : "<span class=\"bad\">FAIL</span>"));
             }
             page.table(List.of("SLO", "observed", "verdict"), slo);
         }
     }
 
     /** A latency per completed measured request, in ms, sorted. */
-    static double[] values(List<JsonNode> requests, String metric, boolean open) {
+    static double[] values(List<RequestsJsonl.Line> requests, String metric, boolean open) {
         List<Double> out = new ArrayList<>();
-        for (JsonNode r : requests) {
-            if (!r.path("phase").asText().equals("measure")
-                    || !r.path("outcome").asText().equals("completed")) continue;
-            double origin = num(open ? r.path("intended_s") : r.path("sent_s"));
-            double first = num(r.path("first_token_s")), last = num(r.path("last_token_s"));
-            double osl = num(r.path("osl"));
+        for (RequestsJsonl.Line r : requests) {
+            if (r.warmup() || r.outcome() != RequestRecord.Outcome.COMPLETED) continue;
+            double origin = open ? r.intendedS() : r.sentS();
+            double first = r.firstTokenS(), last = r.lastTokenS();
+            double osl = r.osl();
             double v = switch (metric) {
                 case "ttft" -> first - origin;
                 case "e2e" -> last - origin;
@@ -222,18 +192,16 @@ final class ProbeReportPage {
         return a;
     }
 
-    private static double warmupEnd(List<JsonNode> requests) {
+    private static double warmupEnd(List<RequestsJsonl.Line> requests) {
         double end = 0;
-        for (JsonNode r : requests) {
-            if (r.path("phase").asText().equals("warmup")) end = Math.max(end, num(r.path("sent_s")));
-        }
+        for (RequestsJsonl.Line r : requests) if (r.warmup()) end = Math.max(end, r.sentS());
         return end;
     }
 
-    private static Chart inFlight(List<JsonNode> requests) {
+    private static Chart inFlight(List<RequestsJsonl.Line> requests) {
         List<double[]> events = new ArrayList<>();
-        for (JsonNode r : requests) {
-            double sent = num(r.path("sent_s")), end = num(r.path("end_s"));
+        for (RequestsJsonl.Line r : requests) {
+            double sent = r.sentS(), end = r.endS();
             if (!Double.isFinite(sent)) continue;
             events.add(new double[] {sent, 1});
             if (Double.isFinite(end)) events.add(new double[] {end, -1});
@@ -252,14 +220,13 @@ final class ProbeReportPage {
         return c;
     }
 
-    private static Chart tokensPerSecond(List<JsonNode> requests) {
+    private static Chart tokensPerSecond(List<RequestsJsonl.Line> requests) {
         double end = 0;
-        for (JsonNode r : requests)
-            end = Math.max(end, num(r.path("last_token_s")) > 0 ? num(r.path("last_token_s")) : 0);
+        for (RequestsJsonl.Line r : requests) end = Math.max(end, r.lastTokenS() > 0 ? r.lastTokenS() : 0);
         int bins = Math.max(1, (int) Math.ceil(end));
         double[] tokens = new double[bins];
-        for (JsonNode r : requests) {
-            double a = num(r.path("first_token_s")), b = num(r.path("last_token_s")), osl = num(r.path("osl"));
+        for (RequestsJsonl.Line r : requests) {
+            double a = r.firstTokenS(), b = r.lastTokenS(), osl = r.osl();
             if (!Double.isFinite(a) || !Double.isFinite(b) || !(osl > 0)) continue;
             if (b <= a) {
                 tokens[Math.min(bins - 1, (int) a)] += osl;

@@ -1,5 +1,7 @@
 package dev.headroom.reports.html;
 
+import dev.headroom.reports.PlanJson;
+import dev.headroom.reports.ResultFiles;
 import dev.headroom.reports.chart.Chart;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,11 +16,11 @@ public final class Reports {
     public static Built build(Path dir) {
         RunDirectory run = RunDirectory.open(dir);
         Page page = switch (run.kind()) {
-            case PROBE -> ProbeReportPage.build(dir, run.result());
-            case SWEEP -> SweepReportPage.build(run.result());
-            case SEARCH -> SearchReportPage.build(dir, run.result());
-            case PLAN -> PlanReportPage.build(run.result(), false);
-            case COMPARE -> PlanReportPage.build(run.result(), true);
+            case PROBE -> ProbeReportPage.build(dir, ResultFiles.probe(run.file()));
+            case SWEEP -> SweepReportPage.build(ResultFiles.sweep(run.file()));
+            case SEARCH -> SearchReportPage.build(dir, ResultFiles.search(run.file()));
+            case PLAN -> PlanReportPage.build(PlanJson.read(run.file()), false);
+            case COMPARE -> PlanReportPage.build(PlanJson.read(run.file()), true);
         };
         return new Built(page.html(), page.allCharts());
     }

@@ -1,9 +1,14 @@
 package dev.headroom.reports.html;
 
 import static dev.headroom.reports.html.Numbers.f;
-import static dev.headroom.reports.html.Numbers.num;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RunInfo;
+import dev.headroom.model.Slo;
+import dev.headroom.model.SloStat;
+import dev.headroom.model.Summary;
+import dev.headroom.reports.ResultFiles;
 import dev.headroom.reports.chart.Chart;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,29 +19,34 @@ import java.util.Map;
 final class SweepReportPage {
     private SweepReportPage() {}
 
-    static Page build(JsonNode sweep) {
-        JsonNode points = sweep.path("points");
-        JsonNode first = points.isEmpty() ? sweep : points.get(0);
-        boolean open = first.at("/load/mode").asText().equals("open");
-        String axis = open ? "request rate (req/s)" : "concurrency (users)";
-        Page page = new Page("Headroom sweep — " + points.size() + " load points");
-        List<String[]> facts = Header.of(sweep, "sweep");
-        facts.add(new String[] {
-            "knee",
-            sweep.at("/knee/index").isNull()
-                    ? "none"
-                    : "point " + sweep.at("/knee/index").asText() + " ("
-                            + Page.esc(sweep.at("/knee/load").asText()) + "): "
-                            + Page.esc(sweep.at("/knee/rule").asText())
-        });
-        page.facts(facts);
+    static Page build(ResultFiles.Sweep sweep) {
+        List<ResultFiles.Probe> points = sweep.points();
         int n = points.size();
+        RunInfo first = n == 0 ? null : points.getFirst().report().run();
+        boolean open = first != null && first.load() instanceof LoadModel.Open;
+        String axis = open ? "request rate (req/s)" : "concurrency (users)";
+        Page page = new Page("Headroom sweep — " + n + " load points");
+        Header facts = first == null
+                ? Header.of(ResultFiles.Kind.SWEEP, "", "")
+                : Header.of(ResultFiles.Kind.SWEEP, first, false);
+        if (first != null) facts.source(points.getFirst().source());
+        ResultFiles.Knee knee = sweep.knee();
+        facts.row(
+                "knee",
+                knee.index() == null
+                        ? "none"
+                        : "point " + knee.index() + " (" + Page.esc(knee.load()) + "): " + Page.esc(knee.rule()));
+        page.facts(facts.rows());
         double[] x = new double[n], tokens = new double[n];
         String[] labels = new String[n];
         for (int i = 0; i < n; i++) {
-            JsonNode p = points.get(i);
-            x[i] = num(open ? p.at("/load/rate") : p.at("/load/concurrency"));
-            tokens[i] = num(p.at("/metrics/output_tokens_per_s"));
+            ProbeReport p = points.get(i).report();
+            x[i] = switch (p.run().load()) {
+                case LoadModel.Open o -> o.ratePerSecond();
+                case LoadModel.Closed c -> c.concurrency();
+                case null -> Double.NaN;
+            };
+            tokens[i] = p.summary().outputTokensPerS();
             labels[i] = String.valueOf(i + 1);
         }
         List<Chart> charts = new ArrayList<>();
@@ -45,8 +55,8 @@ final class SweepReportPage {
                 .logX()
                 .line("output tokens/s", x, tokens)
                 .points("", x, tokens, labels);
-        if (!sweep.at("/knee/index").isNull()) {
-            int k = sweep.at("/knee/index").asInt() - 1;
+        if (knee.index() != null) {
+            int k = knee.index() - 1;
             if (k >= 0 && k < n) tp.vline("knee", x[k]);
         }
         charts.add(tp);
@@ -55,23 +65,28 @@ final class SweepReportPage {
                         + "paying for latency (max of Kleinrock's power).");
         // One chart per SLO metric (or TTFT and E2E p95 when there were no SLOs), threshold drawn.
         Map<String, Double> metrics = new LinkedHashMap<>();
-        if (!first.path("slo").isEmpty()) {
-            for (JsonNode s : first.path("slo")) {
-                if (!s.path("metric").asText().equals("error_rate")) {
-                    metrics.put(
-                            s.path("metric").asText() + "_ms/" + s.path("stat").asText(), num(s.path("threshold")));
-                }
+        Map<String, SloStat> stats = new LinkedHashMap<>();
+        if (n > 0) {
+            for (Summary.SloResult r : points.getFirst().report().summary().slo()) {
+                Slo s = r.slo();
+                if (s.isRate()) continue;
+                String key = s.metric().distributionKey() + " " + s.stat().text();
+                metrics.put(key, s.threshold());
+                stats.put(key, s.stat());
             }
         }
         if (metrics.isEmpty()) {
-            metrics.put("ttft_ms/p95", Double.NaN);
-            metrics.put("e2e_ms/p95", Double.NaN);
+            metrics.put("ttft_ms p95", Double.NaN);
+            stats.put("ttft_ms p95", SloStat.P95);
+            metrics.put("e2e_ms p95", Double.NaN);
+            stats.put("e2e_ms p95", SloStat.P95);
         }
         metrics.forEach((key, threshold) -> {
-            String[] mk = key.split("/");
+            String[] mk = key.split(" ");
+            SloStat stat = stats.get(key);
             double[] y = new double[n];
             for (int i = 0; i < n; i++)
-                y[i] = num(points.get(i).at("/metrics/" + mk[0] + "/" + mk[1].replace(".", "")));
+                y[i] = stat.of(points.get(i).report().summary().distribution(mk[0]));
             Chart c = new Chart(
                             mk[0] + " " + mk[1] + " against load",
                             axis,
@@ -89,16 +104,16 @@ final class SweepReportPage {
         page.charts(charts, captions);
         List<List<String>> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            JsonNode p = points.get(i);
+            Summary p = points.get(i).report().summary();
             rows.add(List.of(
                     String.valueOf(i + 1),
                     f(x[i]),
-                    f(p.at("/metrics/output_tokens_per_s")),
-                    f(p.at("/metrics/ttft_ms/p95")),
-                    f(p.at("/metrics/itl_ms/p99")),
-                    f(p.at("/metrics/e2e_ms/p95")),
-                    p.path("slo_pass").asBoolean() ? "pass" : "FAIL",
-                    Page.esc(p.path("dir").asText())));
+                    f(p.outputTokensPerS()),
+                    f(p.distribution("ttft_ms").p95()),
+                    f(p.distribution("itl_ms").p99()),
+                    f(p.distribution("e2e_ms").p95()),
+                    p.sloPass() ? "pass" : "FAIL",
+                    Page.esc(sweep.dirs().get(i) == null ? "" : sweep.dirs().get(i))));
         }
         page.table(
                 List.of(
