@@ -1,6 +1,5 @@
 package dev.headroom.cli;
 
-import dev.headroom.sim.SimulatedFleet;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Plan;
@@ -12,6 +11,7 @@ import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
 import dev.headroom.reports.PlanTable;
 import dev.headroom.reports.RunFiles;
+import dev.headroom.sim.SimulatedFleet;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -3,16 +3,60 @@ package dev.headroom.cli;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
+import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
  * The simulated engine, in one vocabulary for every command that runs it: {@code --sim-*}. The spellings without
- * the prefix ({@code --hardware}, {@code --tp}, …) are aliases, as {@code headroom sim} has always taken them;
+ * the prefix ({@code --hardware}, {@code --tp}, …) are still accepted ({@link #canonical}), as scripts have them;
  * {@code --sim-model} has none here, as {@code --model} names the target's model ({@code sim} adds it back).
  */
 public final class SimulatorOptions {
+    /** The spellings without the prefix that scripts use, each with the option it means; help shows only the latter. */
+    private static final Map<String, String> ALIASES = Map.ofEntries(
+            Map.entry("--hardware", "--sim-hardware"),
+            Map.entry("--tp", "--sim-tp"),
+            Map.entry("--max-num-seqs", "--sim-max-num-seqs"),
+            Map.entry("--max-num-batched-tokens", "--sim-max-num-batched-tokens"),
+            Map.entry("--gpu-memory-utilization", "--sim-gpu-memory-utilization"),
+            Map.entry("--max-waiting", "--sim-max-waiting"),
+            Map.entry("--noise", "--sim-noise"),
+            Map.entry("--stall-probability", "--sim-stall-probability"),
+            Map.entry("--stall-ms", "--sim-stall-ms"),
+            Map.entry("--eos-length", "--sim-eos-length"),
+            Map.entry("--prefix-caching", "--sim-prefix-caching"),
+            Map.entry("--no-prefix-caching", "--no-sim-prefix-caching"));
+
+    /**
+     * {@code args} with every alias spelled as its {@code --sim-*} option, when the command named takes the
+     * simulator's options (to any other command an alias stays what it is: an unknown option).
+     */
+    static String[] canonical(CommandLine root, String[] args) {
+        String[] out = args.clone();
+        boolean simulates = false;
+        for (int i = 0; i < out.length; i++) {
+            CommandLine sub = root.getSubcommands().get(out[i]);
+            if (!simulates && sub != null) {
+                simulates = sub.getCommandSpec().findOption("--sim-hardware") != null;
+                continue;
+            }
+            if (!simulates) continue;
+            int eq = out[i].indexOf('=');
+            String name = eq < 0 ? out[i] : out[i].substring(0, eq);
+            String canonical = ALIASES.get(name);
+            if (canonical != null) out[i] = canonical + (eq < 0 ? "" : out[i].substring(eq));
+        }
+        return out;
+    }
+
+    /** The option a config-file key or an alias names: {@code hardware} is {@code --sim-hardware}. */
+    static String canonical(String option) {
+        return ALIASES.getOrDefault(option, option);
+    }
+
     @Option(
-            names = {"--sim-hardware", "--hardware"},
+            names = "--sim-hardware",
             paramLabel = "NAME|FILE",
             defaultValue = "h100-sxm",
             description = "Simulator: hardware profile, a name from configs/hardware or a YAML file (default: "
@@ -28,21 +72,21 @@ public final class SimulatorOptions {
     String model;
 
     @Option(
-            names = {"--sim-tp", "--tp"},
+            names = "--sim-tp",
             paramLabel = "N",
             defaultValue = "1",
             description = "Simulator: tensor-parallel degree (default: ${DEFAULT-VALUE}).")
     int tp;
 
     @Option(
-            names = {"--sim-max-num-seqs", "--max-num-seqs"},
+            names = "--sim-max-num-seqs",
             paramLabel = "N",
             defaultValue = "" + EngineConfig.DEFAULT_MAX_NUM_SEQS,
             description = "Simulator: most sequences per batch (default: ${DEFAULT-VALUE}).")
     int maxNumSeqs;
 
     @Option(
-            names = {"--sim-max-num-batched-tokens", "--max-num-batched-tokens"},
+            names = "--sim-max-num-batched-tokens",
             paramLabel = "N",
             defaultValue = "" + EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS,
             description = "Simulator: token budget per step; longer prompts are prefilled in chunks (default: "
@@ -50,14 +94,14 @@ public final class SimulatorOptions {
     int maxNumBatchedTokens;
 
     @Option(
-            names = {"--sim-gpu-memory-utilization", "--gpu-memory-utilization"},
+            names = "--sim-gpu-memory-utilization",
             paramLabel = "F",
             defaultValue = "0.9",
             description = "Simulator: fraction of GPU memory for weights + KV cache (default: ${DEFAULT-VALUE}).")
     double gpuMemoryUtilization;
 
     @Option(
-            names = {"--sim-max-waiting", "--max-waiting"},
+            names = "--sim-max-waiting",
             paramLabel = "N",
             defaultValue = "" + EngineConfig.DEFAULT_MAX_WAITING,
             description =
@@ -65,28 +109,28 @@ public final class SimulatorOptions {
     int maxWaiting;
 
     @Option(
-            names = {"--sim-noise", "--noise"},
+            names = "--sim-noise",
             paramLabel = "SIGMA",
             defaultValue = "" + EngineConfig.DEFAULT_NOISE,
             description = "Simulator: per-step log-normal jitter sigma; 0 for none (default: ${DEFAULT-VALUE}).")
     double noise;
 
     @Option(
-            names = {"--sim-stall-probability", "--stall-probability"},
+            names = "--sim-stall-probability",
             paramLabel = "P",
             defaultValue = "" + EngineConfig.DEFAULT_STALL_PROBABILITY,
             description = "Simulator: chance that an engine step stalls (default: ${DEFAULT-VALUE}).")
     double stallProbability;
 
     @Option(
-            names = {"--sim-stall-ms", "--stall-ms"},
+            names = "--sim-stall-ms",
             paramLabel = "MS",
             defaultValue = "" + EngineConfig.DEFAULT_STALL_MS,
             description = "Simulator: length of an engine stall in ms (default: ${DEFAULT-VALUE}).")
     double stallMs;
 
     @Option(
-            names = {"--sim-eos-length", "--eos-length"},
+            names = "--sim-eos-length",
             paramLabel = "DIST",
             defaultValue = "lognormal:256,200",
             description = "Simulator: output length when a request does not set ignore_eos: N, fixed:N, "
@@ -94,7 +138,7 @@ public final class SimulatorOptions {
     String eosLength;
 
     @Option(
-            names = {"--sim-prefix-caching", "--prefix-caching"},
+            names = "--sim-prefix-caching",
             negatable = true,
             defaultValue = "true",
             fallbackValue = "true",

@@ -4,16 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class CliTest {
@@ -69,6 +73,23 @@ class CliTest {
         Run sim = run("sim", "--sim-hardware", "l4", "--model", "llama-3.1-70b");
         assertEquals(2, sim.code());
         assertTrue(sim.err().contains("--sim-tp"), sim.err());
+        // Help shows one vocabulary; an alias is no option of a command without a simulator.
+        String help = run("probe", "--help").out();
+        assertTrue(help.contains("--sim-hardware") && !help.contains("--hardware"), help);
+        Run init = run("init", "--hardware", "l4", "--out", "never-written.yaml");
+        assertEquals(2, init.code());
+        assertTrue(init.err().contains("--hardware"), init.err());
+    }
+
+    @Test
+    void aConfigFileMayUseTheOldSimulatorSpellings(@TempDir Path tmp) throws IOException {
+        Path config = tmp.resolve("old.yaml");
+        Files.writeString(config, "hardware: tpu-v9\ntp: 2\n");
+        Run r = run("probe", "--config", config.toString(), "--requests", "1");
+        assertEquals(2, r.code());
+        assertTrue(
+                r.err().contains("tpu-v9") && r.err().contains("h100-sxm"),
+                "the key reached --sim-hardware: " + r.err());
     }
 
     @Test
@@ -92,7 +113,7 @@ class CliTest {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(new StringWriter(), true));
         AtomicInteger code = new AtomicInteger(-1);
-        Thread t = new Thread(() -> code.set(cl.execute("sim", "--port", "0", "--noise", "0")));
+        Thread t = new Thread(() -> code.set(cl.execute("sim", "--port", "0", "--sim-noise", "0")));
         t.start();
         Pattern url = Pattern.compile("serving at (http://\\S+)/v1");
         Matcher m = url.matcher("");
