@@ -1,5 +1,7 @@
 package dev.headroom.reports;
 
+import static dev.headroom.reports.JsonNumbers.num;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -214,10 +216,6 @@ public final class PlanJson {
 
     private static Range range(JsonNode r) {
         return new Range(num(r.path("point")), num(r.path("low")), num(r.path("high")));
-    }
-
-    private static double num(JsonNode n) {
-        return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 
     public static String write(Plan plan, String toolVersion, String createdAt) {

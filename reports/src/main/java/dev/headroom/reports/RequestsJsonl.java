@@ -1,5 +1,7 @@
 package dev.headroom.reports;
 
+import static dev.headroom.reports.JsonNumbers.num;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -72,10 +74,6 @@ public final class RequestsJsonl implements AutoCloseable {
                     n.path("osl").asLong()));
         }
         return out;
-    }
-
-    private static double num(JsonNode n) {
-        return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 
     /** Appends one record; thread-safe. */

@@ -1,5 +1,7 @@
 package dev.headroom.reports;
 
+import static dev.headroom.reports.JsonNumbers.num;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -142,10 +144,6 @@ public final class SearchJson {
                 num(g.path("expected_improvement")),
                 posterior,
                 hyper);
-    }
-
-    private static double num(JsonNode n) {
-        return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 
     public static String write(SearchReport s) {

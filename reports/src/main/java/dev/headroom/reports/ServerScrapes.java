@@ -43,7 +43,7 @@ public final class ServerScrapes {
                 if (e.getValue().isNumber())
                     samples.put(e.getKey(), e.getValue().asDouble());
             });
-            out.add(new Scrape(n.path("t_s").isNumber() ? n.path("t_s").asDouble() : Double.NaN, samples));
+            out.add(new Scrape(JsonNumbers.num(n.path("t_s")), samples));
         }
         return out;
     }

@@ -1,5 +1,7 @@
 package dev.headroom.reports;
 
+import static dev.headroom.reports.JsonNumbers.num;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -175,10 +177,6 @@ public final class SummaryJson {
 
     private static String text(JsonNode n) {
         return n.isValueNode() && !n.isNull() ? n.asText() : null;
-    }
-
-    private static double num(JsonNode n) {
-        return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 
     public static String write(ProbeReport report) {

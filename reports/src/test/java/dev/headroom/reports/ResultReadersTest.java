@@ -122,18 +122,7 @@ class ResultReadersTest {
     @Test
     void compareJsonReadsBackItsRankingAndItsPlan() throws IOException {
         Path f = tmp.resolve("compare.json");
-        Comparison c = new Comparison(
-                ResultSchemasTest.plan(),
-                List.of(new Comparison.OptionRow(
-                        "h100",
-                        ResultSchemasTest.plan().capacities(),
-                        new Range(8, 7, 10),
-                        17461.6,
-                        new Range(17461.6, 15279.4, 21827),
-                        0.5407,
-                        1.79,
-                        true)),
-                null);
+        Comparison c = ResultSchemasTest.comparison();
         Files.writeString(f, PlanJson.write(c, "test", "2026-11-29T10:00:00Z"));
         PlanJson.Stored p = PlanJson.read(f);
         PlanJson.Ranked r = p.ranking().getFirst();

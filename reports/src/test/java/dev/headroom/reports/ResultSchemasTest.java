@@ -163,7 +163,11 @@ class ResultSchemasTest {
     @Test
     void planAndCompareJsonAreSealed() throws IOException {
         GoldenFiles.assertMatches("plan.json", PlanJson.write(plan(), "test", "2026-11-29T10:00:00Z"));
-        Comparison c = new Comparison(
+        GoldenFiles.assertMatches("compare.json", PlanJson.write(comparison(), "test", "2026-11-29T10:00:00Z"));
+    }
+
+    static Comparison comparison() {
+        return new Comparison(
                 plan(),
                 List.of(new Comparison.OptionRow(
                         "h100",
@@ -175,7 +179,6 @@ class ResultSchemasTest {
                         1.79,
                         true)),
                 null);
-        GoldenFiles.assertMatches("compare.json", PlanJson.write(c, "test", "2026-11-29T10:00:00Z"));
     }
 
     private static java.nio.file.Path writeTemp(String text) {
