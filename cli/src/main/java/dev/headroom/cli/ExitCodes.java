@@ -5,12 +5,15 @@ import dev.headroom.probe.TargetRefusedException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 
 /**
  * The one mapping from failures to exit codes (documented in docs/cli.md):
  * 0 ok · 1 internal error (a bug) · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target
- * refused the run's first requests all the same way (its message is printed) · 130 interrupted.
+ * refused the run's first requests all the same way (its message is printed) · 6 the client ran out of memory ·
+ * 130 interrupted.
  */
 public final class ExitCodes {
     public static final int OK = 0;
@@ -18,6 +21,7 @@ public final class ExitCodes {
     public static final int BAD_INPUT = 2;
     public static final int IO = 3;
     public static final int TARGET_REFUSED = 5;
+    public static final int OUT_OF_MEMORY = 6;
     public static final int INTERRUPTED = 130;
 
     private ExitCodes() {}
@@ -64,6 +68,51 @@ public final class ExitCodes {
             }
             return input;
         }
+    }
+
+    private static final AtomicBoolean OUT_OF_MEMORY_SAID = new AtomicBoolean();
+    /** Made when the class loads, while there is memory to make it. */
+    private static final String OUT_OF_MEMORY_LINE = "error: the client ran out of memory (heap at most "
+            + Runtime.getRuntime().maxMemory() / (1 << 20)
+            + " MB); every request that finished is in the run directory's requests.jsonl. Give Java more, e.g. "
+            + "HEADROOM_JAVA_OPTS=\"-XX:+UseZGC -Xmx8g\" ./headroom ..., or measure fewer requests per run";
+
+    /**
+     * Says once that the client ran out of memory (the error can reach several threads at once): what was kept, and
+     * how to give the client more. A caller that runs out of memory again while saying it leaves it to the next.
+     */
+    static void sayOutOfMemory(Consumer<String> println) {
+        if (OUT_OF_MEMORY_SAID.get()) return;
+        try {
+            println.accept(OUT_OF_MEMORY_LINE);
+            OUT_OF_MEMORY_SAID.set(true);
+        } catch (OutOfMemoryError again) {
+            // the next caller tries
+        }
+    }
+
+    /** Makes {@link #onUncaught} the handler of every thread without one. */
+    static void install() {
+        Thread.setDefaultUncaughtExceptionHandler(ExitCodes::onUncaught);
+    }
+
+    /**
+     * For threads of the process's own (a metrics scraper, the HTTP client's): one line, not a stack trace; out of
+     * memory also ends the process, as a run that lost a thread cannot be trusted (requests.jsonl is on disk).
+     */
+    static void onUncaught(Thread t, Throwable e) {
+        if (e instanceof OutOfMemoryError) {
+            sayOutOfMemory(line -> {
+                System.err.println(line);
+                System.err.flush();
+            });
+            Runtime.getRuntime().halt(OUT_OF_MEMORY);
+        }
+        System.err.println("internal error in thread " + t.getName() + ": " + e
+                + (System.getenv("HEADROOM_DEBUG") != null
+                        ? ""
+                        : " (a bug in Headroom; HEADROOM_DEBUG=1 shows where)"));
+        if (System.getenv("HEADROOM_DEBUG") != null) e.printStackTrace();
     }
 
     /** Usage errors: the message and a pointer to --help, exit 2. */

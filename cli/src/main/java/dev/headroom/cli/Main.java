@@ -11,6 +11,7 @@ public final class Main {
         // Smile logs through SLF4J and we ship no binding: without this, SLF4J prints a three-line notice on stderr.
         if (System.getProperty("slf4j.internal.verbosity") == null)
             System.setProperty("slf4j.internal.verbosity", "ERROR");
+        ExitCodes.install();
         System.exit(execute(commandLine(), args));
     }
 
@@ -24,7 +25,15 @@ public final class Main {
             cl.getErr().flush();
             return ExitCodes.BAD_INPUT;
         }
-        return cl.execute(expanded);
+        try {
+            return cl.execute(expanded);
+        } catch (OutOfMemoryError e) {
+            ExitCodes.sayOutOfMemory(line -> {
+                cl.getErr().println(line);
+                cl.getErr().flush();
+            });
+            return ExitCodes.OUT_OF_MEMORY;
+        }
     }
 
     /** The configured command line, shared by {@link #main} and tests. */

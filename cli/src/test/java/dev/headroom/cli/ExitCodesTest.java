@@ -28,6 +28,7 @@ class ExitCodesTest {
 
         @Override
         public Integer call() {
+            if (what.equals("oom")) throw new OutOfMemoryError("Java heap space");
             throw switch (what) {
                 case "bad" ->
                     new BadInputException("{requests} must be >= 1, got 0; or raise {tp}; {warmup} is not here");
@@ -64,6 +65,18 @@ class ExitCodesTest {
         assertTrue(r.err().contains("this is a bug"), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
         assertEquals(ExitCodes.INTERNAL, run("--what", "state").code());
+    }
+
+    @Test
+    void runningOutOfMemoryIsOneLineAndItsOwnExitCode() {
+        CommandLine cl = new CommandLine(new Throwing());
+        cl.setExecutionExceptionHandler(new ExitCodes.ExceptionMapper());
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(ExitCodes.OUT_OF_MEMORY, Main.execute(cl, new String[] {"--what", "oom"}));
+        assertTrue(err.toString().startsWith("error: the client ran out of memory"), err.toString());
+        assertTrue(err.toString().contains("requests.jsonl") && err.toString().contains("-Xmx"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line, no stack trace: " + err);
     }
 
     @Test

@@ -7,13 +7,50 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProbeCommandTest {
+
+    /**
+     * The README's main-job command, as a newcomer runs it first — in a JVM of its own started as the launcher starts
+     * it (this one carries every other test's threads and garbage): on an idle machine the client is judged healthy.
+     */
+    @Test
+    void theReadmesFirstCommandReportsAHealthyClient(@TempDir Path tmp) throws IOException, InterruptedException {
+        String line = Files.readAllLines(Path.of("..", "README.md")).stream()
+                .filter(l -> l.startsWith("./headroom probe "))
+                .findFirst()
+                .orElseThrow();
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-XX:+UseZGC",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+        List<String> args =
+                new ArrayList<>(List.of(line.replaceFirst("\\s*#.*", "").split("\\s+")));
+        command.addAll(args.subList(1, args.size()));
+        command.addAll(List.of("--out", tmp.resolve("run").toString(), "--no-report"));
+        Process p = new ProcessBuilder(command)
+                .redirectError(tmp.resolve("stderr.txt").toFile())
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out + Files.readString(tmp.resolve("stderr.txt")));
+        String client =
+                out.lines().filter(l -> l.startsWith("client:")).findFirst().orElseThrow();
+        assertTrue(client.endsWith("· ok"), "cries wolf on an idle machine: " + client + "\n" + out);
+        JsonNode c = new ObjectMapper()
+                .readTree(tmp.resolve("run/summary.json").toFile())
+                .path("client");
+        assertTrue(c.at("/scheduling_delay_ms/count").asLong() > 1000, "the ticker ran all along: " + c);
+        assertTrue(c.path("timing_error_ms").isNumber(), "the timing error is stated: " + c);
+    }
 
     @Test
     void probeAgainstTheEmbeddedSimulatorWritesTheRunDirectory(@TempDir Path tmp) throws IOException {

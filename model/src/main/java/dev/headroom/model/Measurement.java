@@ -37,9 +37,7 @@ public record Measurement(
      * @param promptSalt  what made its prompts its own
      * @param connections how connections were used, and what was learned of the server's
      * @param startEpochMicros Unix-epoch microseconds of the measurement's time 0 (its records' times count from it)
-     * @param cpuMean     the client process's mean CPU (fraction of all cores)
-     * @param cpuMax      its highest sampled CPU
-     * @param gcPauseMaxMs its longest GC pause
+     * @param client      what the client observed of itself while it ran
      */
     public record Notes(
             String model,
@@ -47,7 +45,5 @@ public record Measurement(
             String promptSalt,
             String connections,
             long startEpochMicros,
-            double cpuMean,
-            double cpuMax,
-            double gcPauseMaxMs) {}
+            ClientHealth.Observed client) {}
 }

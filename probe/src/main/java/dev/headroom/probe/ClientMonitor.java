@@ -2,20 +2,26 @@ package dev.headroom.probe;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.OperatingSystemMXBean;
+import dev.headroom.model.ClientHealth;
+import dev.headroom.model.Distribution;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import javax.management.ListenerNotFoundException;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
+import org.HdrHistogram.Histogram;
 
 /**
- * Watches the client's own health during a run: process CPU (sampled every 250 ms) and GC pauses (JMX
- * notifications). The probe uses it to say when the client, not the server, may have been the bottleneck.
+ * Watches the client's own health during a run: process CPU (sampled every 250 ms), GC pauses (JMX notifications),
+ * and the scheduling delay of a 1-ms ticker on the virtual-thread scheduler that reads the responses (how late a
+ * timestamp may be taken). The probe uses it to say when the client, not the server, may have been the bottleneck.
  */
 final class ClientMonitor implements AutoCloseable {
     private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -25,6 +31,10 @@ final class ClientMonitor implements AutoCloseable {
     private final AtomicLong cpuSamples = new AtomicLong();
     private volatile double cpuMax;
     private final Thread sampler;
+    private final Thread ticker;
+    /** How late the ticker woke, µs. */
+    private final Histogram schedulingDelay = new Histogram(TimeUnit.HOURS.toMicros(1), 2);
+
     private volatile boolean stopped;
 
     private record Registration(NotificationEmitter emitter, NotificationListener listener) {}
@@ -46,6 +56,35 @@ final class ClientMonitor implements AutoCloseable {
             registrations.add(new Registration(emitter, l));
         }
         sampler = Thread.ofPlatform().daemon(true).name("client-monitor").start(this::sample);
+        ticker = Thread.ofVirtual().name("client-ticker").start(this::tick);
+    }
+
+    private static final Duration TICK = Duration.ofMillis(1);
+
+    /** Sleeps one {@link #TICK} again and again, recording how much later than asked it wakes. */
+    private void tick() {
+        long tickMicros = TICK.toNanos() / 1000;
+        while (!stopped) {
+            long before = System.nanoTime();
+            try {
+                Thread.sleep(TICK);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long late = (System.nanoTime() - before) / 1000 - tickMicros;
+            synchronized (schedulingDelay) {
+                schedulingDelay.recordValue(Math.clamp(late, 0, schedulingDelay.getHighestTrackableValue()));
+            }
+        }
+    }
+
+    /** What was observed so far: scheduling delay (ms), CPU and the longest GC pause. */
+    ClientHealth.Observed observed() {
+        Distribution sched;
+        synchronized (schedulingDelay) {
+            sched = Distribution.of(schedulingDelay, 1e-3);
+        }
+        return new ClientHealth.Observed(sched, cpuMean(), cpuMax, gcPauseMaxMs());
     }
 
     private void sample() {
@@ -66,16 +105,12 @@ final class ClientMonitor implements AutoCloseable {
     }
 
     /** Mean process CPU over the run, as a fraction of all cores (0..1), or NaN when unknown. */
-    double cpuMean() {
+    private double cpuMean() {
         long n = cpuSamples.get();
         return n == 0 ? Double.NaN : cpuSum.sum() / n;
     }
 
-    double cpuMax() {
-        return cpuMax;
-    }
-
-    double gcPauseMaxMs() {
+    private double gcPauseMaxMs() {
         return maxPauseMicros.get() / 1000.0;
     }
 
@@ -83,6 +118,7 @@ final class ClientMonitor implements AutoCloseable {
     public void close() {
         stopped = true;
         sampler.interrupt();
+        ticker.interrupt();
         for (Registration r : registrations) {
             try {
                 r.emitter().removeNotificationListener(r.listener());

@@ -13,6 +13,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -37,6 +38,7 @@ final class LoadDriver {
     private final AtomicLong measuredDone = new AtomicLong();
     private final FailFast failFast = new FailFast();
     private volatile String refusal;
+    private final AtomicReference<Error> fatal = new AtomicReference<>();
 
     LoadDriver(
             RequestExecutor executor,
@@ -60,6 +62,20 @@ final class LoadDriver {
     /** Why the run stopped early because the target refused every request ({@link FailFast}), or null. */
     String refusal() {
         return refusal;
+    }
+
+    /**
+     * The error (out of memory, typically) that stopped the run in one of its threads, or null. The run stops at
+     * the first: a user that died would otherwise leave the others measuring a load nobody asked for.
+     */
+    Error fatal() {
+        return fatal.get();
+    }
+
+    private void failed(Error e) {
+        fatal.compareAndSet(null, e);
+        stopAt = Math.min(stopAt, clock.now());
+        executor.cutOff();
     }
 
     /** Most requests that were in flight at once. */
@@ -121,6 +137,8 @@ final class LoadDriver {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Error e) {
+            failed(e);
         }
     }
 
@@ -152,6 +170,8 @@ final class LoadDriver {
                 }
                 try {
                     send(req, intended, wait, isWarmup(req.index(), intended));
+                } catch (Error e) {
+                    failed(e);
                 } finally {
                     if (slots != null) slots.release();
                 }

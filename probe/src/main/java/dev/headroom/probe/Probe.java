@@ -62,6 +62,8 @@ public final class Probe implements Measurer {
      * ends.
      *
      * @throws TargetRefusedException when the run's first requests all failed the same way at once
+     * @throws Error                  the error (e.g. {@link OutOfMemoryError}) that stopped the run in one of its
+     *                                threads; what {@code sink} was handed before it is all that finished
      */
     public ProbeResult run(WorkloadSpec workload, MeasurementRequest point, Consumer<RequestRecord> sink) {
         String runSalt = salt + "/" + runs.getAndIncrement();
@@ -95,6 +97,7 @@ public final class Probe implements Measurer {
             LoadDriver driver = new LoadDriver(executor, prompts, point, clock, sink);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
+            if (driver.fatal() != null) throw driver.fatal();
             if (driver.refusal() != null) throw new TargetRefusedException(driver.refusal(), records.size());
             return new ProbeResult(
                     resolved,
@@ -105,9 +108,7 @@ public final class Probe implements Measurer {
                     driver.peakInFlight(),
                     clock.originEpochMicros(),
                     elapsed,
-                    monitor.cpuMean(),
-                    monitor.cpuMax(),
-                    monitor.gcPauseMaxMs(),
+                    monitor.observed(),
                     runSalt,
                     connections.describe());
         } catch (InterruptedException e) {
@@ -182,9 +183,7 @@ public final class Probe implements Measurer {
                         r.promptSalt(),
                         r.connections(),
                         r.startEpochMicros(),
-                        r.cpuMean(),
-                        r.cpuMax(),
-                        r.gcPauseMaxMs()));
+                        r.client()));
     }
 
     /** Most requests in flight at once: the users, the cap, or an estimate for an uncapped open loop. */

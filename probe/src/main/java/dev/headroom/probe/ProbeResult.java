@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.ClientHealth;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.List;
  * @param records      every request, warm-up included, in index order
  * @param peakInFlight most requests in flight at once
  * @param startEpochMicros Unix-epoch microseconds of run time 0 (record times are nanoseconds after it)
- * @param cpuMean      mean process CPU (fraction of all cores)
+ * @param client       what the client observed of itself: scheduling delay, CPU (mean and max), longest GC pause
  * @param promptSalt   the salt this run's prompts were made with (the probe's salt and the run's number)
  * @param connections  how connections were used, and what was learned about the server's
  */
@@ -25,8 +26,6 @@ public record ProbeResult(
         int peakInFlight,
         long startEpochMicros,
         double elapsedSeconds,
-        double cpuMean,
-        double cpuMax,
-        double gcPauseMaxMs,
+        ClientHealth.Observed client,
         String promptSalt,
         String connections) {}

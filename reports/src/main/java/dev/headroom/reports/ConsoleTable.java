@@ -95,8 +95,11 @@ public final class ConsoleTable {
         for (String w : report.warnings()) b.append("warning: ").append(w).append('\n');
         ClientHealth c = report.client();
         b.append(f(
-                "client: send lag p99 %s ms · CPU %s · GC pause max %s ms · %s%n",
+                "client: send lag p99 %s ms · scheduling delay p99 %s ms · timing error ≤ %s ms (p99) · CPU %s · GC "
+                        + "pause max %s ms · %s%n",
                 n(s.distribution("send_lag_ms").p99()),
+                n(c.schedulingDelayMs().p99()),
+                n(c.timingErrorMs()),
                 Double.isNaN(c.cpuUtil()) ? "n/a" : f("%.0f%%", c.cpuUtil() * 100),
                 n(c.gcPauseMaxMs()),
                 c.clientBound() ? "CLIENT-BOUND" : "ok"));

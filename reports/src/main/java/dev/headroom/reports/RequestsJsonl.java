@@ -25,7 +25,6 @@ import java.util.Locale;
 public final class RequestsJsonl implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
     private final BufferedWriter out;
-    private long sinceFlush;
 
     public RequestsJsonl(Path file) {
         try {
@@ -76,16 +75,15 @@ public final class RequestsJsonl implements AutoCloseable {
         return out;
     }
 
-    /** Appends one record; thread-safe. */
+    /**
+     * Appends one record and hands it to the operating system before returning, so a run killed at any moment (even
+     * by {@code kill -9}) keeps every request that finished; thread-safe.
+     */
     public synchronized void append(RequestRecord r) {
         try {
             write(out, r);
             out.write('\n');
-            // Flush often enough that a killed run keeps almost everything, rarely enough to stay cheap.
-            if (++sinceFlush >= 64) {
-                out.flush();
-                sinceFlush = 0;
-            }
+            out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to requests.jsonl: " + e.getMessage(), e);
         }

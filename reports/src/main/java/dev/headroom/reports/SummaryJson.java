@@ -108,6 +108,8 @@ public final class SummaryJson {
         client.path("warnings").forEach(w -> clientWarnings.add(w.asText()));
         ClientHealth health = new ClientHealth(
                 distributions.get("send_lag_ms").p99(),
+                distribution(client.path("scheduling_delay_ms")),
+                num(client.path("timing_error_ms")),
                 num(client.path("cpu_util")),
                 num(client.path("cpu_max")),
                 num(client.path("gc_pause_max_ms")),
@@ -338,6 +340,8 @@ public final class SummaryJson {
     private static ObjectNode client(ClientHealth c, Summary s) {
         ObjectNode o = MAPPER.createObjectNode();
         o.set("send_lag_ms", distribution(s.distribution("send_lag_ms"), 3));
+        o.set("scheduling_delay_ms", distribution(c.schedulingDelayMs(), 3));
+        JsonNumbers.put(o, "timing_error_ms", c.timingErrorMs(), 3);
         JsonNumbers.put(o, "cpu_util", c.cpuUtil(), 3);
         JsonNumbers.put(o, "cpu_max", c.cpuMax(), 3);
         JsonNumbers.put(o, "gc_pause_max_ms", c.gcPauseMaxMs(), 3);

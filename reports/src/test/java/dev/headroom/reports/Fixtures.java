@@ -2,6 +2,7 @@ package dev.headroom.reports;
 
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.ClientHealth;
+import dev.headroom.model.Distribution;
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementWarnings;
@@ -79,7 +80,12 @@ final class Fixtures {
         return new ProbeReport(
                 run,
                 summary,
-                ClientHealth.assess(summary.distribution("send_lag_ms").p99(), 0.12, 0.3, 0.4),
+                ClientHealth.assess(
+                        summary,
+                        load,
+                        new ClientHealth.Observed(
+                                new Distribution(20000, 0.12, 0.02, 0.1, 0.15, 0.2, 0.45, 2.1, 5.3), 0.12, 0.3, 0.4),
+                        false),
                 null,
                 MeasurementWarnings.of(summary, run.inputLength(), false));
     }

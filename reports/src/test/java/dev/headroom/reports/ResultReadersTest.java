@@ -158,6 +158,19 @@ class ResultReadersTest {
     }
 
     @Test
+    void everyAppendedRecordIsOnDiskBeforeTheLogIsClosed() throws IOException {
+        // What a kill -9 leaves: the file as it is while the log is still open.
+        Path f = tmp.resolve("requests.jsonl");
+        try (RequestsJsonl log = new RequestsJsonl(f)) {
+            List<RequestRecord> records = Fixtures.records();
+            for (int i = 0; i < records.size(); i++) {
+                log.append(records.get(i));
+                assertEquals(i + 1, RequestsJsonl.read(f).size(), "record " + i + " not yet in the file");
+            }
+        }
+    }
+
+    @Test
     void serverScrapesSumAGaugeOverItsSeries() throws IOException {
         Path f = tmp.resolve("server_metrics.jsonl");
         Files.writeString(f, """

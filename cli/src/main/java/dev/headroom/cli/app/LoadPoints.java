@@ -182,14 +182,8 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                 n == null ? null : n.promptSalt(),
                 n == null ? null : n.connections());
         // The virtual clock has no client to judge.
-        ClientHealth health = n == null
-                ? ClientHealth.assess(0, Double.NaN, Double.NaN, 0)
-                : ClientHealth.assess(
-                        summary.distribution("send_lag_ms").p99(),
-                        n.cpuMean(),
-                        n.cpuMax(),
-                        n.gcPauseMaxMs(),
-                        simulator != null);
+        ClientHealth health = ClientHealth.assess(
+                summary, point.load(), n == null ? ClientHealth.Observed.NONE : n.client(), simulator != null);
         return new ProbeReport(info, summary, health, server, MeasurementWarnings.of(summary, inputLength, reuseAsked));
     }
 }

@@ -88,7 +88,7 @@ class ClientIngestBenchmark {
                         failed,
                         errors,
                         rate,
-                        r.cpuMean());
+                        r.client().cpuUtil());
                 System.out.println(point);
                 json.append(first ? "" : ",").append(point);
                 first = false;

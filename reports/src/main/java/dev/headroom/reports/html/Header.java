@@ -70,9 +70,13 @@ final class Header {
         if (client == null) return this;
         StringBuilder warn = new StringBuilder();
         client.warnings().forEach(x -> warn.append("; ").append(esc(x)));
+        String bound = Double.isNaN(client.timingErrorMs())
+                ? ""
+                : esc(String.format(Locale.ROOT, " · timing error ≤ %.3g ms (p99)", client.timingErrorMs()));
         return row(
                 "client health",
                 (client.clientBound() ? "<span class=\"bad\">CLIENT-BOUND</span>" : "<span class=\"ok\">ok</span>")
+                        + bound
                         + warn);
     }
 

@@ -1,0 +1,115 @@
+package dev.headroom.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** When the client is judged to have limited or bent a measurement, and its timing error bound. */
+class ClientHealthTest {
+    private static final long MS = 1_000_000L;
+    private static final Distribution QUIET = new Distribution(20_000, 0.12, 0.02, 0.1, 0.15, 0.2, 0.6, 3.5, 12);
+
+    /** {@code n} 2-s requests, one every 10 ms, each sent {@code lagMs} late (1 in 40: 5 ms late). */
+    private static Summary requests(int n, double lagMs, boolean open) {
+        List<RequestRecord> rs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long intended = i * 10 * MS;
+            long lag = (long) ((i % 40 == 39 ? 5 : lagMs) * MS);
+            long sent = intended + lag;
+            long[] chunks = {sent + 100 * MS, sent + 2000 * MS};
+            rs.add(new RequestRecord(
+                    i,
+                    false,
+                    intended,
+                    sent,
+                    chunks[0],
+                    chunks[1],
+                    chunks,
+                    new int[] {1, 1},
+                    100,
+                    TokenSource.USAGE,
+                    2,
+                    TokenSource.USAGE,
+                    2,
+                    200,
+                    0,
+                    0,
+                    RequestRecord.Outcome.COMPLETED,
+                    null,
+                    null,
+                    -1,
+                    RequestRecord.Connection.REUSED,
+                    100));
+        }
+        return Metrics.summarize(rs, open, List.of());
+    }
+
+    @Test
+    void aClosedLoopIsNotBoundByAFewLateSendsThatCostItsUsersNoTime() {
+        Summary s = requests(400, 0.2, false);
+        assertTrue(s.distribution("send_lag_ms").p99() > 1, "a p99 over 1 ms, as the README's first run had");
+        ClientHealth h =
+                ClientHealth.assess(s, new LoadModel.Closed(200), new ClientHealth.Observed(QUIET, 0.1, 0.2, 0), true);
+        assertFalse(h.clientBound(), h.warnings().toString());
+        assertEquals(0.6, h.timingErrorMs(), 1e-9, "closed loop: the scheduling delay alone");
+    }
+
+    @Test
+    void aClosedLoopWhoseSendsEatTheUsersTimeIsBound() {
+        Summary s = requests(400, 60, false);
+        ClientHealth h =
+                ClientHealth.assess(s, new LoadModel.Closed(200), new ClientHealth.Observed(QUIET, 0.1, 0.2, 0), true);
+        assertTrue(h.clientBound());
+        assertTrue(
+                h.warnings().getFirst().contains("of the users' time"),
+                h.warnings().toString());
+    }
+
+    @Test
+    void anOpenLoopIsBoundByItsSendLagP99AndAddsItToTheTimingError() {
+        Summary s = requests(400, 0.2, true);
+        ClientHealth h = ClientHealth.assess(
+                s,
+                new LoadModel.Open(100, new ArrivalProcess.Poisson()),
+                new ClientHealth.Observed(QUIET, 0.1, 0.2, 0),
+                false);
+        assertTrue(h.clientBound());
+        assertTrue(
+                h.warnings().getFirst().startsWith("send lag p99"), h.warnings().toString());
+        assertEquals(0.6 + s.distribution("send_lag_ms").p99(), h.timingErrorMs(), 1e-9);
+    }
+
+    @Test
+    void lateTimestampsBindEitherLoop() {
+        Distribution busy = new Distribution(20_000, 0.9, 0.02, 0.3, 1.8, 2.6, 3.6, 7.6, 30);
+        ClientHealth h = ClientHealth.assess(
+                requests(400, 0.2, false),
+                new LoadModel.Closed(200),
+                new ClientHealth.Observed(busy, 0.1, 0.2, 0),
+                true);
+        assertTrue(h.clientBound());
+        assertTrue(
+                h.warnings().getFirst().startsWith("scheduling delay p99 3.60 ms"),
+                h.warnings().toString());
+    }
+
+    @Test
+    void cpuIsJudgedOnlyWhenTheProcessIsTheClientsAlone() {
+        Summary s = requests(400, 0.2, false);
+        var hot = new ClientHealth.Observed(QUIET, 0.95, 1, 0);
+        assertFalse(ClientHealth.assess(s, new LoadModel.Closed(200), hot, true).clientBound());
+        assertTrue(ClientHealth.assess(s, new LoadModel.Closed(200), hot, false).clientBound());
+    }
+
+    @Test
+    void theVirtualClockHasNoClientToJudge() {
+        ClientHealth h = ClientHealth.assess(
+                requests(40, 0, false), new LoadModel.Closed(20), ClientHealth.Observed.NONE, false);
+        assertFalse(h.clientBound());
+        assertTrue(Double.isNaN(h.timingErrorMs()));
+    }
+}
