@@ -23,12 +23,17 @@ final class RunClock {
         return System.nanoTime() - origin;
     }
 
-    /** Sleeps until run time {@code t}: parks, then spins the last 100 µs so sends leave on time. */
+    /**
+     * Sleeps until run time {@code t}: parks, then — on a platform thread, such as the open loop's pacer — spins the
+     * last 100 µs so sends leave on time. A virtual thread only parks: spinning would hold one of the few carrier
+     * threads that every response is read on.
+     */
     void sleepUntil(long t) throws InterruptedException {
+        long spin = Thread.currentThread().isVirtual() ? 0 : SPIN_NANOS;
         long remaining;
         while ((remaining = t - now()) > 0) {
             if (Thread.interrupted()) throw new InterruptedException();
-            if (remaining > SPIN_NANOS + 50_000) LockSupport.parkNanos(remaining - SPIN_NANOS);
+            if (remaining > spin + 50_000 || spin == 0) LockSupport.parkNanos(remaining - spin);
             else Thread.onSpinWait();
         }
     }
