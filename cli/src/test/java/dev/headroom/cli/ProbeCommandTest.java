@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,19 +29,11 @@ class ProbeCommandTest {
                 .filter(l -> l.startsWith("./headroom probe "))
                 .findFirst()
                 .orElseThrow();
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElseThrow(),
-                "-XX:+UseZGC",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
         List<String> args =
                 new ArrayList<>(List.of(line.replaceFirst("\\s*#.*", "").split("\\s+")));
-        command.addAll(args.subList(1, args.size()));
+        List<String> command = new ArrayList<>(args.subList(1, args.size()));
         command.addAll(List.of("--out", tmp.resolve("run").toString(), "--no-report"));
-        Process p = new ProcessBuilder(command)
-                .redirectError(tmp.resolve("stderr.txt").toFile())
-                .start();
+        Process p = headroom(command, tmp.resolve("stderr.txt"));
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out + Files.readString(tmp.resolve("stderr.txt")));
         String client =
@@ -50,6 +44,60 @@ class ProbeCommandTest {
                 .path("client");
         assertTrue(c.at("/scheduling_delay_ms/count").asLong() > 1000, "the ticker ran all along: " + c);
         assertTrue(c.path("timing_error_ms").isNumber(), "the timing error is stated: " + c);
+    }
+
+    /** Headroom in a JVM of its own, started as the launcher starts it; standard error goes to {@code stderr}. */
+    static Process headroom(List<String> args, Path stderr) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-XX:+UseZGC",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+        command.addAll(args);
+        return new ProcessBuilder(command)
+                .redirectError(stderr.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .start();
+    }
+
+    @Test
+    void aRunKilledMidwayKeepsEveryFinishedRequest(@TempDir Path tmp) throws IOException, InterruptedException {
+        Path run = tmp.resolve("run");
+        Process p = headroom(
+                List.of(
+                        "probe",
+                        "--concurrency",
+                        "4",
+                        "--osl",
+                        "16",
+                        "--duration",
+                        "60s",
+                        "--warmup",
+                        "0s",
+                        "--out",
+                        run.toString()),
+                tmp.resolve("stderr.txt"));
+        Path log = run.resolve("requests.jsonl");
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        long seen = 0;
+        while (seen < 40 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            seen = Files.isRegularFile(log) ? Files.readAllLines(log).size() : 0;
+        }
+        p.destroyForcibly(); // SIGKILL: no shutdown hook, no finally block runs
+        p.waitFor();
+        assertTrue(seen >= 40, "the run never got going: " + Files.readString(tmp.resolve("stderr.txt")));
+        List<String> lines = Files.readAllLines(log);
+        assertTrue(lines.size() >= seen, "lines seen before the kill are gone: " + lines.size() + " < " + seen);
+        ObjectMapper json = new ObjectMapper();
+        Set<Long> ids = new HashSet<>();
+        for (String l : lines) {
+            JsonNode r = json.readTree(l); // every line whole: none half-written
+            assertTrue(ids.add(r.path("id").asLong()), "a request twice: " + l);
+            assertEquals("completed", r.path("outcome").asText(), l);
+        }
+        assertFalse(Files.exists(run.resolve("summary.json")), "killed before the end, so no summary");
     }
 
     @Test

@@ -78,7 +78,21 @@ final class ClientMonitor implements AutoCloseable {
         }
     }
 
-    /** What was observed so far: scheduling delay (ms), CPU and the longest GC pause. */
+    /**
+     * Forgets what was observed so far: the run's warm-up (the preflight, the JIT compiling the client's code) is
+     * excluded from the client's health as from every metric.
+     */
+    void restart() {
+        synchronized (schedulingDelay) {
+            schedulingDelay.reset();
+        }
+        cpuSum.reset();
+        cpuSamples.set(0);
+        cpuMax = 0;
+        maxPauseMicros.set(0);
+    }
+
+    /** What was observed since the start or the last {@link #restart}: scheduling delay (ms), CPU, longest GC pause. */
     ClientHealth.Observed observed() {
         Distribution sched;
         synchronized (schedulingDelay) {

@@ -39,13 +39,17 @@ final class LoadDriver {
     private final FailFast failFast = new FailFast();
     private volatile String refusal;
     private final AtomicReference<Error> fatal = new AtomicReference<>();
+    private final Runnable onMeasuring;
+    private boolean measuring;
 
     LoadDriver(
             RequestExecutor executor,
             RequestSource prompts,
             MeasurementRequest point,
             RunClock clock,
-            Consumer<RequestRecord> sink) {
+            Consumer<RequestRecord> sink,
+            Runnable onMeasuring) {
+        this.onMeasuring = onMeasuring;
         this.executor = executor;
         this.prompts = prompts;
         this.point = point;
@@ -104,15 +108,23 @@ final class LoadDriver {
         return all;
     }
 
-    /** The next request's index, or -1 when the run is over (time is up, or enough measured requests were sent). */
+    /**
+     * The next request's index, or -1 when the run is over (time is up, or enough measured requests were sent); the
+     * first measured one runs {@code onMeasuring}, so the client's own health is judged without the warm-up.
+     */
     private synchronized long claim(long now) {
         if (now >= stopAt) return -1;
         long i = nextIndex.get();
-        if (!isWarmup(i, now)
+        boolean warmup = isWarmup(i, now);
+        if (!warmup
                 && point.length().requests() > 0
                 && measuredIssued.incrementAndGet() > point.length().requests()) {
             stopAt = now;
             return -1;
+        }
+        if (!warmup && !measuring) {
+            measuring = true;
+            onMeasuring.run();
         }
         return nextIndex.getAndIncrement();
     }

@@ -94,7 +94,7 @@ public final class Probe implements Measurer {
             // The run's clock starts after the preflight: the schedule's time 0 is the first send.
             RunClock clock = new RunClock();
             RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
-            LoadDriver driver = new LoadDriver(executor, prompts, point, clock, sink);
+            LoadDriver driver = new LoadDriver(executor, prompts, point, clock, sink, monitor::restart);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
             if (driver.fatal() != null) throw driver.fatal();
