@@ -33,21 +33,19 @@ public final class SimulatorOptions {
      * simulator's options (to any other command an alias stays what it is: an unknown option).
      */
     static String[] canonical(CommandLine root, String[] args) {
-        String[] out = args.clone();
-        boolean simulates = false;
-        for (int i = 0; i < out.length; i++) {
-            CommandLine sub = root.getSubcommands().get(out[i]);
-            if (!simulates && sub != null) {
-                simulates = sub.getCommandSpec().findOption("--sim-hardware") != null;
-                continue;
+        for (int i = 0; i < args.length; i++) {
+            CommandLine command = root.getSubcommands().get(args[i]);
+            if (command == null) continue;
+            if (command.getCommandSpec().findOption("--sim-hardware") == null) return args;
+            String[] out = args.clone();
+            for (int j = i + 1; j < out.length; j++) {
+                int eq = out[j].indexOf('=');
+                String canonical = ALIASES.get(eq < 0 ? out[j] : out[j].substring(0, eq));
+                if (canonical != null) out[j] = canonical + (eq < 0 ? "" : out[j].substring(eq));
             }
-            if (!simulates) continue;
-            int eq = out[i].indexOf('=');
-            String name = eq < 0 ? out[i] : out[i].substring(0, eq);
-            String canonical = ALIASES.get(name);
-            if (canonical != null) out[i] = canonical + (eq < 0 ? "" : out[i].substring(eq));
+            return out;
         }
-        return out;
+        return args;
     }
 
     /** The option a config-file key or an alias names: {@code hardware} is {@code --sim-hardware}. */

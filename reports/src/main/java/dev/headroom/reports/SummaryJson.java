@@ -130,6 +130,7 @@ public final class SummaryJson {
         ArrivalProcess arrivals = switch (load.path("arrival").asText()) {
             case "constant" -> new ArrivalProcess.Constant();
             case "gamma" -> new ArrivalProcess.Gamma(load.path("burstiness").asDouble(1));
+            // A replay's arrival times are in its trace, not in summary.json: only the kind is read back.
             case "trace" -> new ArrivalProcess.Replay(new double[] {0});
             default -> new ArrivalProcess.Poisson();
         };
