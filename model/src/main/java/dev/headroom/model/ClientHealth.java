@@ -33,6 +33,8 @@ public record ClientHealth(
     public static final double SEND_LAG_SHARE_LIMIT = 0.01;
     /** A p99 scheduling delay above this makes the client's timestamps late. */
     public static final double SCHEDULING_DELAY_P99_LIMIT_MS = 1.0;
+    /** Fewer ticks than this (a fifth of a second) make no verdict: their p99 would be one hiccup. */
+    public static final long SCHEDULING_DELAY_MIN_TICKS = 200;
 
     public static final double CPU_LIMIT = 0.85;
     public static final double GC_PAUSE_LIMIT_MS = 10.0;
@@ -50,7 +52,8 @@ public record ClientHealth(
     /**
      * Judges a load point's client. Open loop: send lag p99 > 1 ms. Closed loop, where a late send delays only that
      * user's next request (latency runs from the actual send): send lag > 1 % of the users' time over the window.
-     * Either way: scheduling delay p99 > 1 ms, CPU > 85 %, a GC pause > 10 ms.
+     * Either way: scheduling delay p99 > 1 ms (over at least {@value #SCHEDULING_DELAY_MIN_TICKS} ticks), CPU > 85 %, a
+     * GC pause > 10 ms.
      *
      * @param sharedProcess whether a server ran in the same process (the embedded simulator): then the process's CPU
      *                      is not the client's alone, and is reported but not judged
@@ -73,7 +76,7 @@ public record ClientHealth(
         }
         Distribution sched = o.schedulingDelayMs();
         boolean measured = sched.count() > 0;
-        if (measured && sched.p99() > SCHEDULING_DELAY_P99_LIMIT_MS) {
+        if (sched.count() >= SCHEDULING_DELAY_MIN_TICKS && sched.p99() > SCHEDULING_DELAY_P99_LIMIT_MS) {
             w.add(f(
                     "scheduling delay p99 %.2f ms > %.0f ms: the client took its timestamps late",
                     sched.p99(), SCHEDULING_DELAY_P99_LIMIT_MS));

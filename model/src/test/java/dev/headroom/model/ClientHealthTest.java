@@ -98,6 +98,18 @@ class ClientHealthTest {
     }
 
     @Test
+    void aFewTicksMakeNoVerdictButStillStateTheBound() {
+        Distribution brief = new Distribution(150, 0.4, 0.02, 0.1, 0.2, 0.3, 4.2, 4.2, 4.2);
+        ClientHealth h = ClientHealth.assess(
+                requests(400, 0.2, false),
+                new LoadModel.Closed(200),
+                new ClientHealth.Observed(brief, 0.1, 0.2, 0),
+                true);
+        assertFalse(h.clientBound(), "150 ticks: their p99 is one hiccup");
+        assertEquals(4.2, h.timingErrorMs(), 1e-9);
+    }
+
+    @Test
     void cpuIsJudgedOnlyWhenTheProcessIsTheClientsAlone() {
         Summary s = requests(400, 0.2, false);
         var hot = new ClientHealth.Observed(QUIET, 0.95, 1, 0);
