@@ -324,4 +324,42 @@ class SearchCommandTest {
                     summary.path("server").toString());
         }
     }
+
+    @Test
+    void anHttpSearchSendsTheSharedPrefixItIsGiven(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("p");
+        var r = CliTest.run(
+                "search",
+                "--slo",
+                "ttft:p95<300ms",
+                "--max",
+                "8",
+                "--max-probes",
+                "2",
+                "--probe-requests",
+                "20",
+                "--probe-duration",
+                "3s",
+                "--osl",
+                "8",
+                "--shared-prefix",
+                "512",
+                "--no-report",
+                "--out",
+                out.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        for (JsonNode p : s.get("probes")) {
+            JsonNode summary = new ObjectMapper()
+                    .readTree(out.resolve(p.get("dir").asText())
+                            .resolve("summary.json")
+                            .toFile());
+            // The simulator's prefix cache serves the shared 512 tokens to the requests after the first: hits (more
+            // than a chat template's worth cached) on most of them, where unique salted prompts alone get none.
+            long completed = summary.at("/counts/completed").asLong();
+            assertTrue(
+                    summary.at("/cache/hits").asLong() >= completed / 2,
+                    summary.path("cache").toString());
+        }
+    }
 }
