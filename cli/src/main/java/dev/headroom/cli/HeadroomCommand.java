@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
             CompareCommand.class,
             ImportCommand.class,
             ReportCommand.class,
+            RebuildCommand.class,
             InitCommand.class,
             SimCommand.class,
             CommandLine.HelpCommand.class

@@ -55,6 +55,9 @@ public final class ProbeCommand implements Callable<Integer> {
     OutputOptions output;
 
     @Mixin
+    RecordOptions records;
+
+    @Mixin
     SimulatorOptions sim;
 
     @Override
@@ -84,6 +87,7 @@ public final class ProbeCommand implements Callable<Integer> {
             ProbeReport report = endpoint.points(
                             "probe", startedAt, plan.load(), run.seed, work, workload.promptSalt(), dir, slos)
                     .withProgress(err)
+                    .withChunkTimes(records.chunkTimes)
                     .measure(dir, plan);
             switch (format) {
                 case JSON -> out.print(SummaryJson.write(report));

@@ -153,6 +153,9 @@ public final class SearchCommand implements Callable<Integer> {
     OutputOptions output;
 
     @Mixin
+    RecordOptions records;
+
+    @Mixin
     SimulatorOptions sim;
 
     @Override
@@ -199,6 +202,7 @@ public final class SearchCommand implements Callable<Integer> {
             LoadPoints points =
                     endpoint.points("search", startedAt, first, seed, work, workload.promptSalt(), dir, sloList);
             if (!virtual) points.withProgress(err);
+            points.withChunkTimes(records.chunkTimes);
             RunInfo info = points.runInfo();
             SearchRun run = new SearchRun(search, info, virtual, points);
             if (previous != null) run.resuming(previous, points::finished);

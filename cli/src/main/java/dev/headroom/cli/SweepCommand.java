@@ -74,6 +74,9 @@ public final class SweepCommand implements Callable<Integer> {
     OutputOptions output;
 
     @Mixin
+    RecordOptions records;
+
+    @Mixin
     SimulatorOptions sim;
 
     @Override
@@ -96,7 +99,8 @@ public final class SweepCommand implements Callable<Integer> {
             String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
             LoadPoints points = endpoint.points(
                             "sweep", startedAt, loads.getFirst(), run.seed, work, workload.promptSalt(), dir, slos)
-                    .withProgress(err);
+                    .withProgress(err)
+                    .withChunkTimes(records.chunkTimes);
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);
                 String name = l.pointName(i);

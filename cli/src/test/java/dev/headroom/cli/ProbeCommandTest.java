@@ -31,16 +31,23 @@ class ProbeCommandTest {
                 .orElseThrow();
         List<String> args =
                 new ArrayList<>(List.of(line.replaceFirst("\\s*#.*", "").split("\\s+")));
-        List<String> command = new ArrayList<>(args.subList(1, args.size()));
-        command.addAll(List.of("--out", tmp.resolve("run").toString(), "--no-report"));
-        Process p = headroom(command, tmp.resolve("stderr.txt"));
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out + Files.readString(tmp.resolve("stderr.txt")));
-        String client =
-                out.lines().filter(l -> l.startsWith("client:")).findFirst().orElseThrow();
-        assertTrue(client.endsWith("· ok"), "cries wolf on an idle machine: " + client + "\n" + out);
+        // These machines are shared: another tenant's burst can push one run's p99 past 1 ms. A second run is allowed;
+        // a client that is really bound (a CPU-starved one reads 3.9 ms, ClientLimitsTest) fails both.
+        String client = null, out = null;
+        Path run = null;
+        for (int attempt = 1; attempt <= 2 && (client == null || !client.endsWith("· ok")); attempt++) {
+            run = tmp.resolve("run" + attempt);
+            List<String> command = new ArrayList<>(args.subList(1, args.size()));
+            command.addAll(List.of("--out", run.toString(), "--no-report"));
+            Process p = headroom(command, tmp.resolve("stderr.txt"));
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), out + Files.readString(tmp.resolve("stderr.txt")));
+            client =
+                    out.lines().filter(l -> l.startsWith("client:")).findFirst().orElseThrow();
+        }
+        assertTrue(client.endsWith("· ok"), "cries wolf on an idle machine, twice: " + client + "\n" + out);
         JsonNode c = new ObjectMapper()
-                .readTree(tmp.resolve("run/summary.json").toFile())
+                .readTree(run.resolve("summary.json").toFile())
                 .path("client");
         assertTrue(c.at("/scheduling_delay_ms/count").asLong() > 1000, "the ticker ran all along: " + c);
         assertTrue(c.path("timing_error_ms").isNumber(), "the timing error is stated: " + c);
@@ -98,6 +105,67 @@ class ProbeCommandTest {
             assertEquals("completed", r.path("outcome").asText(), l);
         }
         assertFalse(Files.exists(run.resolve("summary.json")), "killed before the end, so no summary");
+
+        var rebuilt = CliTest.run("rebuild", run.toString(), "--format", "json");
+        assertEquals(0, rebuilt.code(), rebuilt.err());
+        JsonNode summary = json.readTree(run.resolve("summary.json").toFile());
+        assertEquals(lines.size(), summary.at("/counts/completed").asLong(), "every finished request is counted");
+        assertEquals(lines.size(), summary.at("/metrics/osl/count").asLong());
+        assertEquals(16, summary.at("/metrics/osl/p50").asDouble());
+        assertTrue(summary.at("/metrics/ttft_ms/p50").asDouble() > 0, summary.toString());
+        // No chunk times and no histograms.hlog of the killed run: itl is absent, and said to be.
+        assertEquals(0, summary.at("/metrics/itl_ms/count").asLong());
+        assertTrue(rebuilt.err().contains("itl not rebuilt"), rebuilt.err());
+        assertTrue(Files.isRegularFile(run.resolve("histograms.hlog")));
+    }
+
+    @Test
+    void aSummaryRebuiltFromRequestsJsonlEqualsTheOneWrittenAtTheEnd(@TempDir Path tmp) throws IOException {
+        for (String chunkTimes : List.of("--chunk-times", "--no-report")) {
+            Path out = tmp.resolve("run" + chunkTimes);
+            var r = CliTest.run(
+                    "probe",
+                    "--rate",
+                    "6",
+                    "--requests",
+                    "30",
+                    "--warmup-requests",
+                    "3",
+                    "--osl",
+                    "24",
+                    "--slo",
+                    "ttft:p95<900ms",
+                    "--slo",
+                    "itl:p99<40ms",
+                    chunkTimes,
+                    "--out",
+                    out.toString());
+            assertEquals(0, r.code(), r.err());
+            String written = Files.readString(out.resolve("summary.json"));
+            String log = Files.readString(out.resolve("histograms.hlog"));
+            var rebuilt = CliTest.run("rebuild", out.toString());
+            assertEquals(0, rebuilt.code(), rebuilt.err());
+            if (chunkTimes.equals("--chunk-times")) {
+                // Every metric and every request's goodput, itl included, recomputed from the lines alone.
+                assertEquals(written, Files.readString(out.resolve("summary.json")));
+                assertTrue(rebuilt.err().contains("itl from every chunk's time"), rebuilt.err());
+            } else {
+                // Without chunk times, itl comes from the run's histograms.hlog; an itl SLO cannot judge a request.
+                JsonNode a = new ObjectMapper().readTree(written);
+                JsonNode b =
+                        new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+                for (String key : List.of("counts", "window_s", "client", "cache", "connections")) {
+                    assertEquals(a.path(key), b.path(key), key);
+                }
+                for (String m :
+                        List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms", "isl", "osl", "output_tokens_per_s")) {
+                    assertEquals(a.at("/metrics/" + m), b.at("/metrics/" + m), m);
+                }
+                assertEquals(a.path("slo"), b.path("slo"));
+                assertTrue(rebuilt.err().contains("from the run's histograms.hlog"), rebuilt.err());
+            }
+            assertEquals(log, Files.readString(out.resolve("histograms.hlog")));
+        }
     }
 
     @Test

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Every request of one load point, as measured.
  *
- * @param records   one per request, in start order
+ * @param records   one per request, in index order; none when they were streamed to the caller instead
  * @param elapsedNanos wall (or virtual) time from the first intended start to the last end
  * @param simulated true when produced by the simulator's virtual clock rather than a real server
  * @param seed      the seed the run used
@@ -26,6 +26,11 @@ public record Measurement(
     public Measurement(
             MeasurementRequest request, List<RequestRecord> records, long elapsedNanos, boolean simulated, long seed) {
         this(request, records, elapsedNanos, simulated, seed, null);
+    }
+
+    /** The same measurement with these records. */
+    public Measurement withRecords(List<RequestRecord> kept) {
+        return new Measurement(request, kept, elapsedNanos, simulated, seed, notes);
     }
 
     /**

@@ -41,15 +41,18 @@ public enum SloMetric {
 
     /**
      * One completed request's value in ms as {@link Metrics} defines it, NaN when it has none (no token, or one token:
-     * no tpot). Not for {@code itl}, of which a request has one value per gap ({@link Metrics#itlGapsNanos}).
+     * no tpot). Not for {@code itl}, of which a request has one value per gap ({@link Metrics#itlGapsMicros}).
      */
     public double valueMs(RequestRecord r, boolean openLoop) {
-        long origin = Metrics.origin(r, openLoop);
+        long origin = Metrics.micros(Metrics.origin(r, openLoop));
         return switch (this) {
-            case TTFT -> r.firstTokenNanos() < 0 ? Double.NaN : (r.firstTokenNanos() - origin) / 1e6;
-            case TTFT_FROM_SEND -> r.firstTokenNanos() < 0 ? Double.NaN : (r.firstTokenNanos() - r.sentNanos()) / 1e6;
-            case E2E -> r.lastTokenNanos() < 0 ? Double.NaN : (r.lastTokenNanos() - origin) / 1e6;
-            case TPOT -> Metrics.tpotNanos(r) / 1e6;
+            case TTFT -> r.firstTokenNanos() < 0 ? Double.NaN : (Metrics.micros(r.firstTokenNanos()) - origin) / 1e3;
+            case TTFT_FROM_SEND ->
+                r.firstTokenNanos() < 0
+                        ? Double.NaN
+                        : (Metrics.micros(r.firstTokenNanos()) - Metrics.micros(r.sentNanos())) / 1e3;
+            case E2E -> r.lastTokenNanos() < 0 ? Double.NaN : (Metrics.micros(r.lastTokenNanos()) - origin) / 1e3;
+            case TPOT -> Metrics.tpotMicros(r) / 1e3;
             case ITL, ERROR_RATE -> throw new IllegalStateException(wire + " has no single value per request");
         };
     }

@@ -74,7 +74,7 @@ public record Margin(Slo slo, double value, double se, int samples) {
         for (RequestRecord r : records) {
             if (!r.succeeded() || r.firstTokenNanos() < 0) continue;
             if (metric == SloMetric.ITL) {
-                for (double g : Metrics.itlGapsNanos(r)) out.add(g / 1e6);
+                for (double g : Metrics.itlGapsMicros(r)) out.add(g / 1e3);
             } else {
                 double v = metric.valueMs(r, openLoop);
                 if (!Double.isNaN(v)) out.add(v);

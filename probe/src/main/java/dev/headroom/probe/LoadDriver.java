@@ -28,7 +28,11 @@ final class LoadDriver {
     private final MeasurementRequest point;
     private final RunClock clock;
     private final Consumer<RequestRecord> sink;
+    /** The records kept: all of them when asked, else the measured ones only while a stop rule needs them. */
     private final ConcurrentLinkedQueue<RequestRecord> records = new ConcurrentLinkedQueue<>();
+
+    private final boolean keep;
+    private final AtomicLong finished = new AtomicLong();
     private final AtomicLong nextIndex = new AtomicLong();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
@@ -48,8 +52,10 @@ final class LoadDriver {
             MeasurementRequest point,
             RunClock clock,
             Consumer<RequestRecord> sink,
-            Runnable onMeasuring) {
+            Runnable onMeasuring,
+            boolean keep) {
         this.onMeasuring = onMeasuring;
+        this.keep = keep;
         this.executor = executor;
         this.prompts = prompts;
         this.point = point;
@@ -87,7 +93,15 @@ final class LoadDriver {
         return peakInFlight.get();
     }
 
-    /** Runs until the stop condition and the grace period; returns every record in index order. */
+    /** Requests finished so far, warm-up included. */
+    long finished() {
+        return finished.get();
+    }
+
+    /**
+     * Runs until the stop condition and the grace period; returns every record in index order when asked to keep
+     * them, else none (the sink had each as it ended).
+     */
     List<RequestRecord> run() throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
         switch (point.load()) {
@@ -103,6 +117,7 @@ final class LoadDriver {
         }
         executor.cutOff();
         awaitQuiet();
+        if (!keep) return List.of();
         List<RequestRecord> all = new ArrayList<>(records);
         all.sort(Comparator.comparingLong(RequestRecord::index));
         return all;
@@ -211,7 +226,8 @@ final class LoadDriver {
         peakInFlight.accumulateAndGet(now, Math::max);
         try {
             RequestRecord r = executor.execute(req, intended, slotWait, warmup);
-            records.add(r);
+            finished.incrementAndGet();
+            if (keep || (point.stopEarly() != null && !r.warmup())) records.add(r);
             sink.accept(r);
             // Warm-up responses say what the server counted: the measured requests' lengths are corrected from them.
             if (r.warmup()) prompts.observe(req, r);

@@ -59,13 +59,18 @@ public final class Probe implements Measurer {
     /**
      * Runs one load point with {@code workload}'s prompts (which may add a dataset, a trace, a shared prefix or a
      * client tokenizer to the point's own workload); every finished request is also handed to {@code sink} as it
-     * ends.
+     * ends. The result keeps every record; {@link #measure(MeasurementRequest, Consumer)} keeps none.
      *
      * @throws TargetRefusedException when the run's first requests all failed the same way at once
      * @throws Error                  the error (e.g. {@link OutOfMemoryError}) that stopped the run in one of its
      *                                threads; what {@code sink} was handed before it is all that finished
      */
     public ProbeResult run(WorkloadSpec workload, MeasurementRequest point, Consumer<RequestRecord> sink) {
+        return run(workload, point, sink, true);
+    }
+
+    private ProbeResult run(
+            WorkloadSpec workload, MeasurementRequest point, Consumer<RequestRecord> sink, boolean keep) {
         String runSalt = salt + "/" + runs.getAndIncrement();
         ConnectionTracker tracker = new ConnectionTracker();
         OkHttpClient base = HttpClients.forLoad(target, expectedConnections(point), tracker);
@@ -94,11 +99,11 @@ public final class Probe implements Measurer {
             // The run's clock starts after the preflight: the schedule's time 0 is the first send.
             RunClock clock = new RunClock();
             RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
-            LoadDriver driver = new LoadDriver(executor, prompts, point, clock, sink, monitor::restart);
+            LoadDriver driver = new LoadDriver(executor, prompts, point, clock, sink, monitor::restart, keep);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
             if (driver.fatal() != null) throw driver.fatal();
-            if (driver.refusal() != null) throw new TargetRefusedException(driver.refusal(), records.size());
+            if (driver.refusal() != null) throw new TargetRefusedException(driver.refusal(), (int) driver.finished());
             return new ProbeResult(
                     resolved,
                     point,
@@ -170,7 +175,7 @@ public final class Probe implements Measurer {
     }
 
     private Measurement measure(WorkloadSpec workload, MeasurementRequest request, Consumer<RequestRecord> sink) {
-        ProbeResult r = run(workload, request, sink);
+        ProbeResult r = run(workload, request, sink, false);
         return new Measurement(
                 request,
                 r.records(),

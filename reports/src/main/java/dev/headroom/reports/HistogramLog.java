@@ -1,13 +1,16 @@
 package dev.headroom.reports;
 
+import dev.headroom.model.BadInputException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
@@ -35,6 +38,22 @@ public final class HistogramLog {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A histograms.hlog read back: its start time and each tagged histogram (the last of a tag wins). */
+    public record Read(long startEpochMillis, Map<String, Histogram> histograms) {}
+
+    /** Reads {@code file}; a damaged log is bad input, named. */
+    public static Read read(Path file) {
+        Map<String, Histogram> out = new LinkedHashMap<>();
+        try (HistogramLogReader r = new HistogramLogReader(file.toFile())) {
+            while (r.hasNext()) {
+                if (r.nextIntervalHistogram() instanceof Histogram h) out.put(h.getTag(), h);
+            }
+            return new Read(Math.round(r.getStartTimeSec() * 1000), out);
+        } catch (IOException | RuntimeException e) {
+            throw new BadInputException("cannot read " + file + ": " + e.getMessage());
         }
     }
 }

@@ -1,55 +1,110 @@
 package dev.headroom.reports;
 
+import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import dev.headroom.model.RequestRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
-/** {@code requests.csv}: the same per-request fields as requests.jsonl, one row per request, for spreadsheets. */
-public final class RequestsCsv {
-    private RequestsCsv() {}
+/**
+ * {@code requests.csv}: the same per-request fields as requests.jsonl, one row per request, for spreadsheets;
+ * written as requests finish, so it holds nothing in memory. Thread-safe.
+ */
+public final class RequestsCsv implements AutoCloseable {
+    static final List<String> COLUMNS = List.of(
+            "id",
+            "phase",
+            "outcome",
+            "intended_s",
+            "sent_s",
+            "first_token_s",
+            "last_token_s",
+            "end_s",
+            "chunks",
+            "isl",
+            "isl_source",
+            "isl_requested",
+            "cached_tokens",
+            "osl",
+            "osl_source",
+            "osl_requested",
+            "max_gap_ms",
+            "status",
+            "connection",
+            "error_kind",
+            "error_message");
+    private static final CsvMapper CSV = new CsvMapper();
 
-    public static String write(List<RequestRecord> records) {
-        List<Map<String, Object>> rows = new ArrayList<>(records.size());
-        for (RequestRecord r : records) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("id", r.index());
-            row.put("phase", r.warmup() ? "warmup" : "measure");
-            row.put("outcome", r.outcome().name().toLowerCase(Locale.ROOT));
-            row.put("intended_s", seconds(r.intendedNanos()));
-            row.put("sent_s", seconds(r.sentNanos()));
-            row.put("first_token_s", r.firstTokenNanos() < 0 ? null : seconds(r.firstTokenNanos()));
-            row.put("last_token_s", r.lastTokenNanos() < 0 ? null : seconds(r.lastTokenNanos()));
-            row.put("end_s", r.endNanos() < 0 ? null : seconds(r.endNanos()));
-            row.put("chunks", r.chunkNanos().length);
-            row.put("isl", r.promptTokens());
-            row.put("isl_source", r.promptSource().wireName());
-            row.put("isl_requested", r.requestedInputTokens());
-            row.put("cached_tokens", r.cachedTokens() < 0 ? null : r.cachedTokens());
-            row.put("osl", r.completionTokens());
-            row.put("osl_source", r.completionSource().wireName());
-            row.put("osl_requested", r.requestedOutputTokens());
-            row.put("max_gap_ms", r.maxGapNanos() / 1e6);
-            row.put("status", r.httpStatus());
-            row.put("connection", r.connection().name().toLowerCase(Locale.ROOT));
-            row.put(
-                    "error_kind",
-                    r.failure() == null ? null : r.failure().kind().wireName());
-            row.put("error_message", r.failure() == null ? null : r.failure().message());
-            rows.add(row);
+    private final Path file;
+    private final Writer out;
+    private final SequenceWriter rows;
+
+    public RequestsCsv(Path file) {
+        this.file = file;
+        CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
+        COLUMNS.forEach(schema::addColumn);
+        try {
+            this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+            this.rows = CSV.writer(schema.build()).writeValues(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
-        return SummaryCsv.write(rows);
     }
 
-    /** Writes the file; the error names it. */
-    public static void write(Path file, List<RequestRecord> records) {
-        RunFiles.write(file, write(records));
+    /** Appends one request's row. */
+    public synchronized void append(RequestRecord r) {
+        try {
+            rows.write(row(r));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Object> row(RequestRecord r) {
+        List<Object> row = new ArrayList<>(COLUMNS.size());
+        row.add(r.index());
+        row.add(r.warmup() ? "warmup" : "measure");
+        row.add(r.outcome().name().toLowerCase(Locale.ROOT));
+        row.add(seconds(r.intendedNanos()));
+        row.add(seconds(r.sentNanos()));
+        row.add(r.firstTokenNanos() < 0 ? null : seconds(r.firstTokenNanos()));
+        row.add(r.lastTokenNanos() < 0 ? null : seconds(r.lastTokenNanos()));
+        row.add(r.endNanos() < 0 ? null : seconds(r.endNanos()));
+        row.add(r.chunkNanos().length);
+        row.add(r.promptTokens());
+        row.add(r.promptSource().wireName());
+        row.add(r.requestedInputTokens());
+        row.add(r.cachedTokens() < 0 ? null : r.cachedTokens());
+        row.add(r.completionTokens());
+        row.add(r.completionSource().wireName());
+        row.add(r.requestedOutputTokens());
+        row.add(r.maxGapNanos() / 1e6);
+        row.add(r.httpStatus());
+        row.add(r.connection().name().toLowerCase(Locale.ROOT));
+        row.add(r.failure() == null ? null : r.failure().kind().wireName());
+        row.add(r.failure() == null ? null : r.failure().message());
+        return row;
     }
 
     private static double seconds(long nanos) {
         return Math.round(nanos / 1e3) / 1e6;
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            rows.close();
+            out.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -5,8 +5,13 @@ import static dev.headroom.reports.JsonNumbers.num;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.ErrorKind;
+import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.TokenSource;
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,18 +20,34 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * {@code requests.jsonl}: one line per request, appended as each finishes so nothing measured is lost if the run
- * is interrupted. Times are seconds after the run's start ({@code started_at} in summary.json).
+ * is interrupted. Times are seconds after the run's start ({@code started_at} in summary.json), to the microsecond,
+ * the resolution of every metric, so {@link #records} reads back records whose metrics are the run's.
  */
 public final class RequestsJsonl implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
     private final BufferedWriter out;
+    private final boolean chunkTimes;
 
+    /** A file of one line per request, without per-chunk times. */
     public RequestsJsonl(Path file) {
+        this(file, false);
+    }
+
+    /**
+     * @param chunkTimes also write each content chunk's arrival ({@code chunk_us}: µs after the first token) and,
+     *                   where a chunk carried more than one token, the tokens of each ({@code chunk_tokens})
+     */
+    public RequestsJsonl(Path file, boolean chunkTimes) {
+        this.chunkTimes = chunkTimes;
         try {
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -76,12 +97,141 @@ public final class RequestsJsonl implements AutoCloseable {
     }
 
     /**
+     * Every line of {@code file} as the record it was written from, to {@code sink} one at a time (a file of any
+     * length in little memory); a half-written last line, as a kill leaves, is skipped. Without per-chunk times
+     * ({@code chunk_us}) a record has its first and last content chunk only: everything but itl is as measured.
+     *
+     * @return how many lines carried per-chunk times, and how many did not
+     */
+    public static ChunkTimes records(Path file, Consumer<Read> sink) {
+        long with = 0, without = 0;
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            long lineNo = 0;
+            for (String line; (line = r.readLine()) != null; ) {
+                lineNo++;
+                if (line.isBlank()) continue;
+                JsonNode n;
+                try {
+                    n = MAPPER.readTree(line);
+                } catch (IOException partial) {
+                    continue; // a run killed mid-write leaves half a line; everything before it is kept
+                }
+                RequestRecord rec = record(file, lineNo, n);
+                boolean every = n.has("chunk_us") || rec.chunkNanos().length < 2;
+                if (every) with++;
+                else without++;
+                sink.accept(new Read(rec, every));
+            }
+        } catch (IOException e) {
+            throw new BadInputException("cannot read " + file + ": " + e.getMessage());
+        }
+        return new ChunkTimes(with, without);
+    }
+
+    /** One record read back; {@code everyChunk}: it holds every content chunk's time, so its itl is as measured. */
+    public record Read(RequestRecord record, boolean everyChunk) {}
+
+    /** Of the lines read, how many had every chunk's time (or fewer than two chunks), and how many did not. */
+    public record ChunkTimes(long complete, long firstAndLastOnly) {}
+
+    private static RequestRecord record(Path file, long lineNo, JsonNode n) {
+        String where = file + " line " + lineNo;
+        long first = micros(n.path("first_token_s"));
+        long last = micros(n.path("last_token_s"));
+        int chunks = n.path("chunks").asInt();
+        long[] times;
+        int[] tokens;
+        JsonNode offsets = n.path("chunk_us");
+        if (offsets.isArray()) {
+            times = new long[offsets.size()];
+            tokens = new int[offsets.size()];
+            JsonNode perChunk = n.path("chunk_tokens");
+            for (int i = 0; i < times.length; i++) {
+                times[i] = (first + offsets.get(i).asLong()) * 1000;
+                tokens[i] = perChunk.isArray() ? perChunk.path(i).asInt(1) : 1;
+            }
+        } else if (chunks == 0 || first < 0) {
+            times = new long[0];
+            tokens = new int[0];
+        } else if (chunks == 1) {
+            times = new long[] {first * 1000};
+            tokens = new int[] {Math.max(1, n.path("osl").asInt())};
+        } else {
+            times = new long[] {first * 1000, last * 1000};
+            tokens = new int[] {1, Math.max(1, n.path("osl").asInt() - 1)};
+        }
+        String kind = n.path("error_kind").asText(null);
+        RequestRecord.Failure failure = null;
+        if (kind != null) {
+            failure = new RequestRecord.Failure(
+                    errorKind(where, kind), n.path("error_message").asText(""));
+        }
+        return new RequestRecord(
+                n.path("id").asLong(),
+                n.path("phase").asText().equals("warmup"),
+                micros(n.path("intended_s")) * 1000,
+                micros(n.path("sent_s")) * 1000,
+                first < 0 ? -1 : first * 1000,
+                n.path("end_s").isNumber() ? micros(n.path("end_s")) * 1000 : -1,
+                times,
+                tokens,
+                n.path("isl").asInt(),
+                tokenSource(where, n.path("isl_source").asText("requested")),
+                n.path("osl").asInt(),
+                tokenSource(where, n.path("osl_source").asText("counted")),
+                n.path("osl_requested").asInt(),
+                n.path("status").asInt(),
+                0,
+                Math.round(n.path("slot_wait_ms").asDouble(0) * 1e6),
+                outcome(where, n),
+                failure,
+                n.path("response_id").asText(null),
+                n.path("cached_tokens").isNumber() ? n.path("cached_tokens").asInt() : -1,
+                connection(n.path("connection").asText("unknown")),
+                n.path("isl_requested").asInt());
+    }
+
+    /** Whole microseconds of a time in seconds; -1 when it is null (never happened). */
+    private static long micros(JsonNode seconds) {
+        return seconds.isNumber() ? Math.round(seconds.asDouble() * 1e6) : -1;
+    }
+
+    private static RequestRecord.Outcome outcome(String where, JsonNode n) {
+        try {
+            return RequestRecord.Outcome.valueOf(n.path("outcome").asText().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(
+                    where + ": outcome " + n.path("outcome") + "; valid: completed, failed, incomplete, client_error");
+        }
+    }
+
+    private static TokenSource tokenSource(String where, String wire) {
+        for (TokenSource t : TokenSource.values()) if (t.wireName().equals(wire)) return t;
+        throw new BadInputException(
+                where + ": token source '" + wire + "'; valid: usage, server, tokenizer, " + "counted, requested");
+    }
+
+    private static ErrorKind errorKind(String where, String wire) {
+        for (ErrorKind k : ErrorKind.values()) if (k.wireName().equals(wire)) return k;
+        throw new BadInputException(where + ": error_kind '" + wire + "'; valid: "
+                + Arrays.stream(ErrorKind.values()).map(ErrorKind::wireName).collect(Collectors.joining(", ")));
+    }
+
+    private static RequestRecord.Connection connection(String wire) {
+        return switch (wire) {
+            case "new" -> RequestRecord.Connection.NEW;
+            case "reused" -> RequestRecord.Connection.REUSED;
+            default -> RequestRecord.Connection.UNKNOWN;
+        };
+    }
+
+    /**
      * Appends one record and hands it to the operating system before returning, so a run killed at any moment (even
      * by {@code kill -9}) keeps every request that finished; thread-safe.
      */
     public synchronized void append(RequestRecord r) {
         try {
-            write(out, r);
+            write(out, r, chunkTimes);
             out.write('\n');
             out.flush();
         } catch (IOException e) {
@@ -89,7 +239,7 @@ public final class RequestsJsonl implements AutoCloseable {
         }
     }
 
-    static void write(Writer w, RequestRecord r) throws IOException {
+    static void write(Writer w, RequestRecord r, boolean chunkTimes) throws IOException {
         try (JsonGenerator g = JSON.createGenerator(w)) {
             g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
             g.writeStartObject();
@@ -120,7 +270,25 @@ public final class RequestsJsonl implements AutoCloseable {
                 g.writeStringField("error_kind", r.failure().kind().wireName());
                 g.writeStringField("error_message", r.failure().message());
             }
+            if (chunkTimes && r.chunkNanos().length > 0) chunks(g, r);
             g.writeEndObject();
+        }
+    }
+
+    private static void chunks(JsonGenerator g, RequestRecord r) throws IOException {
+        long[] t = r.chunkNanos();
+        long first = Metrics.micros(t[0]);
+        g.writeArrayFieldStart("chunk_us");
+        boolean ones = true;
+        for (int i = 0; i < t.length; i++) {
+            g.writeNumber(Metrics.micros(t[i]) - first);
+            ones &= r.chunkTokens()[i] == 1;
+        }
+        g.writeEndArray();
+        if (!ones) {
+            g.writeArrayFieldStart("chunk_tokens");
+            for (int n : r.chunkTokens()) g.writeNumber(n);
+            g.writeEndArray();
         }
     }
 

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.ProbeReport;
-import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
 import java.io.IOException;
@@ -25,11 +24,11 @@ public final class RunFiles {
     private RunFiles() {}
 
     /**
-     * What one load point measured: requests.csv, histograms.hlog and, last, summary.json (its presence marks the
-     * point finished, e.g. for a resumed search). requests.jsonl is the caller's: it is written as requests finish.
+     * What one load point measured: histograms.hlog and, last, summary.json (its presence marks the point finished,
+     * e.g. for a resumed search). requests.jsonl and requests.csv are the caller's: they are written as requests
+     * finish.
      */
-    public static void writeResults(Path dir, List<RequestRecord> records, ProbeReport report, long startEpochMillis) {
-        RequestsCsv.write(dir.resolve("requests.csv"), records);
+    public static void writeResults(Path dir, ProbeReport report, long startEpochMillis) {
         HistogramLog.write(
                 dir.resolve("histograms.hlog"),
                 report.summary().histograms(),
@@ -51,6 +50,7 @@ public final class RunFiles {
      *
      * @param target    the target's section (URL, model, API; how the key was given, never the key)
      * @param simulator the simulated server's section, or null for a real server
+     * @param expectsCachedPrompts whether the workload shares prompt text (a shared prefix, a dataset)
      */
     public static void writeConfig(
             Path dir,
@@ -62,6 +62,7 @@ public final class RunFiles {
             Map<String, Object> target,
             Object simulator,
             String workload,
+            boolean expectsCachedPrompts,
             List<Slo> slos) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("tool", Map.of("name", "headroom", "version", toolVersion));
@@ -74,6 +75,9 @@ public final class RunFiles {
         if (simulator != null) c.put("simulator", simulator);
         c.put("load", loadSection(point.load(), point.thinkTimeSeconds(), point.maxConcurrency()));
         c.put("workload", workload);
+        // Whether the workload shares text across prompts (a shared prefix, a dataset): then cached prompts are no
+        // warning. Kept here so that a summary rebuilt from requests.jsonl warns as the run would have.
+        c.put("expects_cached_prompts", expectsCachedPrompts);
         RunLength length = point.length();
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("duration_s", length.timed() ? length.maxSeconds() : null);

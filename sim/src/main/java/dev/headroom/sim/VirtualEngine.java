@@ -40,7 +40,7 @@ public final class VirtualEngine implements Measurer {
     public Measurement measure(MeasurementRequest request, Consumer<RequestRecord> sink) {
         Measurement m = new Run(request).execute();
         m.records().forEach(sink);
-        return m;
+        return m.withRecords(List.of());
     }
 
     /** Mutable state of one run. */

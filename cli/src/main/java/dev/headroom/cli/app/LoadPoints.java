@@ -5,8 +5,9 @@ import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.MeasurementWarnings;
 import dev.headroom.model.Measurer;
-import dev.headroom.model.Metrics;
+import dev.headroom.model.MetricsRecorder;
 import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.ServerMetrics;
@@ -14,6 +15,7 @@ import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
 import dev.headroom.optimizer.SearchRun;
 import dev.headroom.probe.MetricsScraper;
+import dev.headroom.reports.RequestsCsv;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.RunFiles;
 import dev.headroom.sim.engine.EngineConfig;
@@ -23,6 +25,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -44,6 +49,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
     private String metricsUrl;
     private Duration metricsInterval;
     private PrintWriter err;
+    private boolean chunkTimes;
 
     /**
      * @param run        what every point shares: URL, model asked for, API, simulator, workload, the command's salt
@@ -79,6 +85,12 @@ public final class LoadPoints implements SearchRun.LoadPoint {
         return this;
     }
 
+    /** Write every content chunk's arrival time into requests.jsonl (a summary rebuilt from it then has itl). */
+    public LoadPoints withChunkTimes(boolean write) {
+        this.chunkTimes = write;
+        return this;
+    }
+
     /** Progress and warnings on {@code err} while each point runs. */
     public LoadPoints withProgress(PrintWriter err) {
         this.err = err;
@@ -90,15 +102,22 @@ public final class LoadPoints implements SearchRun.LoadPoint {
         return run;
     }
 
-    /** Measures {@code point} into {@code pointDir} (created if needed). */
+    /** Measures {@code point} into {@code pointDir} (created if needed), keeping no request in memory. */
     public ProbeReport measure(Path pointDir, MeasurementRequest point) {
-        return measured(pointDir, point).report();
+        return measured(pointDir, point, null).report();
     }
 
-    /** A search's point {@code name}, in the directory of that name under the run directory. */
+    /**
+     * A search's point {@code name}, in the directory of that name under the run directory; its records are kept
+     * for the search's margins (a search probe's length is bounded by its stopping rule).
+     */
     @Override
     public Measurement run(String name, MeasurementRequest request) {
-        return measured(dir.resolve(name), request).measurement();
+        List<RequestRecord> kept = Collections.synchronizedList(new ArrayList<>());
+        Measurement m = measured(dir.resolve(name), request, kept).measurement();
+        List<RequestRecord> sorted = new ArrayList<>(kept);
+        sorted.sort(Comparator.comparingLong(RequestRecord::index));
+        return m.withRecords(sorted);
     }
 
     /** Whether {@code probe}'s directory is complete, so that a resumed search may reuse it. */
@@ -108,7 +127,8 @@ public final class LoadPoints implements SearchRun.LoadPoint {
 
     private record Point(Measurement measurement, ProbeReport report) {}
 
-    private Point measured(Path pointDir, MeasurementRequest point) {
+    /** Measures one point; every record goes to the files and the metrics as it ends, and to {@code kept} if given. */
+    private Point measured(Path pointDir, MeasurementRequest point, List<RequestRecord> kept) {
         RunFiles.createDirectories(pointDir);
         Instant started = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         RunFiles.writeConfig(
@@ -121,13 +141,16 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                 target,
                 simulator == null ? null : simulator.settings(),
                 run.workload(),
+                reuseAsked,
                 slos);
         Measurement m;
         ServerMetrics server = null;
+        MetricsRecorder metrics = new MetricsRecorder(point.openLoop(), slos);
         try (MetricsScraper scraper = metricsUrl == null
                         ? null
                         : new MetricsScraper(metricsUrl, metricsInterval, pointDir.resolve("server_metrics.jsonl"));
-                RequestsJsonl log = new RequestsJsonl(pointDir.resolve("requests.jsonl"));
+                RequestsJsonl log = new RequestsJsonl(pointDir.resolve("requests.jsonl"), chunkTimes);
+                RequestsCsv csv = new RequestsCsv(pointDir.resolve("requests.csv"));
                 Progress progress = err == null
                         ? null
                         : new Progress(err, command + " " + point.load().label())) {
@@ -137,6 +160,9 @@ public final class LoadPoints implements SearchRun.LoadPoint {
             try {
                 m = measurer.measure(point, r -> {
                     log.append(r);
+                    csv.append(r);
+                    metrics.accept(r);
+                    if (kept != null) kept.add(r);
                     if (progress != null) progress.record(r);
                 });
             } finally {
@@ -144,10 +170,10 @@ public final class LoadPoints implements SearchRun.LoadPoint {
             }
             if (scraper != null) server = scraped(scraper);
         }
-        ProbeReport report = report(m, server, started);
+        ProbeReport report = report(m, metrics.summary(), server, started);
         Measurement.Notes notes = m.notes();
         long startMillis = notes != null ? notes.startEpochMicros() / 1000 : started.toEpochMilli();
-        RunFiles.writeResults(pointDir, m.records(), report, startMillis);
+        RunFiles.writeResults(pointDir, report, startMillis);
         return new Point(m, report);
     }
 
@@ -161,9 +187,8 @@ public final class LoadPoints implements SearchRun.LoadPoint {
         return server;
     }
 
-    private ProbeReport report(Measurement m, ServerMetrics server, Instant started) {
+    private ProbeReport report(Measurement m, Summary summary, ServerMetrics server, Instant started) {
         MeasurementRequest point = m.request();
-        Summary summary = Metrics.summarize(m.records(), point.openLoop(), slos);
         Measurement.Notes n = m.notes();
         String inputLength = n == null ? run.inputLength() : n.inputLength();
         RunInfo info = new RunInfo(

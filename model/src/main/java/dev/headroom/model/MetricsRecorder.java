@@ -1,0 +1,161 @@
+package dev.headroom.model;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The metrics of one load point, accumulated as its requests finish: each record is read once, its values go into
+ * HdrHistograms and counters, and nothing of it is kept, so a run of any length uses the same memory. Definitions
+ * are {@link Metrics}'; {@link #summary()} may be called at any time (a snapshot). Thread-safe.
+ */
+public final class MetricsRecorder implements Consumer<RequestRecord> {
+    private final boolean openLoop;
+    private final List<Slo> slos;
+    private final List<Slo> withoutItl;
+    private final Map<String, Histogram> h = new LinkedHashMap<>();
+    private long completed, failed, incomplete, warmup, clientErrors, good, oslShort;
+    private long cacheReporting, cachePrompt, cached, cacheHits, opened, reused;
+    private long requestedIsl, requestedIslCount;
+    private long outputTokens, totalTokens, goodTokens;
+    private long windowStart = Long.MAX_VALUE, windowEnd = Long.MIN_VALUE;
+    private final Map<String, Long> errors = new TreeMap<>();
+
+    public MetricsRecorder(boolean openLoop, List<Slo> slos) {
+        this.openLoop = openLoop;
+        this.slos = List.copyOf(slos);
+        this.withoutItl =
+                this.slos.stream().filter(o -> o.metric() != SloMetric.ITL).toList();
+        for (String k : Metrics.KEYS) h.put(k, new Histogram(3));
+    }
+
+    /** Counts one finished request. */
+    @Override
+    public void accept(RequestRecord r) {
+        accept(r, true);
+    }
+
+    /**
+     * Counts one finished request; without {@code itl} its chunk times are not every chunk's (a record read back
+     * without them): it adds no inter-token gap, and an itl SLO does not judge it.
+     */
+    public synchronized void accept(RequestRecord r, boolean itl) {
+        if (r.connection() == RequestRecord.Connection.NEW) opened++;
+        if (r.connection() == RequestRecord.Connection.REUSED) reused++;
+        if (r.outcome() == RequestRecord.Outcome.CLIENT_ERROR) {
+            clientErrors++;
+            return;
+        }
+        if (r.warmup()) {
+            warmup++;
+            return;
+        }
+        switch (r.outcome()) {
+            case INCOMPLETE -> {
+                incomplete++;
+                return;
+            }
+            case FAILED -> {
+                failed++;
+                errors.merge(r.failure().kind().wireName(), 1L, Long::sum);
+            }
+            case COMPLETED -> completed++;
+            case CLIENT_ERROR -> throw new IllegalStateException("counted above");
+        }
+        long origin = Metrics.micros(Metrics.origin(r, openLoop));
+        windowStart = Math.min(windowStart, origin);
+        windowEnd = Math.max(windowEnd, Metrics.micros(r.endNanos()));
+        record("send_lag_ms", Metrics.micros(r.sentNanos()) - Metrics.micros(r.intendedNanos()));
+        if (!r.succeeded()) return;
+        outputTokens += r.completionTokens();
+        totalTokens += r.completionTokens() + r.promptTokens();
+        if (r.requestedOutputTokens() > 0 && r.completionTokens() < r.requestedOutputTokens()) oslShort++;
+        record("isl", r.promptTokens());
+        if (r.requestedInputTokens() > 0) {
+            requestedIsl += r.requestedInputTokens();
+            requestedIslCount++;
+        }
+        if (r.cachedTokens() >= 0) {
+            cacheReporting++;
+            cachePrompt += r.promptTokens();
+            cached += r.cachedTokens();
+            if (r.cachedTokens() > Metrics.CACHE_HIT_TOKENS) cacheHits++;
+        }
+        record("osl", r.completionTokens());
+        if (r.firstTokenNanos() >= 0) {
+            long first = Metrics.micros(r.firstTokenNanos());
+            record("ttft_ms", first - origin);
+            record("ttft_from_send_ms", first - Metrics.micros(r.sentNanos()));
+            record("e2e_ms", Metrics.micros(r.lastTokenNanos()) - origin);
+        }
+        double tpot = Metrics.tpotMicros(r);
+        if (!Double.isNaN(tpot)) record("tpot_ms", Math.round(tpot));
+        if (itl) for (double gap : Metrics.itlGapsMicros(r)) record("itl_ms", Math.round(gap));
+        if (Metrics.isGood(r, openLoop, itl ? slos : withoutItl)) {
+            good++;
+            goodTokens += r.completionTokens();
+        }
+    }
+
+    /**
+     * Takes the pooled inter-token gaps (µs) from elsewhere — a run's histograms.hlog, when its chunk times were not
+     * kept — in place of those counted here.
+     */
+    public synchronized void useItl(Histogram gapsMicros) {
+        h.put("itl_ms", gapsMicros.copy());
+    }
+
+    private void record(String key, long value) {
+        h.get(key).recordValue(Math.max(0, value));
+    }
+
+    /** The metrics of every request counted so far. */
+    public synchronized Summary summary() {
+        double window = windowEnd > windowStart ? (windowEnd - windowStart) / 1e6 : 0;
+        Map<String, Histogram> copies = new LinkedHashMap<>();
+        Map<String, Distribution> d = new LinkedHashMap<>();
+        for (String k : Metrics.KEYS) {
+            copies.put(k, h.get(k).copy());
+            d.put(k, Distribution.of(h.get(k), k.endsWith("_ms") ? 1e-3 : 1));
+        }
+        long ended = completed + failed;
+        double errorRate = ended == 0 ? 0 : (double) failed / ended;
+        double attainment = ended == 0 ? 0 : (double) good / ended;
+        List<Summary.SloResult> results = new ArrayList<>();
+        boolean pass = true;
+        for (Slo slo : slos) {
+            double observed =
+                    slo.isRate() ? errorRate : slo.stat().of(d.get(slo.metric().distributionKey()));
+            boolean ok = !Double.isNaN(observed) && slo.met(observed);
+            results.add(new Summary.SloResult(slo, observed, ok));
+            pass &= ok;
+        }
+        return new Summary(
+                new Summary.Counts(completed, failed, incomplete, warmup, clientErrors),
+                window,
+                d,
+                per(outputTokens, window),
+                per(completed, window),
+                per(totalTokens, window),
+                per(good, window),
+                per(goodTokens, window),
+                attainment,
+                errorRate,
+                List.copyOf(results),
+                pass,
+                new TreeMap<>(errors),
+                oslShort,
+                copies,
+                new Summary.Cache(cacheReporting, cachePrompt, cached, cacheHits),
+                new Summary.Connections(opened, reused, clientErrors),
+                requestedIslCount == 0 ? Double.NaN : (double) requestedIsl / requestedIslCount);
+    }
+
+    private static double per(long count, double seconds) {
+        return seconds > 0 ? count / seconds : 0;
+    }
+}

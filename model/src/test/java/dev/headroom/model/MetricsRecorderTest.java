@@ -1,0 +1,90 @@
+package dev.headroom.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MetricsRecorderTest {
+    private static final List<Slo> SLOS = List.of(Slo.parse("ttft:p95<300ms"), Slo.parse("itl:p99<8ms"));
+
+    /** Requests whose gaps grow with their index, so that some fail the itl SLO and some do not. */
+    private static List<RequestRecord> records(int n) {
+        List<RequestRecord> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long sent = i * 50_000_000L;
+            long[] t = new long[20];
+            for (int k = 0; k < t.length; k++)
+                t[k] = sent + 100_000_000L + i * 3_000_000L + k * (5_000_000L + i * 100_000L);
+            out.add(RequestRecord.completed(
+                    i, sent, sent + 123_456, t, t[t.length - 1] + 1000, 100, TokenSource.USAGE, 20, 0));
+        }
+        return out;
+    }
+
+    @Test
+    void aRecorderFedOneByOneGivesTheSummaryOfAllItsRecords() {
+        List<RequestRecord> all = records(120);
+        MetricsRecorder m = new MetricsRecorder(true, SLOS);
+        for (RequestRecord r : all.reversed()) m.accept(r); // order does not matter
+        Summary streamed = m.summary();
+        Summary batch = Metrics.summarize(all, true, SLOS);
+        assertEquals(batch.distributions(), streamed.distributions());
+        assertEquals(batch.counts(), streamed.counts());
+        assertEquals(batch.goodputRequestsPerS(), streamed.goodputRequestsPerS());
+        assertEquals(batch.slo(), streamed.slo());
+        assertEquals(all.size() * 19L, streamed.distribution("itl_ms").count());
+    }
+
+    @Test
+    void aSnapshotMidRunCountsOnlyWhatFinishedAndLeavesTheRecorderRunning() {
+        List<RequestRecord> all = records(40);
+        MetricsRecorder m = new MetricsRecorder(false, SLOS);
+        all.subList(0, 10).forEach(m);
+        assertEquals(10, m.summary().counts().completed());
+        all.subList(10, 40).forEach(m);
+        assertEquals(40, m.summary().counts().completed());
+        assertEquals(
+                Metrics.summarize(all, false, SLOS).distributions(), m.summary().distributions());
+    }
+
+    @Test
+    void aRecordWithoutItsChunkTimesAddsNoGapAndIsNotJudgedOnItl() {
+        List<RequestRecord> all = records(60);
+        MetricsRecorder without = new MetricsRecorder(true, SLOS);
+        all.forEach(r -> without.accept(r, false));
+        Summary s = without.summary();
+        assertEquals(0, s.distribution("itl_ms").count());
+        // Judged on ttft alone: more requests are good than when itl judges them too.
+        MetricsRecorder ttftOnly = new MetricsRecorder(true, List.of(SLOS.getFirst()));
+        all.forEach(ttftOnly);
+        assertEquals(ttftOnly.summary().goodputRequestsPerS(), s.goodputRequestsPerS());
+        double judged = Metrics.summarize(all, true, SLOS).goodputRequestsPerS();
+        assertEquals(true, judged < s.goodputRequestsPerS(), judged + " vs " + s.goodputRequestsPerS());
+    }
+
+    @Test
+    void metricsAreInWholeMicrosecondsSoTimesRoundedToThemGiveTheSameSummary() {
+        List<RequestRecord> all = records(30);
+        List<RequestRecord> rounded = new ArrayList<>();
+        for (RequestRecord r : all) {
+            long[] t = r.chunkNanos().clone();
+            for (int k = 0; k < t.length; k++) t[k] = Metrics.micros(t[k]) * 1000;
+            rounded.add(RequestRecord.completed(
+                    r.index(),
+                    Metrics.micros(r.intendedNanos()) * 1000,
+                    Metrics.micros(r.sentNanos()) * 1000,
+                    t,
+                    Metrics.micros(r.endNanos()) * 1000,
+                    100,
+                    TokenSource.USAGE,
+                    20,
+                    0));
+        }
+        Summary a = Metrics.summarize(all, true, SLOS), b = Metrics.summarize(rounded, true, SLOS);
+        assertEquals(a.distributions(), b.distributions());
+        assertEquals(a.windowSeconds(), b.windowSeconds());
+        assertEquals(a.goodputRequestsPerS(), b.goodputRequestsPerS());
+    }
+}
