@@ -8,8 +8,14 @@ import dev.headroom.model.Seeds;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +29,16 @@ import java.util.function.Consumer;
  * does; its latencies are measured from that slot.
  */
 final class LoadDriver {
+    /**
+     * Open-loop senders, platform threads waiting for work. Few: each is busy only until its response's headers, and
+     * thousands of platform threads contending for OkHttp's connection pool made sends later, not earlier (at 2,000
+     * requests/s a pool that grew to 2,400 threads put the send lag's median at 1.4 s).
+     */
+    private static final int SENDERS = 4;
+
+    /** How far ahead of its slot an open-loop request is prepared. */
+    private static final long LOOKAHEAD_NANOS = 20_000_000;
+
     private final RequestExecutor executor;
     private final RequestSource prompts;
     private final MeasurementRequest point;
@@ -169,51 +185,144 @@ final class LoadDriver {
         }
     }
 
+    /**
+     * The open loop's pacer, on the calling platform thread: each request is prepared ahead of its slot, the pacer
+     * sleeps (spinning the last 100 µs) to the slot and hands it to a sender — a platform thread, waiting for work, so
+     * the operating system wakes it at once whatever the virtual-thread carriers are doing — which times the send,
+     * sends, and passes the response to a virtual thread to read; when every sender is busy, a virtual thread sends.
+     * Under a concurrency cap a request that finds no free slot waits for one on a virtual thread, its wait reported.
+     */
     private void openLoop(LoadModel.Open o) throws InterruptedException {
-        ArrivalProcess.Gaps gaps = o.arrivals().gaps(o.ratePerSecond(), Seeds.arrivals(point.seed()));
         Semaphore slots = point.maxConcurrency() > 0 ? new Semaphore(point.maxConcurrency()) : null;
+        Queue<Thread> requests = new ConcurrentLinkedQueue<>();
+        BlockingQueue<Slot> ready = new ArrayBlockingQueue<>(4096);
+        // A platform thread, as the pacer and the senders are: on a virtual one it queued behind every response read.
+        Thread preparer = Thread.ofPlatform().daemon(true).name("preparer").start(() -> prepareSlots(o, ready));
+        ThreadPoolExecutor senders = new ThreadPoolExecutor(
+                SENDERS,
+                SENDERS,
+                0,
+                TimeUnit.SECONDS,
+                new SynchronousQueue<>(),
+                Thread.ofPlatform().daemon(true).name("sender-", 0).factory());
+        senders.prestartAllCoreThreads();
+        long sentSoFar = 0;
+        try {
+            while (true) {
+                Slot next = ready.take();
+                if (next.req() == null) {
+                    if (next.traceEnded()) stopAt = Math.min(stopAt, clock.now()); // after the trace's last send
+                    break;
+                }
+                long intended = next.intended();
+                if (intended >= stopAt) break; // stopped (refused, or conclusive) since it was prepared
+                clock.sleepUntil(intended);
+                PreparedRequest req = next.req();
+                boolean warmup = next.warmup();
+                if (slots == null || slots.tryAcquire()) {
+                    try {
+                        senders.execute(() -> sendThenRead(req, intended, 0, warmup, slots, requests));
+                    } catch (RejectedExecutionException allBusy) {
+                        // Every sender still waits for a response's headers (a server that sends them late): this
+                        // one leaves from a virtual thread, its lag measured like any other.
+                        requests.add(
+                                Thread.ofVirtual().start(() -> sendThenRead(req, intended, 0, warmup, slots, null)));
+                    }
+                } else {
+                    requests.add(Thread.ofVirtual().start(() -> {
+                        long before = clock.now();
+                        try {
+                            slots.acquire();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        sendThenRead(req, intended, clock.now() - before, warmup, slots, null);
+                    }));
+                }
+                if (++sentSoFar % 4096 == 0) requests.removeIf(th -> !th.isAlive()); // size() would walk the queue
+            }
+            preparer.interrupt(); // it may be waiting to hand over slots that will not be sent
+            senders.shutdown();
+            long graceEnd = stopAt == Long.MAX_VALUE
+                    ? clock.now()
+                    : stopAt + seconds(point.length().graceSeconds());
+            senders.awaitTermination(Math.max(0, graceEnd - clock.now()), TimeUnit.NANOSECONDS);
+            for (Thread th : requests) joinUntilGrace(th);
+        } finally {
+            // Not shutdownNow: an interrupted sender would record the server as failing; what is still in flight at
+            // the end of the grace is cut off by run() and recorded as incomplete.
+            senders.shutdown();
+        }
+    }
+
+    /** A request prepared for its slot; without a request, the end of the schedule (and whether a trace ended). */
+    private record Slot(long intended, PreparedRequest req, boolean warmup, boolean traceEnded) {}
+
+    /**
+     * Lays the schedule and prepares each request (lengths, prompt, body) up to {@value #LOOKAHEAD_NANOS} ns ahead of
+     * its slot, so that the pacer only sleeps and hands over. The schedule is absolute: each slot is computed from the
+     * previous slot, never from "now".
+     */
+    private void prepareSlots(LoadModel.Open o, BlockingQueue<Slot> ready) {
+        ArrivalProcess.Gaps gaps = o.arrivals().gaps(o.ratePerSecond(), Seeds.arrivals(point.seed()));
         double ramp = seconds(point.length().rampSeconds());
         double t = 0;
-        List<Thread> requests = new ArrayList<>();
-        while (true) {
-            long intended = Math.round(t);
-            long i = claim(intended);
-            if (i < 0) break;
-            // Prepared before its slot, so the send leaves on time.
-            PreparedRequest req = prepare(i);
-            clock.sleepUntil(intended);
-            requests.add(Thread.ofVirtual().start(() -> {
-                long wait = 0;
-                if (slots != null) {
-                    try {
-                        if (!slots.tryAcquire()) {
-                            long before = clock.now();
-                            slots.acquire();
-                            wait = clock.now() - before;
-                        }
-                    } catch (InterruptedException e) {
-                        return;
-                    }
+        try {
+            while (true) {
+                long intended = Math.round(t);
+                clock.parkUntil(intended - LOOKAHEAD_NANOS);
+                long i = claim(intended);
+                if (i < 0) {
+                    ready.put(new Slot(intended, null, false, false));
+                    return;
                 }
+                ready.put(new Slot(intended, prepare(i), isWarmup(i, intended), false));
+                double gap = gaps.nextSeconds() * 1e9;
+                if (Double.isInfinite(gap)) { // a replayed trace has ended
+                    ready.put(new Slot(intended, null, false, true));
+                    return;
+                }
+                if (ramp > 0 && t < ramp) gap /= Math.max(0.05, t / ramp);
+                t += gap;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Error e) {
+            failed(e);
+            ready.offer(new Slot(0, null, false, false));
+        }
+    }
+
+    /**
+     * Sends (timed on this thread), then reads the response on a virtual thread of its own, added to {@code readers}
+     * (null: read here, as a request that waited for a slot is already on one).
+     */
+    private void sendThenRead(
+            PreparedRequest req, long intended, long slotWait, boolean warmup, Semaphore slots, Queue<Thread> readers) {
+        Runnable release = () -> {
+            if (slots != null) slots.release();
+        };
+        try {
+            int now = inFlight.incrementAndGet();
+            peakInFlight.accumulateAndGet(now, Math::max);
+            RequestExecutor.Sent sent = executor.send(req, intended, slotWait, warmup);
+            Runnable read = () -> {
                 try {
-                    send(req, intended, wait, isWarmup(req.index(), intended));
+                    handle(req, executor.read(sent));
                 } catch (Error e) {
                     failed(e);
                 } finally {
-                    if (slots != null) slots.release();
+                    inFlight.decrementAndGet();
+                    release.run();
                 }
-            }));
-            // The schedule is absolute: each slot is computed from the previous slot, never from "now".
-            double gap = gaps.nextSeconds() * 1e9;
-            if (Double.isInfinite(gap)) { // a replayed trace has ended
-                stopAt = Math.min(stopAt, clock.now());
-                break;
-            }
-            if (ramp > 0 && t < ramp) gap /= Math.max(0.05, t / ramp);
-            t += gap;
-            if (requests.size() > 4096) requests.removeIf(th -> !th.isAlive());
+            };
+            if (readers == null) read.run();
+            else readers.add(Thread.ofVirtual().start(read));
+        } catch (Error e) {
+            inFlight.decrementAndGet();
+            release.run();
+            failed(e);
         }
-        for (Thread th : requests) joinUntilGrace(th);
     }
 
     /** Lengths come from a stream seeded by (seed, index): the same requests whatever the thread timing. */
@@ -225,27 +334,31 @@ final class LoadDriver {
         int now = inFlight.incrementAndGet();
         peakInFlight.accumulateAndGet(now, Math::max);
         try {
-            RequestRecord r = executor.execute(req, intended, slotWait, warmup);
-            finished.incrementAndGet();
-            if (keep || (point.stopEarly() != null && !r.warmup())) records.add(r);
-            sink.accept(r);
-            // Warm-up responses say what the server counted: the measured requests' lengths are corrected from them.
-            if (r.warmup()) prompts.observe(req, r);
-            String refused = failFast.observe(r);
-            if (refused != null) {
-                refusal = refused;
-                stopAt = Math.min(stopAt, clock.now());
-                executor.cutOff();
-            }
-            if (point.stopEarly() != null
-                    && !r.warmup()
-                    && measuredDone.incrementAndGet() % MeasurementRequest.StopRule.CHECK_EVERY == 0
-                    && point.stopEarly()
-                            .enough(records.stream().filter(x -> !x.warmup()).toList())) {
-                stopAt = Math.min(stopAt, clock.now()); // conclusive: no new sends, those in flight finish
-            }
+            handle(req, executor.execute(req, intended, slotWait, warmup));
         } finally {
             inFlight.decrementAndGet();
+        }
+    }
+
+    /** What every finished request goes through: kept, handed to the sink, and the stop rules asked. */
+    private void handle(PreparedRequest req, RequestRecord r) {
+        finished.incrementAndGet();
+        if (keep || (point.stopEarly() != null && !r.warmup())) records.add(r);
+        sink.accept(r);
+        // Warm-up responses say what the server counted: the measured requests' lengths are corrected from them.
+        if (r.warmup()) prompts.observe(req, r);
+        String refused = failFast.observe(r);
+        if (refused != null) {
+            refusal = refused;
+            stopAt = Math.min(stopAt, clock.now());
+            executor.cutOff();
+        }
+        if (point.stopEarly() != null
+                && !r.warmup()
+                && measuredDone.incrementAndGet() % MeasurementRequest.StopRule.CHECK_EVERY == 0
+                && point.stopEarly()
+                        .enough(records.stream().filter(x -> !x.warmup()).toList())) {
+            stopAt = Math.min(stopAt, clock.now()); // conclusive: no new sends, those in flight finish
         }
     }
 

@@ -27,8 +27,9 @@ import okhttp3.sse.EventSourceListener;
 import okhttp3.sse.EventSources;
 
 /**
- * Sends one request on the calling (virtual) thread and turns whatever happens into a {@link RequestRecord}:
- * a misbehaving server is measured and classified, never thrown.
+ * Sends one request and turns whatever happens into a {@link RequestRecord}: a misbehaving server is measured and
+ * classified, never thrown. {@link #execute} does both halves on the calling (virtual) thread; an open loop sends
+ * from a platform thread ({@link #send}) and reads on a virtual one ({@link #read}).
  */
 final class RequestExecutor {
     private static final MediaType JSON = MediaType.get("application/json");
@@ -64,6 +65,45 @@ final class RequestExecutor {
     }
 
     RequestRecord execute(PreparedRequest req, long intendedNanos, long slotWaitNanos, boolean warmup) {
+        return read(send(req, intendedNanos, slotWaitNanos, warmup));
+    }
+
+    /** A request sent, whose response (or failure) is still to be read. */
+    final class Sent {
+        private final PreparedRequest req;
+        private final long intendedNanos, slotWaitNanos, sent;
+        private final boolean warmup;
+        private final Call call;
+        private final StreamState state = new StreamState();
+        private final Timeouts timeouts = new Timeouts();
+        private final CallTrace trace;
+        private ScheduledFuture<?> firstTokenGuard, totalGuard;
+        private Response response;
+        private IOException error;
+
+        private Sent(
+                PreparedRequest req,
+                long intendedNanos,
+                long slotWaitNanos,
+                boolean warmup,
+                Call call,
+                long sent,
+                CallTrace trace) {
+            this.trace = trace;
+            this.req = req;
+            this.intendedNanos = intendedNanos;
+            this.slotWaitNanos = slotWaitNanos;
+            this.warmup = warmup;
+            this.call = call;
+            this.sent = sent;
+        }
+    }
+
+    /**
+     * Sends the request on the calling thread and waits for the response's headers (or a failure): the send time is
+     * taken on this thread just before the call, so an open loop's sender, a platform thread, times it exactly.
+     */
+    Sent send(PreparedRequest req, long intendedNanos, long slotWaitNanos, boolean warmup) {
         Request.Builder rb = new Request.Builder()
                 .url(target.url(target.api().path()))
                 .post(RequestBody.create(req.body(), JSON))
@@ -74,38 +114,56 @@ final class RequestExecutor {
         rb.tag(CallTrace.class, trace);
         Call call = connections.client().newCall(rb.build());
         inFlight.add(call);
-        StreamState state = new StreamState();
-        Timeouts timeouts = new Timeouts();
-        long sent = clock.now();
-        ScheduledFuture<?> firstTokenGuard = watchdog.schedule(
+        Sent f = new Sent(req, intendedNanos, slotWaitNanos, warmup, call, clock.now(), trace);
+        f.firstTokenGuard = watchdog.schedule(
                 () -> {
-                    if (state.firstTokenNanos < 0) {
-                        timeouts.fired = ErrorKind.TIMEOUT_FIRST_TOKEN;
+                    if (f.state.firstTokenNanos < 0) {
+                        f.timeouts.fired = ErrorKind.TIMEOUT_FIRST_TOKEN;
                         call.cancel();
                     }
                 },
                 target.firstTokenTimeout().toNanos(),
                 TimeUnit.NANOSECONDS);
-        ScheduledFuture<?> totalGuard = watchdog.schedule(
+        f.totalGuard = watchdog.schedule(
                 () -> {
-                    if (timeouts.fired == null) timeouts.fired = ErrorKind.TIMEOUT_TOTAL;
+                    if (f.timeouts.fired == null) f.timeouts.fired = ErrorKind.TIMEOUT_TOTAL;
                     call.cancel();
                 },
                 target.totalTimeout().toNanos(),
                 TimeUnit.NANOSECONDS);
+        try {
+            f.response = call.execute();
+        } catch (IOException e) {
+            f.error = e;
+        }
+        return f;
+    }
+
+    /** Reads what {@link #send} got (on a virtual thread: every response is read on the same few carriers). */
+    RequestRecord read(Sent f) {
+        StreamState state = f.state;
+        Timeouts timeouts = f.timeouts;
+        CallTrace trace = f.trace;
+        Call call = f.call;
+        PreparedRequest req = f.req;
+        long sent = f.sent, intendedNanos = f.intendedNanos, slotWaitNanos = f.slotWaitNanos;
+        boolean warmup = f.warmup;
         int status = 0;
         ErrorKind kind = null;
         String message = null;
-        try (Response response = call.execute()) {
-            status = response.code();
-            state.responseId = response.header("X-Request-Id");
-            if (!response.isSuccessful()) {
-                kind = ErrorKind.forStatus(status);
-                message = "HTTP " + status + ": " + errorMessage(response.body());
-            } else if (isEventStream(response)) {
-                EventSources.processResponse(response, new Listener(state));
-            } else {
-                state.onWholeBody(response.body().string(), clock.now());
+        try {
+            if (f.error != null) throw f.error;
+            try (Response response = f.response) {
+                status = response.code();
+                state.responseId = response.header("X-Request-Id");
+                if (!response.isSuccessful()) {
+                    kind = ErrorKind.forStatus(status);
+                    message = "HTTP " + status + ": " + errorMessage(response.body());
+                } else if (isEventStream(response)) {
+                    EventSources.processResponse(response, new Listener(state));
+                } else {
+                    state.onWholeBody(response.body().string(), clock.now());
+                }
             }
         } catch (IOException e) {
             kind = classify(e, state, timeouts);
@@ -122,8 +180,8 @@ final class RequestExecutor {
                         + " ms): " + message;
             }
         } finally {
-            firstTokenGuard.cancel(false);
-            totalGuard.cancel(false);
+            f.firstTokenGuard.cancel(false);
+            f.totalGuard.cancel(false);
             inFlight.remove(call);
         }
         long end = clock.now();

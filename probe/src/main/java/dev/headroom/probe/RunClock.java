@@ -37,4 +37,13 @@ final class RunClock {
             else Thread.onSpinWait();
         }
     }
+
+    /** Sleeps until about run time {@code t}, never spinning: for work that only has to be done by then. */
+    void parkUntil(long t) throws InterruptedException {
+        long remaining;
+        while ((remaining = t - now()) > 0) {
+            if (Thread.interrupted()) throw new InterruptedException();
+            LockSupport.parkNanos(remaining);
+        }
+    }
 }

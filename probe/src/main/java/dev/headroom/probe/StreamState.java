@@ -13,7 +13,8 @@ import java.util.Arrays;
  * the role together with the first token, chunks carrying several tokens (known from cumulative usage when the
  * server streams it), empty-content chunks, and {@code [DONE]}.
  * <p>
- * Parsing pulls only the few fields needed with Jackson's streaming parser, so the per-chunk cost stays small.
+ * Parsing pulls only the few fields needed with Jackson's streaming parser, so the per-chunk cost stays small; and
+ * most chunks are not parsed at all: see {@link ChunkTemplate}.
  */
 final class StreamState {
     private static final JsonFactory JSON = new JsonFactory();
@@ -37,10 +38,21 @@ final class StreamState {
     String responseId;
     String errorMessage;
 
+    private final ChunkTemplate template = new ChunkTemplate();
+    /** What the last parse saw: how many text fields had text, the last one's name, and usage, finish or error. */
+    private int parsedTextFields;
+
+    private String parsedTextKey;
+    private boolean parsedOther;
+
     /** Handles one event's data, received at {@code nanos}. */
     void onEvent(String data, long nanos) {
         if (data.equals("[DONE]")) {
             done = true;
+            return;
+        }
+        if (template.matches(data)) {
+            addChunk(nanos, 1); // the same chunk as the template, with other (non-empty) text
             return;
         }
         try {
@@ -51,6 +63,9 @@ final class StreamState {
     }
 
     private void parse(String data, long nanos) throws IOException {
+        parsedTextFields = 0;
+        parsedTextKey = null;
+        parsedOther = false;
         int textChars = 0;
         boolean sawChoices = false;
         int completionSoFar = -1;
@@ -75,9 +90,11 @@ final class StreamState {
                         }
                     }
                     case "usage" -> {
+                        parsedOther = true;
                         if (v == JsonToken.START_OBJECT) completionSoFar = parseUsage(p);
                     }
                     case "error" -> {
+                        parsedOther = true;
                         errorKind = ErrorKind.OTHER;
                         errorMessage = "server sent an error event: " + abbreviate(data);
                         p.skipChildren();
@@ -90,6 +107,8 @@ final class StreamState {
             // Tokens in this chunk: from cumulative usage when the server streams it, else one.
             int tokens = completionSoFar > countedTokens ? completionSoFar - countedTokens : 1;
             addChunk(nanos, tokens);
+            // One text field, no usage, no finish, no error: later chunks equal to it but for the text are the same.
+            if (parsedTextFields == 1 && !parsedOther && errorKind == null) template.learn(data, parsedTextKey);
         }
         if (!sawChoices && usageCompletion < 0 && errorKind == null && textChars == 0) {
             // An object with neither choices nor usage is not an OpenAI chunk.
@@ -105,13 +124,16 @@ final class StreamState {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
                 switch (field) {
-                    case "text" -> chars += v == JsonToken.VALUE_STRING ? p.getTextLength() : 0;
+                    case "text" -> chars += v == JsonToken.VALUE_STRING ? text(field, p.getTextLength()) : 0;
                     case "delta", "message" -> {
                         if (v == JsonToken.START_OBJECT) chars += parseDelta(p);
                         else p.skipChildren();
                     }
                     case "finish_reason" -> {
-                        if (v != JsonToken.VALUE_NULL) finished = true;
+                        if (v != JsonToken.VALUE_NULL) {
+                            finished = true;
+                            parsedOther = true;
+                        }
                     }
                     default -> p.skipChildren();
                 }
@@ -127,12 +149,20 @@ final class StreamState {
             JsonToken v = p.nextToken();
             if ((field.equals("content") || field.equals("reasoning_content") || field.equals("reasoning"))
                     && v == JsonToken.VALUE_STRING) {
-                chars += p.getTextLength();
+                chars += text(field, p.getTextLength());
             } else {
                 p.skipChildren();
             }
         }
         return chars;
+    }
+
+    private int text(String field, int length) {
+        if (length > 0) {
+            parsedTextFields++;
+            parsedTextKey = field;
+        }
+        return length;
     }
 
     /** Reads a usage object; returns completion_tokens (or -1). */
