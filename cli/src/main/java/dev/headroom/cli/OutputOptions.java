@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Where a command writes its run directory and what it prints. */
@@ -22,12 +23,8 @@ public final class OutputOptions {
     @Option(names = "--no-report", description = "Do not write report.html into the run directory.")
     boolean noReport;
 
-    @Option(
-            names = "--format",
-            paramLabel = "table|json|csv",
-            defaultValue = "table",
-            description = "What to print: a table, the JSON result, or CSV (default: ${DEFAULT-VALUE}).")
-    String format;
+    @Mixin
+    FormatOption format;
 
     /** Creates and returns the run directory; refuses a non-empty existing one so nothing is overwritten. */
     Path runDirectory(String command) {
@@ -55,7 +52,7 @@ public final class OutputOptions {
     }
 
     OutputFormat format() {
-        return OutputFormat.parse(format);
+        return format.format();
     }
 
     /**

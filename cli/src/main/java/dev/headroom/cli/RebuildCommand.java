@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -39,16 +38,12 @@ public final class RebuildCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", description = "A probe's run directory, or a sweep's or search's.")
     Path dir;
 
-    @Option(
-            names = "--format",
-            paramLabel = "table|json|csv",
-            defaultValue = "table",
-            description = "What to print: a table, the JSON result, or CSV (default: ${DEFAULT-VALUE}).")
-    String format;
+    @Mixin
+    FormatOption format;
 
     @Override
     public Integer call() {
-        OutputFormat f = OutputFormat.parse(format);
+        OutputFormat f = format.format();
         List<Path> points = points(dir);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

@@ -120,6 +120,18 @@ class ProbeCommandTest {
     }
 
     @Test
+    void rebuildingADirectoryWithoutRequestsIsBadInputNamingIt(@TempDir Path tmp) throws IOException {
+        var r = CliTest.run("rebuild", tmp.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains(tmp.toString()) && r.err().contains("valid: a probe's run directory"), r.err());
+        Files.writeString(tmp.resolve("requests.jsonl"), "");
+        var noConfig = CliTest.run("rebuild", tmp.toString());
+        assertEquals(2, noConfig.code(), noConfig.err());
+        assertTrue(noConfig.err().contains("has no config.yaml"), noConfig.err());
+    }
+
+    @Test
     void aSummaryRebuiltFromRequestsJsonlEqualsTheOneWrittenAtTheEnd(@TempDir Path tmp) throws IOException {
         for (String chunkTimes : List.of("--chunk-times", "--no-report")) {
             Path out = tmp.resolve("run" + chunkTimes);

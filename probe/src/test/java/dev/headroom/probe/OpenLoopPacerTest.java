@@ -22,9 +22,12 @@ import org.junit.jupiter.api.Test;
 
 /** The open loop's senders: a server slow to answer holds no send back. */
 class OpenLoopPacerTest {
-    private static final String BODY = "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"},"
-            + "\"finish_reason\":null}]}\n\ndata: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"b\"},"
-            + "\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";
+    private static final String BODY = event("a", "null") + event("b", "\"length\"") + "data: [DONE]\n\n";
+
+    private static String event(String text, String finish) {
+        return "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + text
+                + "\"},\"finish_reason\":" + finish + "}]}\n\n";
+    }
 
     @Test
     void aServerThatSendsItsHeadersLateHoldsNoSendBack() throws IOException {
