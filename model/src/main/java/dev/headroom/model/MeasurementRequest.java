@@ -56,5 +56,10 @@ public record MeasurementRequest(
         int CHECK_EVERY = 10;
 
         boolean enough(List<RequestRecord> measuredSoFar);
+
+        /** Whether it reads inter-token gaps (an itl SLO): if not, the records it is given need no chunk times. */
+        default boolean needsChunkTimes() {
+            return true;
+        }
     }
 }

@@ -103,6 +103,40 @@ public record RequestRecord(
         return max;
     }
 
+    /**
+     * This record with its first and last content chunk only (the first's tokens, then the rest's): every metric but
+     * itl is as measured, in a few numbers instead of three per chunk — what a search keeps of a probe's requests when
+     * no itl SLO needs the gaps.
+     */
+    public RequestRecord withoutChunkTimes() {
+        if (chunkNanos.length <= 2) return this;
+        int rest = 0;
+        for (int i = 1; i < chunkTokens.length; i++) rest += chunkTokens[i];
+        return new RequestRecord(
+                index,
+                warmup,
+                intendedNanos,
+                sentNanos,
+                firstTokenNanos,
+                endNanos,
+                new long[] {chunkNanos[0], chunkNanos[chunkNanos.length - 1]},
+                new int[] {chunkTokens[0], rest},
+                promptTokens,
+                promptSource,
+                completionTokens,
+                completionSource,
+                requestedOutputTokens,
+                httpStatus,
+                preemptions,
+                slotWaitNanos,
+                outcome,
+                failure,
+                responseId,
+                cachedTokens,
+                connection,
+                requestedInputTokens);
+    }
+
     /** This record, marked as sent during warm-up. */
     public RequestRecord asWarmup() {
         return new RequestRecord(

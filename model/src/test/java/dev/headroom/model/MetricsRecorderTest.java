@@ -87,4 +87,23 @@ class MetricsRecorderTest {
         assertEquals(a.windowSeconds(), b.windowSeconds());
         assertEquals(a.goodputRequestsPerS(), b.goodputRequestsPerS());
     }
+
+    @Test
+    void aRecordWithoutItsChunkTimesKeepsEveryMetricButItl() {
+        List<RequestRecord> all = records(50);
+        List<Slo> noItl = List.of(SLOS.getFirst(), Slo.parse("tpot:p90<9ms"), Slo.parse("e2e:p99<1s"));
+        Summary full = Metrics.summarize(all, true, noItl);
+        Summary compact = Metrics.summarize(
+                all.stream().map(RequestRecord::withoutChunkTimes).toList(), true, noItl);
+        for (String k : Metrics.KEYS) {
+            if (!k.equals("itl_ms")) assertEquals(full.distribution(k), compact.distribution(k), k);
+        }
+        assertEquals(full.goodputRequestsPerS(), compact.goodputRequestsPerS());
+        assertEquals(full.windowSeconds(), compact.windowSeconds());
+        assertEquals(2, all.getFirst().withoutChunkTimes().chunkNanos().length);
+        assertEquals(
+                20,
+                java.util.Arrays.stream(all.getFirst().withoutChunkTimes().chunkTokens())
+                        .sum());
+    }
 }

@@ -6,6 +6,7 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
+import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -186,20 +187,33 @@ public final class ProbeShape {
         // A soak may fail early only once half its length is judged: a short window can fall wholly in one of the
         // bursts it is there to average over.
         int failAfter = open && isSoak(load) ? passAfter / 2 : 0;
-        return finished -> {
-            List<RequestRecord> records = completedPrefix(finished);
-            if (records.size() < nextLook[0]) return false;
-            boolean allPass = true;
-            for (int s = 0; s < need.length; s++) {
-                Slo slo = spec.slos().get(s);
-                Margin m = Margin.of(slo, records, open);
-                if (m.samples() < need[s]) return false;
-                boolean sure = Math.abs(m.value()) > STOP_Z * m.se();
-                if (sure && m.value() > 0 && records.size() >= failAfter) return true;
-                allPass &= sure && m.value() < 0;
+        boolean itl = spec.slos().stream().anyMatch(o -> o.metric() == SloMetric.ITL);
+        return new MeasurementRequest.StopRule() {
+            @Override
+            public boolean needsChunkTimes() {
+                return itl;
             }
-            nextLook[0] = (int) Math.ceil(records.size() * LOOK_GROWTH);
-            return allPass && records.size() >= passAfter;
+
+            @Override
+            public boolean enough(List<RequestRecord> finished) {
+                return verdict(finished);
+            }
+
+            private boolean verdict(List<RequestRecord> finished) {
+                List<RequestRecord> records = completedPrefix(finished);
+                if (records.size() < nextLook[0]) return false;
+                boolean allPass = true;
+                for (int s = 0; s < need.length; s++) {
+                    Slo slo = spec.slos().get(s);
+                    Margin m = Margin.of(slo, records, open);
+                    if (m.samples() < need[s]) return false;
+                    boolean sure = Math.abs(m.value()) > STOP_Z * m.se();
+                    if (sure && m.value() > 0 && records.size() >= failAfter) return true;
+                    allPass &= sure && m.value() < 0;
+                }
+                nextLook[0] = (int) Math.ceil(records.size() * LOOK_GROWTH);
+                return allPass && records.size() >= passAfter;
+            }
         };
     }
 

@@ -343,7 +343,10 @@ final class LoadDriver {
     /** What every finished request goes through: kept, handed to the sink, and the stop rules asked. */
     private void handle(PreparedRequest req, RequestRecord r) {
         finished.incrementAndGet();
-        if (keep || (point.stopEarly() != null && !r.warmup())) records.add(r);
+        if (keep) records.add(r);
+        else if (point.stopEarly() != null && !r.warmup()) {
+            records.add(point.stopEarly().needsChunkTimes() ? r : r.withoutChunkTimes());
+        }
         sink.accept(r);
         // Warm-up responses say what the server counted: the measured requests' lengths are corrected from them.
         if (r.warmup()) prompts.observe(req, r);

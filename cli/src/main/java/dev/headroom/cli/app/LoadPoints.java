@@ -12,6 +12,7 @@ import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.Slo;
+import dev.headroom.model.SloMetric;
 import dev.headroom.model.Summary;
 import dev.headroom.optimizer.SearchRun;
 import dev.headroom.probe.MetricsScraper;
@@ -146,6 +147,8 @@ public final class LoadPoints implements SearchRun.LoadPoint {
         Measurement m;
         ServerMetrics server = null;
         MetricsRecorder metrics = new MetricsRecorder(point.openLoop(), slos);
+        // A search keeps its probe's requests for its margins; their chunk times only when an itl SLO reads them.
+        boolean itl = slos.stream().anyMatch(o -> o.metric() == SloMetric.ITL);
         try (MetricsScraper scraper = metricsUrl == null
                         ? null
                         : new MetricsScraper(metricsUrl, metricsInterval, pointDir.resolve("server_metrics.jsonl"));
@@ -162,7 +165,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                     log.append(r);
                     csv.append(r);
                     metrics.accept(r);
-                    if (kept != null) kept.add(r);
+                    if (kept != null) kept.add(itl ? r : r.withoutChunkTimes());
                     if (progress != null) progress.record(r);
                 });
             } finally {
