@@ -60,6 +60,7 @@ final class LoadDriver {
     private volatile String refusal;
     private final AtomicReference<Error> fatal = new AtomicReference<>();
     private final Runnable onMeasuring;
+    private volatile RuntimeException preparerFailure;
     private boolean measuring;
 
     LoadDriver(
@@ -241,7 +242,7 @@ final class LoadDriver {
                 }
                 if (++sentSoFar % 4096 == 0) requests.removeIf(th -> !th.isAlive()); // size() would walk the queue
             }
-            preparer.interrupt(); // it may be waiting to hand over slots that will not be sent
+            if (preparerFailure != null) throw preparerFailure; // as if the pacer had prepared it itself
             senders.shutdown();
             long graceEnd = stopAt == Long.MAX_VALUE
                     ? clock.now()
@@ -249,6 +250,7 @@ final class LoadDriver {
             senders.awaitTermination(Math.max(0, graceEnd - clock.now()), TimeUnit.NANOSECONDS);
             for (Thread th : requests) joinUntilGrace(th);
         } finally {
+            preparer.interrupt(); // it may be waiting to hand over slots that will not be sent
             // Not shutdownNow: an interrupted sender would record the server as failing; what is still in flight at
             // the end of the grace is cut off by run() and recorded as incomplete.
             senders.shutdown();
@@ -289,7 +291,19 @@ final class LoadDriver {
             Thread.currentThread().interrupt();
         } catch (Error e) {
             failed(e);
-            ready.offer(new Slot(0, null, false, false));
+            end(ready);
+        } catch (RuntimeException e) {
+            preparerFailure = e; // e.g. a prompt that cannot be built: the pacer ends and throws it
+            end(ready);
+        }
+    }
+
+    /** Tells the pacer the schedule has ended (it drains the queue, so this waits at most for one slot's room). */
+    private static void end(BlockingQueue<Slot> ready) {
+        try {
+            ready.put(new Slot(0, null, false, false));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
