@@ -111,70 +111,35 @@ public record RequestRecord(
     public RequestRecord withoutChunkTimes() {
         if (chunkNanos.length <= 2) return this;
         int rest = 0;
-        for (int i = 1; i < chunkTokens.length; i++) rest += chunkTokens[i];
-        return new RequestRecord(
-                index,
+        for (int k = 1; k < chunkTokens.length; k++) rest += chunkTokens[k];
+        return copy(
                 warmup,
-                intendedNanos,
-                sentNanos,
-                firstTokenNanos,
-                endNanos,
                 new long[] {chunkNanos[0], chunkNanos[chunkNanos.length - 1]},
                 new int[] {chunkTokens[0], rest},
-                promptTokens,
-                promptSource,
-                completionTokens,
-                completionSource,
-                requestedOutputTokens,
-                httpStatus,
-                preemptions,
-                slotWaitNanos,
                 outcome,
-                failure,
-                responseId,
-                cachedTokens,
-                connection,
-                requestedInputTokens);
+                failure);
     }
 
     /** This record, marked as sent during warm-up. */
     public RequestRecord asWarmup() {
-        return new RequestRecord(
-                index,
-                true,
-                intendedNanos,
-                sentNanos,
-                firstTokenNanos,
-                endNanos,
-                chunkNanos,
-                chunkTokens,
-                promptTokens,
-                promptSource,
-                completionTokens,
-                completionSource,
-                requestedOutputTokens,
-                httpStatus,
-                preemptions,
-                slotWaitNanos,
-                outcome,
-                failure,
-                responseId,
-                cachedTokens,
-                connection,
-                requestedInputTokens);
+        return copy(true, chunkNanos, chunkTokens, outcome, failure);
     }
 
     /** This record, marked as cut off at the end of the run. */
     public RequestRecord asIncomplete() {
+        return copy(warmup, chunkNanos, chunkTokens, Outcome.INCOMPLETE, null);
+    }
+
+    private RequestRecord copy(boolean warm, long[] chunks, int[] tokens, Outcome ended, Failure why) {
         return new RequestRecord(
                 index,
-                warmup,
+                warm,
                 intendedNanos,
                 sentNanos,
                 firstTokenNanos,
                 endNanos,
-                chunkNanos,
-                chunkTokens,
+                chunks,
+                tokens,
                 promptTokens,
                 promptSource,
                 completionTokens,
@@ -183,8 +148,8 @@ public record RequestRecord(
                 httpStatus,
                 preemptions,
                 slotWaitNanos,
-                Outcome.INCOMPLETE,
-                null,
+                ended,
+                why,
                 responseId,
                 cachedTokens,
                 connection,
