@@ -1,11 +1,14 @@
 package dev.headroom.model;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -24,6 +27,14 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
     private long outputTokens, totalTokens, goodTokens;
     private long windowStart = Long.MAX_VALUE, windowEnd = Long.MIN_VALUE;
     private final Map<String, Long> errors = new TreeMap<>();
+    /** Width of the intervals of the run's time series ({@link #intervals}). */
+    public static final long INTERVAL_MICROS = 10_000_000;
+
+    static final List<String> SERIES = List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms");
+    private final TreeMap<Long, Map<String, Histogram>> open = new TreeMap<>();
+    private final TreeMap<Long, byte[][]> closed = new TreeMap<>();
+    private Map<String, Histogram> current;
+    private final TreeMap<Long, Histogram> itlSeries = new TreeMap<>();
 
     public MetricsRecorder(boolean openLoop, List<Slo> slos) {
         this.openLoop = openLoop;
@@ -67,6 +78,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
             case CLIENT_ERROR -> throw new IllegalStateException("counted above");
         }
         long origin = Metrics.micros(Metrics.origin(r, openLoop));
+        current = interval(Math.floorDiv(Metrics.micros(r.endNanos()), INTERVAL_MICROS));
         windowStart = Math.min(windowStart, origin);
         windowEnd = Math.max(windowEnd, Metrics.micros(r.endNanos()));
         record("send_lag_ms", Metrics.micros(r.sentNanos()) - Metrics.micros(r.intendedNanos()));
@@ -88,13 +100,13 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
         record("osl", r.completionTokens());
         if (r.firstTokenNanos() >= 0) {
             long first = Metrics.micros(r.firstTokenNanos());
-            record("ttft_ms", first - origin);
+            series("ttft_ms", first - origin);
             record("ttft_from_send_ms", first - Metrics.micros(r.sentNanos()));
-            record("e2e_ms", Metrics.micros(r.lastTokenNanos()) - origin);
+            series("e2e_ms", Metrics.micros(r.lastTokenNanos()) - origin);
         }
         double tpot = Metrics.tpotMicros(r);
-        if (!Double.isNaN(tpot)) record("tpot_ms", Math.round(tpot));
-        if (itl) for (double gap : Metrics.itlGapsMicros(r)) record("itl_ms", Math.round(gap));
+        if (!Double.isNaN(tpot)) series("tpot_ms", Math.round(tpot));
+        if (itl) for (double gap : Metrics.itlGapsMicros(r)) series("itl_ms", Math.round(gap));
         if (Metrics.isGood(r, openLoop, itl ? slos : withoutItl)) {
             good++;
             goodTokens += r.completionTokens();
@@ -108,6 +120,86 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
     public synchronized void useItl(Histogram gapsMicros) {
         h.put("itl_ms", gapsMicros.copy());
     }
+
+    /** As {@link #useItl}, for the time series: the itl of the interval starting at {@code startMicros}. */
+    public synchronized void useItl(long startMicros, Histogram gapsMicros) {
+        itlSeries.put(Math.floorDiv(startMicros, INTERVAL_MICROS), gapsMicros.copy());
+    }
+
+    /** Records into the run's histogram and into the interval the request ended in. */
+    private void series(String key, long value) {
+        record(key, value);
+        current.get(key).recordValue(Math.max(0, value));
+    }
+
+    /**
+     * The live histograms of interval {@code k}. Intervals ended more than one interval before the newest are kept
+     * compressed (a few hundred bytes each), so the series costs kilobytes an hour, not a histogram per interval.
+     */
+    private Map<String, Histogram> interval(long k) {
+        Map<String, Histogram> live = open.get(k);
+        if (live != null) return live;
+        live = new LinkedHashMap<>();
+        byte[][] packed = closed.remove(k);
+        for (int i = 0; i < SERIES.size(); i++) {
+            live.put(SERIES.get(i), packed == null ? new Histogram(3) : unpack(packed[i]));
+        }
+        open.put(k, live);
+        long newest = open.lastKey();
+        for (Long old : List.copyOf(open.headMap(newest - 1).keySet())) {
+            if (old != k) closed.put(old, pack(open.remove(old))); // k is about to be recorded into: packed later
+        }
+        return live;
+    }
+
+    private static Histogram unpack(byte[] packed) {
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(packed), 0);
+        } catch (DataFormatException e) {
+            throw new IllegalStateException("an interval this recorder packed does not unpack", e);
+        }
+    }
+
+    private static byte[][] pack(Map<String, Histogram> histograms) {
+        byte[][] out = new byte[SERIES.size()][];
+        for (int i = 0; i < SERIES.size(); i++) {
+            Histogram h = histograms.get(SERIES.get(i));
+            ByteBuffer b = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+            int n = h.encodeIntoCompressedByteBuffer(b);
+            out[i] = Arrays.copyOf(b.array(), n);
+        }
+        return out;
+    }
+
+    /**
+     * The run's time series: for each {@value #INTERVAL_MICROS}-µs interval of the run's clock in which measured
+     * requests completed, the ttft, itl, tpot and e2e of those requests (µs; every value of a request in the interval
+     * its response ended in), in time order.
+     */
+    public synchronized List<Interval> intervals() {
+        TreeMap<Long, Map<String, Histogram>> all = new TreeMap<>();
+        closed.forEach((k, packed) -> {
+            Map<String, Histogram> m = new LinkedHashMap<>();
+            for (int i = 0; i < SERIES.size(); i++) {
+                m.put(SERIES.get(i), unpack(packed[i]));
+            }
+            all.put(k, m);
+        });
+        open.forEach((k, m) -> {
+            Map<String, Histogram> copy = new LinkedHashMap<>();
+            m.forEach((key, h) -> copy.put(key, h.copy()));
+            all.put(k, copy);
+        });
+        itlSeries.forEach((k, h) -> {
+            if (all.containsKey(k)) all.get(k).put("itl_ms", h.copy());
+        });
+        List<Interval> out = new ArrayList<>();
+        all.forEach((k, m) -> out.add(new Interval(k * INTERVAL_MICROS, (k + 1) * INTERVAL_MICROS, m)));
+        return out;
+    }
+
+    /** One interval of the run's time series: its bounds on the run's clock (µs) and its histograms (µs). */
+    public record Interval(long startMicros, long endMicros, Map<String, Histogram> histograms) {}
 
     private void record(String key, long value) {
         h.get(key).recordValue(Math.max(0, value));

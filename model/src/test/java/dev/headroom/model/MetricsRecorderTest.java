@@ -106,4 +106,33 @@ class MetricsRecorderTest {
                 java.util.Arrays.stream(all.getFirst().withoutChunkTimes().chunkTokens())
                         .sum());
     }
+
+    @Test
+    void theTimeSeriesHasEachRequestInTheIntervalItEndedInAndAddsUpToTheRun() {
+        // One request every 0.5 s for 60 s: twelve 10-s intervals... six, of ~20 requests each; later intervals are
+        // packed as the run goes on, and a late record for an early interval is still counted where it belongs.
+        List<RequestRecord> all = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            long sent = i * 500_000_000L;
+            long[] t = {sent + 50_000_000L, sent + 60_000_000L, sent + 75_000_000L};
+            all.add(RequestRecord.completed(i, sent, sent, t, t[2] + 1000, 10, TokenSource.USAGE, 3, 0));
+        }
+        MetricsRecorder m = new MetricsRecorder(false, List.of());
+        all.subList(1, all.size()).forEach(m);
+        m.accept(all.getFirst()); // ended in the first interval, counted after the last
+        List<MetricsRecorder.Interval> series = m.intervals();
+        assertEquals(6, series.size());
+        assertEquals(0, series.getFirst().startMicros());
+        assertEquals(MetricsRecorder.INTERVAL_MICROS, series.getFirst().endMicros());
+        assertEquals(20, series.getFirst().histograms().get("ttft_ms").getTotalCount());
+        Summary s = m.summary();
+        for (String key : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
+            long total = series.stream()
+                    .mapToLong(iv -> iv.histograms().get(key).getTotalCount())
+                    .sum();
+            assertEquals(s.distribution(key).count(), total, key);
+        }
+        assertEquals(50_000, series.get(3).histograms().get("ttft_ms").getValueAtPercentile(50), 100);
+        assertEquals(240, s.distribution("itl_ms").count());
+    }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.MetricsRecorder;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Slo;
@@ -28,12 +29,14 @@ public final class RunFiles {
      * e.g. for a resumed search). requests.jsonl and requests.csv are the caller's: they are written as requests
      * finish.
      */
-    public static void writeResults(Path dir, ProbeReport report, long startEpochMillis) {
+    public static void writeResults(
+            Path dir, ProbeReport report, long startEpochMillis, List<MetricsRecorder.Interval> intervals) {
         HistogramLog.write(
                 dir.resolve("histograms.hlog"),
                 report.summary().histograms(),
                 startEpochMillis,
-                report.summary().windowSeconds());
+                report.summary().windowSeconds(),
+                intervals);
         write(dir.resolve("summary.json"), SummaryJson.write(report));
     }
 

@@ -80,7 +80,12 @@ public final class SummaryRebuild {
         ItlSource itl = ItlSource.CHUNK_TIMES;
         if (chunks.firstAndLastOnly() > 0) {
             Histogram gaps = logged == null ? null : logged.histograms().get("itl_ms");
-            if (gaps != null && old != null) metrics.useItl(gaps);
+            if (gaps != null && old != null) {
+                metrics.useItl(gaps);
+                for (HistogramLog.Slice slice : logged.series().getOrDefault("itl_ms", List.of())) {
+                    metrics.useItl(Math.round(slice.startS() * 1e6), slice.histogram());
+                }
+            }
             itl = gaps != null && old != null ? ItlSource.HISTOGRAM_LOG : ItlSource.NONE;
         }
         Summary summary = metrics.summary();
@@ -100,7 +105,7 @@ public final class SummaryRebuild {
         ProbeReport report = new ProbeReport(run, summary, health, old == null ? null : old.server(), warnings);
 
         long start = logged != null ? logged.startEpochMillis() : startMillis(run.startedAt());
-        HistogramLog.write(hlog, summary.histograms(), start, summary.windowSeconds());
+        HistogramLog.write(hlog, summary.histograms(), start, summary.windowSeconds(), metrics.intervals());
         RunFiles.writeAtomically(summaryFile, SummaryJson.write(report));
         return new Rebuilt(report, chunks.complete() + chunks.firstAndLastOnly(), itl, old != null);
     }

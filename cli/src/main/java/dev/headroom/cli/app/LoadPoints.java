@@ -176,7 +176,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
         ProbeReport report = report(m, metrics.summary(), server, started);
         Measurement.Notes notes = m.notes();
         long startMillis = notes != null ? notes.startEpochMicros() / 1000 : started.toEpochMilli();
-        RunFiles.writeResults(pointDir, report, startMillis);
+        RunFiles.writeResults(pointDir, report, startMillis, metrics.intervals());
         return new Point(m, report);
     }
 

@@ -8,10 +8,12 @@ import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.Summary;
+import dev.headroom.reports.HistogramLog;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.ResultFiles;
 import dev.headroom.reports.ServerScrapes;
 import dev.headroom.reports.chart.Chart;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,13 +70,20 @@ final class ProbeReportPage {
         }
         page.charts(charts, captions);
         page.h2("Over the run");
-        page.charts(
-                List.of(inFlight(requests), tokensPerSecond(requests)),
-                List.of(
-                        "Requests in flight (sent, not yet ended) over the run; the warm-up is shaded.",
-                        "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first "
-                                + "and last token); "
-                                + "the warm-up is shaded."));
+        List<Chart> overTime = new ArrayList<>(List.of(inFlight(requests), tokensPerSecond(requests)));
+        List<String> overTimeCaptions = new ArrayList<>(List.of(
+                "Requests in flight (sent, not yet ended) over the run; the warm-up is shaded.",
+                "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first "
+                        + "and last token); "
+                        + "the warm-up is shaded."));
+        Path hlog = dir.resolve("histograms.hlog");
+        Chart series = Files.isRegularFile(hlog) ? latencyOverTime(HistogramLog.read(hlog)) : null;
+        if (series != null) {
+            overTime.add(series);
+            overTimeCaptions.add("ttft and itl percentiles of the measured requests that ended in each 10-s interval"
+                    + " of the run, from the time series in histograms.hlog.");
+        }
+        page.charts(overTime, overTimeCaptions);
         List<ServerScrapes.Scrape> scrapes = ServerScrapes.read(dir.resolve("server_metrics.jsonl"));
         ServerMetrics server = report.server();
         if (!scrapes.isEmpty()) {
@@ -190,6 +199,27 @@ final class ProbeReportPage {
         double[] a = out.stream().mapToDouble(Double::doubleValue).toArray();
         Arrays.sort(a);
         return a;
+    }
+
+    /** ttft p50/p99 and itl p50/p99 per interval of the run's time series; null when the log has none. */
+    static Chart latencyOverTime(HistogramLog.Read log) {
+        if (log.series().isEmpty()) return null;
+        Chart c = new Chart("Latency over the run", "time since start (s)", "ms").logY();
+        for (String key : List.of("ttft_ms", "itl_ms")) {
+            List<HistogramLog.Slice> slices = log.series().getOrDefault(key, List.of());
+            if (slices.isEmpty()) continue;
+            String name = key.substring(0, key.length() - 3);
+            for (double pct : new double[] {50, 99}) {
+                double[] x = new double[slices.size()], y = new double[slices.size()];
+                for (int i = 0; i < slices.size(); i++) {
+                    HistogramLog.Slice sl = slices.get(i);
+                    x[i] = (sl.startS() + sl.endS()) / 2;
+                    y[i] = sl.histogram().getValueAtPercentile(pct) / 1000.0;
+                }
+                c.line(name + " p" + (int) pct, x, y);
+            }
+        }
+        return c;
     }
 
     private static double warmupEnd(List<RequestsJsonl.Line> requests) {
