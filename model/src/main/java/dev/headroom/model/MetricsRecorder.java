@@ -78,11 +78,11 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
             case CLIENT_ERROR -> throw new IllegalStateException("counted above");
         }
         long origin = Metrics.micros(Metrics.origin(r, openLoop));
-        current = interval(Math.floorDiv(Metrics.micros(r.endNanos()), INTERVAL_MICROS));
         windowStart = Math.min(windowStart, origin);
         windowEnd = Math.max(windowEnd, Metrics.micros(r.endNanos()));
         record("send_lag_ms", Metrics.micros(r.sentNanos()) - Metrics.micros(r.intendedNanos()));
         if (!r.succeeded()) return;
+        current = interval(Math.floorDiv(Metrics.micros(r.endNanos()), INTERVAL_MICROS));
         outputTokens += r.completionTokens();
         totalTokens += r.completionTokens() + r.promptTokens();
         if (r.requestedOutputTokens() > 0 && r.completionTokens() < r.requestedOutputTokens()) oslShort++;

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ObjLongConsumer;
 
 /** The lines of a JSON-lines file Headroom appended to while it measured. */
 final class JsonLines {
@@ -19,19 +20,31 @@ final class JsonLines {
     /** Every line (none when the file is missing); a half-written last line, as a killed run leaves, is skipped. */
     static List<JsonNode> read(Path f) {
         List<JsonNode> out = new ArrayList<>();
-        if (!Files.isRegularFile(f)) return out;
+        forEach(f, (node, number) -> out.add(node));
+        return out;
+    }
+
+    /**
+     * Hands each line to {@code sink} with its 1-based number as it is read (a file of any length in little memory;
+     * none when the file is missing); a half-written last line, as a killed run leaves, is skipped.
+     */
+    static void forEach(Path f, ObjLongConsumer<JsonNode> sink) {
+        if (!Files.isRegularFile(f)) return;
         try (BufferedReader r = Files.newBufferedReader(f)) {
+            long number = 0;
             for (String line; (line = r.readLine()) != null; ) {
+                number++;
                 if (line.isBlank()) continue;
+                JsonNode node;
                 try {
-                    out.add(JSON.readTree(line));
+                    node = JSON.readTree(line);
                 } catch (IOException partial) {
-                    // A run killed mid-write leaves half a line; everything before it is kept.
+                    continue; // a run killed mid-write leaves half a line; everything before it is kept
                 }
+                sink.accept(node, number);
             }
         } catch (IOException e) {
             throw new BadInputException("cannot read " + f + ": " + e.getMessage());
         }
-        return out;
     }
 }

@@ -3,6 +3,7 @@ package dev.headroom.reports;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -95,7 +96,7 @@ public final class RequestsCsv implements AutoCloseable {
     }
 
     private static double seconds(long nanos) {
-        return Math.round(nanos / 1e3) / 1e6;
+        return Metrics.micros(nanos) / 1e6;
     }
 
     @Override

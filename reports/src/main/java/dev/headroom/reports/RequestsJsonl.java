@@ -5,13 +5,11 @@ import static dev.headroom.reports.JsonNumbers.num;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.TokenSource;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +31,6 @@ import java.util.stream.Collectors;
  */
 public final class RequestsJsonl implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private final BufferedWriter out;
     private final boolean chunkTimes;
 
@@ -104,28 +101,15 @@ public final class RequestsJsonl implements AutoCloseable {
      * @return how many lines carried per-chunk times, and how many did not
      */
     public static ChunkTimes records(Path file, Consumer<Read> sink) {
-        long with = 0, without = 0;
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            long lineNo = 0;
-            for (String line; (line = r.readLine()) != null; ) {
-                lineNo++;
-                if (line.isBlank()) continue;
-                JsonNode n;
-                try {
-                    n = MAPPER.readTree(line);
-                } catch (IOException partial) {
-                    continue; // a run killed mid-write leaves half a line; everything before it is kept
-                }
-                RequestRecord rec = record(file, lineNo, n);
-                boolean every = n.has("chunk_us") || rec.chunkNanos().length < 2;
-                if (every) with++;
-                else without++;
-                sink.accept(new Read(rec, every));
-            }
-        } catch (IOException e) {
-            throw new BadInputException("cannot read " + file + ": " + e.getMessage());
-        }
-        return new ChunkTimes(with, without);
+        long[] with = {0}, without = {0};
+        JsonLines.forEach(file, (n, lineNo) -> {
+            RequestRecord rec = record(file, lineNo, n);
+            boolean every = n.has("chunk_us") || rec.chunkNanos().length < 2;
+            if (every) with[0]++;
+            else without[0]++;
+            sink.accept(new Read(rec, every));
+        });
+        return new ChunkTimes(with[0], without[0]);
     }
 
     /** One record read back; {@code everyChunk}: it holds every content chunk's time, so its itl is as measured. */
@@ -294,7 +278,7 @@ public final class RequestsJsonl implements AutoCloseable {
 
     private static void seconds(JsonGenerator g, String field, long nanos) throws IOException {
         if (nanos < 0 && !field.equals("intended_s") && !field.equals("sent_s")) g.writeNullField(field);
-        else g.writeNumberField(field, Math.round(nanos / 1e3) / 1e6);
+        else g.writeNumberField(field, Metrics.micros(nanos) / 1e6);
     }
 
     @Override

@@ -34,7 +34,6 @@ import org.HdrHistogram.Histogram;
  */
 public final class SummaryRebuild {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern GAMMA = Pattern.compile("gamma:([0-9.]+)");
     static final String UNKNOWN = "unknown (rebuilt from requests.jsonl)";
 
@@ -71,7 +70,9 @@ public final class SummaryRebuild {
         List<Slo> slos = new ArrayList<>();
         for (JsonNode s : c.path("slo")) slos.add(Slo.parse(s.asText()));
         Path summaryFile = dir.resolve("summary.json");
-        ProbeReport old = Files.isRegularFile(summaryFile) ? SummaryJson.read(json(summaryFile)) : null;
+        ProbeReport old = Files.isRegularFile(summaryFile)
+                ? ResultFiles.probe(summaryFile).report()
+                : null;
         Path hlog = dir.resolve("histograms.hlog");
         HistogramLog.Read logged = Files.isRegularFile(hlog) ? HistogramLog.read(hlog) : null;
 
@@ -166,14 +167,6 @@ public final class SummaryRebuild {
     private static JsonNode yaml(Path f) {
         try {
             return YAML.readTree(f.toFile());
-        } catch (IOException e) {
-            throw new BadInputException("cannot read " + f + ": " + e.getMessage());
-        }
-    }
-
-    private static JsonNode json(Path f) {
-        try {
-            return JSON.readTree(f.toFile());
         } catch (IOException e) {
             throw new BadInputException("cannot read " + f + ": " + e.getMessage());
         }
