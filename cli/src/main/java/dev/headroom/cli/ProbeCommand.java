@@ -78,7 +78,7 @@ public final class ProbeCommand implements Callable<Integer> {
             plan = run.plan(point.toLoad(load, 8), load, work.workload());
         }
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
-        target.validate(); // everything checked before anything is written
+        target.validate(work); // everything checked before anything is written
         Path dir = output.runDirectory("probe");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -86,7 +86,7 @@ public final class ProbeCommand implements Callable<Integer> {
             String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
             ProbeReport report = endpoint.points(
                             "probe", startedAt, plan.load(), run.seed, work, workload.promptSalt(), dir, slos)
-                    .withProgress(err)
+                    .withProgress(target.virtual() ? null : err)
                     .withChunkTimes(records.chunkTimes)
                     .measure(dir, plan);
             switch (format) {

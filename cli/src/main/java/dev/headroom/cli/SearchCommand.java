@@ -131,12 +131,6 @@ public final class SearchCommand implements Callable<Integer> {
                     + "not measured again.")
     Path resume;
 
-    @Option(
-            names = "--virtual",
-            description = "Measure the simulator on its virtual clock: no HTTP, no waiting; "
-                    + "results are labelled simulated.")
-    boolean virtual;
-
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
@@ -187,9 +181,9 @@ public final class SearchCommand implements Callable<Integer> {
                 seed,
                 openLoop,
                 Goodput.Unit.parse(goodputUnit));
-        if (virtual && !target.embedded()) throw new BadInputException("--virtual simulates; it cannot take --url");
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
-        target.validate();
+        target.validate(work);
+        boolean virtual = target.virtual();
         SearchReport previous = resume == null ? null : readResumable(resume);
         Path dir = resume != null ? resume : output.runDirectory("search");
         PrintWriter out = spec.commandLine().getOut();
@@ -198,7 +192,7 @@ public final class SearchCommand implements Callable<Integer> {
                 ? previous.run().startedAt()
                 : Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         LoadModel first = openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min));
-        try (Endpoint endpoint = virtual ? Endpoint.virtual(engine, target.api) : target.open(engine)) {
+        try (Endpoint endpoint = target.open(engine)) {
             LoadPoints points =
                     endpoint.points("search", startedAt, first, seed, work, workload.promptSalt(), dir, sloList);
             if (!virtual) points.withProgress(err);

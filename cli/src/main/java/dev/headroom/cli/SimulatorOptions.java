@@ -2,6 +2,8 @@ package dev.headroom.cli;
 
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.profile.ModelProfile;
+import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
 import java.util.Map;
 import picocli.CommandLine;
@@ -26,7 +28,8 @@ public final class SimulatorOptions {
             Map.entry("--stall-ms", "--sim-stall-ms"),
             Map.entry("--eos-length", "--sim-eos-length"),
             Map.entry("--prefix-caching", "--sim-prefix-caching"),
-            Map.entry("--no-prefix-caching", "--no-sim-prefix-caching"));
+            Map.entry("--no-prefix-caching", "--no-sim-prefix-caching"),
+            Map.entry("--kv-cache-dtype", "--sim-kv-cache-dtype"));
 
     /**
      * {@code args} with every alias spelled as its {@code --sim-*} option, when the command named takes the
@@ -146,25 +149,49 @@ public final class SimulatorOptions {
                     + "turns it off).")
     boolean prefixCaching;
 
+    @Option(
+            names = "--sim-weight-dtype",
+            paramLabel = "auto|bf16|fp16|fp8|int8|int4",
+            defaultValue = "auto",
+            description = "Simulator: the weights' format; auto is the model profile's (default: ${DEFAULT-VALUE}).")
+    String weightDtype;
+
+    @Option(
+            names = "--sim-kv-cache-dtype",
+            paramLabel = "auto|bf16|fp16|fp8",
+            defaultValue = "auto",
+            description = "Simulator: the KV cache's format, apart from the weights' (vLLM --kv-cache-dtype); auto "
+                    + "is the model profile's (default: ${DEFAULT-VALUE}).")
+    String kvCacheDtype;
+
+    @Option(
+            names = "--sim-chunked-prefill",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Simulator: prefill long prompts in chunks beside the decodes, as vLLM does (default: on; "
+                    + "--no-sim-chunked-prefill prefills whole prompts in steps of their own, as TGI does).")
+    boolean chunkedPrefill;
+
     /** The engine configuration, validated (a model that does not fit is bad input, reported now). */
     EngineConfig toConfig(long seed) {
-        var base = EngineConfig.defaults(Profiles.hardware(hardware), Profiles.model(model));
-        var config = new EngineConfig(
-                base.hardware(),
-                base.model(),
-                tp,
-                maxNumSeqs,
-                maxNumBatchedTokens,
-                base.blockSize(),
-                gpuMemoryUtilization,
-                base.activationReserveGb(),
-                maxWaiting,
-                noise,
-                stallProbability,
-                stallMs,
-                LengthDistribution.parse(eosLength),
-                seed,
-                prefixCaching);
+        ModelProfile m = Profiles.model(model);
+        var config = EngineConfig.defaults(Profiles.hardware(hardware), m).toBuilder()
+                .tensorParallel(tp)
+                .maxNumSeqs(maxNumSeqs)
+                .maxNumBatchedTokens(maxNumBatchedTokens)
+                .gpuMemoryUtilization(gpuMemoryUtilization)
+                .maxWaiting(maxWaiting)
+                .noise(noise, stallProbability, stallMs)
+                .eosLength(LengthDistribution.parse(eosLength))
+                .seed(seed)
+                .prefixCaching(prefixCaching)
+                .weights(Precision.parseWeights(
+                        weightDtype, Precision.ofBytes(m.bytesPerWeight()), "--sim-weight-dtype"))
+                .kvCache(Precision.parseKvCache(
+                        kvCacheDtype, Precision.ofBytes(m.kvBytesPerElement()), "--sim-kv-cache-dtype"))
+                .chunkedPrefill(chunkedPrefill)
+                .build();
         config.kvBlocks();
         return config;
     }

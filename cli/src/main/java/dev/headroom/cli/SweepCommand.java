@@ -89,7 +89,7 @@ public final class SweepCommand implements Callable<Integer> {
         else points.rate.forEach(r -> loads.add(load.open(r)));
         loads.forEach(l -> run.plan(l, load, work.workload())); // validate every point before running any
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
-        target.validate();
+        target.validate(work);
         Path dir = output.runDirectory("sweep");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -99,7 +99,7 @@ public final class SweepCommand implements Callable<Integer> {
             String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
             LoadPoints points = endpoint.points(
                             "sweep", startedAt, loads.getFirst(), run.seed, work, workload.promptSalt(), dir, slos)
-                    .withProgress(err)
+                    .withProgress(target.virtual() ? null : err)
                     .withChunkTimes(records.chunkTimes);
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);

@@ -6,6 +6,7 @@ import dev.headroom.probe.Api;
 import dev.headroom.probe.KeepAlive;
 import dev.headroom.probe.MetricsScraper;
 import dev.headroom.probe.Target;
+import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.SimServer;
 import java.io.IOException;
@@ -27,6 +28,12 @@ public final class TargetOptions {
             description = "Base URL of the OpenAI-compatible server (e.g. http://127.0.0.1:8000). Without it, the "
                     + "embedded simulator is started in-process and measured.")
     String url;
+
+    @Option(
+            names = "--virtual",
+            description = "Run the simulator on its virtual clock: no HTTP, no waiting (a point of minutes takes "
+                    + "milliseconds); results are labelled simulated. Takes no --url.")
+    boolean virtual;
 
     @Option(
             names = "--api",
@@ -142,8 +149,12 @@ public final class TargetOptions {
         return apiKeyFile != null ? "file " + apiKeyFile : "$" + apiKeyEnv;
     }
 
-    /** The --url server, or the embedded simulator running {@code engine}, started now and stopped with it. */
+    /**
+     * The --url server, the embedded simulator running {@code engine} (started now and stopped with it), or with
+     * --virtual that engine on its virtual clock.
+     */
     Endpoint open(EngineConfig engine) {
+        if (virtual) return Endpoint.virtual(engine, Api.parse(api).wireName());
         SimServer server = embedded() ? SimServer.start(SimServer.Config.loopback(engine)) : null;
         try {
             Target t = toTarget(server != null ? server.baseUri() : parsedUrl());
@@ -155,9 +166,25 @@ public final class TargetOptions {
         }
     }
 
-    /** Everything about the target checked before anything is written (the embedded simulator needs nothing). */
-    void validate() {
+    /**
+     * Everything about the target checked before anything is written (the embedded simulator needs nothing; the
+     * virtual clock draws synthetic prompts of the workload's lengths, and cannot replay a dataset or a trace).
+     */
+    void validate(WorkloadSpec work) {
+        if (virtual) {
+            if (!embedded()) throw new BadInputException("--virtual simulates; it cannot take --url");
+            if (work.dataset() != null || work.trace() != null || work.sharedPrefixTokens() > 0) {
+                throw new BadInputException("--virtual draws synthetic prompts of the given lengths; drop "
+                        + "--dataset/--trace/--shared-prefix, or measure the simulator over HTTP without --virtual");
+            }
+            return;
+        }
         if (!embedded()) toTarget(parsedUrl());
+    }
+
+    /** Whether the measured server is the simulator on its virtual clock. */
+    boolean virtual() {
+        return virtual;
     }
 
     boolean embedded() {

@@ -55,6 +55,8 @@ public final class VirtualEngine implements Measurer {
         private final List<VirtualRequest> byIndex = new ArrayList<>();
         private final long maxNanos;
         private final long thinkNanos;
+        /** How long after it is sent a request reaches the scheduler. */
+        private final long overheadNanos;
         /** Measured requests to send; warm-up ones are sent regardless. */
         private long measuredTarget;
 
@@ -79,6 +81,7 @@ public final class VirtualEngine implements Measurer {
             double max = request.length().maxSeconds() + request.length().warmupSeconds();
             this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
             this.thinkNanos = Math.round(request.thinkTimeSeconds() * 1e9);
+            this.overheadNanos = config.requestOverheadNanos();
         }
 
         Measurement execute() {
@@ -126,7 +129,8 @@ public final class VirtualEngine implements Measurer {
                 if (measuredIssued >= measuredTarget) return;
                 measuredIssued++;
             }
-            arrivals.add(new long[] {at, issued++});
+            // Ordered by when the scheduler sees it; a[2] is when it was sent.
+            arrivals.add(new long[] {at + overheadNanos, issued++, at});
         }
 
         private boolean isWarmup(VirtualRequest p) {
@@ -143,12 +147,13 @@ public final class VirtualEngine implements Measurer {
         private void admitArrivalsUpTo(long t) {
             while (!arrivals.isEmpty() && arrivals.peek()[0] <= t) {
                 long[] a = arrivals.poll();
-                arrive(a[0], a[1]);
+                arrive(a[2], a[1], a[0]);
                 if (gaps != null) nextOpenArrival();
             }
         }
 
-        private void arrive(long at, long index) {
+        /** Request {@code index}, sent at {@code at}, reaches the scheduler at {@code ready}. */
+        private void arrive(long at, long index, long ready) {
             SplittableRandom draws = Seeds.request(request.seed(), index);
             int isl = workload.inputTokens().sample(draws);
             // No output length asked for: the server decides, up to the context left.
@@ -164,17 +169,17 @@ public final class VirtualEngine implements Measurer {
             boolean fits = isl + requested <= config.model().maxContext();
             // Every prompt its own: the prefix cache runs (and fills and evicts) as on the HTTP server, with no reuse.
             p.seq = new Sequence(
-                    index, isl, osl, at, this, BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
+                    index, isl, osl, ready, this, BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
             if (!fits) {
                 p.fail(
-                        at,
+                        ready,
                         400,
                         "prompt + max_tokens exceeds max context "
                                 + config.model().maxContext());
-                onDone(at);
+                onDone(ready);
             } else if (!engine.submit(p.seq)) {
-                p.fail(at, 429, "waiting queue full");
-                onDone(at);
+                p.fail(ready, 429, "waiting queue full");
+                onDone(ready);
             }
         }
 

@@ -45,8 +45,10 @@ public final class VirtualFleet {
         List<VirtualRequest> requests = new ArrayList<>();
         List<Boolean> warm = new ArrayList<>();
         double nextArrival = gaps.nextSeconds();
+        long overhead = config.requestOverheadNanos();
         while (true) {
-            long ta = nextArrival * 1e9 < end ? Math.round(nextArrival * 1e9) : Long.MAX_VALUE;
+            // ta: when the next request reaches a scheduler, its overhead after it was sent.
+            long ta = nextArrival * 1e9 < end ? Math.round(nextArrival * 1e9) + overhead : Long.MAX_VALUE;
             int first = 0;
             for (int i = 1; i < replicas; i++) if (stepEnd[i] < stepEnd[first]) first = i;
             long te = stepEnd[first];
@@ -56,9 +58,9 @@ public final class VirtualFleet {
                 SplittableRandom draws = Seeds.request(seed, requests.size());
                 int isl = workload.inputTokens().sample(draws);
                 int osl = workload.outputTokens().sample(draws);
-                VirtualRequest r = new VirtualRequest(requests.size(), ta, isl, osl, osl);
+                VirtualRequest r = new VirtualRequest(requests.size(), ta - overhead, isl, osl, osl);
                 requests.add(r);
-                warm.add(ta < warmup);
+                warm.add(ta - overhead < warmup);
                 r.seq = new Sequence(r.index, isl, osl, ta, r);
                 if (r.isl + r.requested > config.model().maxContext()) {
                     r.fail(

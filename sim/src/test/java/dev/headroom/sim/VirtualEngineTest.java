@@ -16,6 +16,7 @@ import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Profiles;
+import dev.headroom.sim.profile.StepTerm;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -35,9 +36,12 @@ class VirtualEngineTest {
     @Test
     void batchOneDecodeStepIsWeightBytesOverBandwidthPlusOverhead() {
         Measurement m = closed(quiet(H100, LLAMA_8B), 1, Workload.fixed(16, 64), 3);
-        // Hand computation: 8.03e9 params x 2 bytes / (3350 GB/s x 0.80) + 1.0 ms overhead = 5.99 + 1.0 ms.
-        // The KV read of a ~80-token context adds ~0.004 ms.
-        double expected = 8.03e9 * 2 / (3350e9 * 0.80) + 1.0e-3;
+        // Hand computation: 8.03e9 params x 2 bytes / (3350 GB/s x memory efficiency) + the step's, the sequence's
+        // and 32 layers' fixed costs. The KV read of a ~80-token context adds ~0.004 ms.
+        double expected = 8.03e9 * 2 / (3350e9 * H100.term(StepTerm.MEMORY_EFFICIENCY))
+                + H100.term(StepTerm.STEP_OVERHEAD_MS) / 1e3
+                + H100.term(StepTerm.SEQ_OVERHEAD_US) / 1e6
+                + 32 * H100.term(StepTerm.LAYER_OVERHEAD_US) / 1e6;
         double median = Stats.percentile(Stats.itlSeconds(m), 50);
         assertEquals(expected, median, expected * 0.01, "median ITL " + median);
     }

@@ -77,6 +77,7 @@ public final class Endpoint implements AutoCloseable {
         boolean reuseAsked = prompts.sharedPrefixTokens() > 0 || prompts.dataset() != null;
         String sim = simulator == null ? null : simulator.describe();
         if (target == null) {
+            sim += ", virtual clock"; // every result of it says it was simulated, not measured
             String model = simulator.model().servedName();
             RunInfo run = new RunInfo(
                     Version.get(),

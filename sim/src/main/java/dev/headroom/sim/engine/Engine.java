@@ -34,7 +34,7 @@ public final class Engine {
 
     public Engine(EngineConfig config) {
         this.config = config;
-        this.cost = new StepCostModel(config.hardware(), config.model(), config.tensorParallel());
+        this.cost = new StepCostModel(config);
         this.totalBlocks = config.kvBlocks();
         this.blocks = new PrefixCache(totalBlocks, config.blockSize(), config.prefixCaching());
         // Like vLLM's 1% watermark: keep a few blocks so admissions do not immediately force preemptions.
@@ -78,6 +78,12 @@ public final class Engine {
         if (inFlight != null) throw new IllegalStateException("a step is already in flight");
         Step step = new Step();
         StepCostModel.Step work = cost.newStep();
+        if (!config.chunkedPrefill()) {
+            // A step prefills whole prompts when one can be admitted, else decodes: decodes wait for prefills.
+            admitWhole(step, work, now);
+            if (step.seqs.isEmpty()) decodeRunning(step, work);
+            return finishPlan(step, work);
+        }
         int budget = config.maxNumBatchedTokens();
         boolean preempted = false;
 
@@ -125,11 +131,66 @@ public final class Engine {
             budget -= n;
         }
 
+        return finishPlan(step, work);
+    }
+
+    private Step finishPlan(Step step, StepCostModel.Step work) {
         if (step.seqs.isEmpty()) return null;
         step.nanos = Math.max(1, Math.round(jitter(work.seconds()) * 1e9));
         inFlight = step;
         stepsTotal++;
         return step;
+    }
+
+    /**
+     * Without chunked prefill: admits waiting prompts whole, in arrival order, while their tokens fit the budget
+     * (the first one always, however long) and the batch and the KV cache have room.
+     */
+    private void admitWhole(Step step, StepCostModel.Step work, long now) {
+        int budget = config.maxNumBatchedTokens();
+        while (running.size() < config.maxNumSeqs() && !waiting.isEmpty()) {
+            Sequence seq = waiting.peekFirst();
+            int hit = blocks.hitBlocks(seq);
+            int cached = hit * config.blockSize();
+            int n = seq.tokens() - cached;
+            if (!step.seqs.isEmpty() && n > budget) break;
+            // Room for the whole sequence, output included, as servers without paging reserve it.
+            int need = blocksFor(seq.promptTokens + seq.outputTokens) - hit;
+            int available = blocks.available() - blocks.freeAmongHits(seq, hit);
+            if (need > available - (running.isEmpty() ? 0 : watermarkBlocks)) break;
+            waiting.pollFirst();
+            blocks.takeHits(seq, hit);
+            running.add(seq);
+            if (seq.firstScheduledNanos < 0) {
+                seq.firstScheduledNanos = now;
+                promptTokensTotal += seq.promptTokens;
+            }
+            blocks.allocate(seq, blocksFor(cached + n) - hit);
+            schedule(step, work, seq, n);
+            budget -= n;
+            if (budget <= 0) break;
+        }
+    }
+
+    /** Without chunked prefill: one token for every running sequence, preempting from the newest on a shortage. */
+    private void decodeRunning(Step step, StepCostModel.Step work) {
+        for (int i = 0; i < running.size(); i++) {
+            Sequence seq = running.get(i);
+            int n = seq.tokens() - seq.computed;
+            int need = blocksFor(seq.computed + n) - seq.blocks;
+            boolean scheduled = true;
+            while (need > blocks.available()) {
+                Sequence victim = running.getLast();
+                preempt(victim);
+                if (victim == seq) {
+                    scheduled = false;
+                    break;
+                }
+            }
+            if (!scheduled) break;
+            blocks.allocate(seq, need);
+            schedule(step, work, seq, n);
+        }
     }
 
     /** Applies a planned step as of {@code end}: KV progress, new tokens, finished sequences. */

@@ -4,16 +4,18 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
+import dev.headroom.sim.profile.Precision;
+import dev.headroom.sim.profile.StepTerm;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Everything that shapes the simulated engine: hardware, model, parallelism, vLLM-style scheduler limits,
- * noise and the seed.
+ * Everything that shapes the simulated engine: hardware, model, parallelism, number formats, vLLM-style scheduler
+ * limits, noise and the seed.
  *
  * @param tensorParallel        GPUs the model is sharded over
- * @param maxNumSeqs            most sequences in one batch (vLLM {@code max_num_seqs})
+ * @param maxNumSeqs            most sequences in one batch (vLLM {@code max_num_seqs}; a server's slots)
  * @param maxNumBatchedTokens   token budget of one step (vLLM {@code max_num_batched_tokens}); long prompts are
  *                              prefilled in chunks of at most this
  * @param blockSize             tokens per KV-cache block
@@ -28,6 +30,10 @@ import java.util.Map;
  * @param seed                  seeds the noise and the output lengths
  * @param prefixCaching         automatic prefix caching, on by default as in vLLM: full prompt blocks already in the
  *                              KV cache are not prefilled again
+ * @param weights               the weights' number format (null: the model profile's)
+ * @param kvCache               the KV cache's number format, apart from the weights' (null: the model profile's)
+ * @param chunkedPrefill        vLLM's default: prompts are prefilled in chunks within the token budget, beside the
+ *                              decodes; off, a step either prefills whole prompts or decodes (TGI, vLLM V0)
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -44,7 +50,10 @@ public record EngineConfig(
         double stallMs,
         LengthDistribution eosLength,
         long seed,
-        boolean prefixCaching) {
+        boolean prefixCaching,
+        Precision weights,
+        Precision kvCache,
+        boolean chunkedPrefill) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -55,6 +64,13 @@ public record EngineConfig(
 
     public EngineConfig {
         if (hardware == null || model == null) throw new IllegalArgumentException("engine needs hardware and model");
+        if (weights == null) weights = Precision.ofBytes(model.bytesPerWeight());
+        if (kvCache == null) kvCache = Precision.ofBytes(model.kvBytesPerElement());
+        if (kvCache == Precision.INT8 || kvCache == Precision.INT4) {
+            throw new BadInputException("kv-cache-dtype must be bf16, fp16 or fp8, got " + kvCache.wireName());
+        }
+        // The model as deployed: its element sizes are the formats chosen.
+        model = model.withPrecision(weights.bytes(), kvCache.bytes());
         check(tensorParallel >= 1 && tensorParallel <= 64, "tp must be in 1..64, got " + tensorParallel);
         check(maxNumSeqs >= 1, "max-num-seqs must be >= 1, got " + maxNumSeqs);
         check(maxNumBatchedTokens >= 16, "max-num-batched-tokens must be >= 16, got " + maxNumBatchedTokens);
@@ -89,88 +105,51 @@ public record EngineConfig(
                 DEFAULT_STALL_MS,
                 new LengthDistribution.LogNormal(256, 200),
                 42,
+                true,
+                null,
+                null,
                 true);
     }
 
+    /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
     public EngineConfig withTensorParallel(int tp) {
-        return new EngineConfig(
-                hardware,
-                model,
-                tp,
-                maxNumSeqs,
-                maxNumBatchedTokens,
-                blockSize,
-                gpuMemoryUtilization,
-                activationReserveGb,
-                maxWaiting,
-                noise,
-                stallProbability,
-                stallMs,
-                eosLength,
-                seed,
-                prefixCaching);
+        return toBuilder().tensorParallel(tp).build();
     }
 
     public EngineConfig withMaxNumSeqs(int n) {
-        return new EngineConfig(
-                hardware,
-                model,
-                tensorParallel,
-                n,
-                maxNumBatchedTokens,
-                blockSize,
-                gpuMemoryUtilization,
-                activationReserveGb,
-                maxWaiting,
-                noise,
-                stallProbability,
-                stallMs,
-                eosLength,
-                seed,
-                prefixCaching);
+        return toBuilder().maxNumSeqs(n).build();
     }
 
     public EngineConfig withMaxWaiting(int n) {
-        return new EngineConfig(
-                hardware,
-                model,
-                tensorParallel,
-                maxNumSeqs,
-                maxNumBatchedTokens,
-                blockSize,
-                gpuMemoryUtilization,
-                activationReserveGb,
-                n,
-                noise,
-                stallProbability,
-                stallMs,
-                eosLength,
-                seed,
-                prefixCaching);
+        return toBuilder().maxWaiting(n).build();
     }
 
     public EngineConfig withNoise(double sigma, double stallProb, double stallMillis) {
-        return new EngineConfig(
-                hardware,
-                model,
-                tensorParallel,
-                maxNumSeqs,
-                maxNumBatchedTokens,
-                blockSize,
-                gpuMemoryUtilization,
-                activationReserveGb,
-                maxWaiting,
-                sigma,
-                stallProb,
-                stallMillis,
-                eosLength,
-                seed,
-                prefixCaching);
+        return toBuilder().noise(sigma, stallProb, stallMillis).build();
     }
 
-    /** "MODEL on HARDWARE xTP", as results name the simulated server. */
+    public EngineConfig withEosLength(LengthDistribution d) {
+        return toBuilder().eosLength(d).build();
+    }
+
+    public EngineConfig withPrefixCaching(boolean on) {
+        return toBuilder().prefixCaching(on).build();
+    }
+
+    public EngineConfig withSeed(long s) {
+        return toBuilder().seed(s).build();
+    }
+
+    /** "MODEL on HARDWARE xTP", as results name the simulated server (with the formats when not BF16). */
     public String describe() {
-        return model.name() + " on " + hardware.name() + " x" + tensorParallel;
+        String formats = weights == Precision.BF16 && kvCache == Precision.BF16
+                ? ""
+                : " (" + weights.wireName() + " weights, " + kvCache.wireName() + " KV)";
+        return model.name() + formats + " on " + hardware.name() + " x" + tensorParallel;
     }
 
     /** The settings a run's config.yaml records under {@code simulator}. */
@@ -179,67 +158,30 @@ public record EngineConfig(
         m.put("hardware", hardware.name());
         m.put("model", model.name());
         m.put("tp", tensorParallel);
+        m.put("weight_dtype", weights.wireName());
+        m.put("kv_cache_dtype", kvCache.wireName());
         m.put("max_num_seqs", maxNumSeqs);
+        m.put("max_num_batched_tokens", maxNumBatchedTokens);
+        m.put("chunked_prefill", chunkedPrefill);
+        m.put("gpu_memory_utilization", gpuMemoryUtilization);
+        m.put("max_waiting", maxWaiting);
         m.put("noise", noise);
         m.put("prefix_caching", prefixCaching);
         return m;
     }
 
-    public EngineConfig withEosLength(LengthDistribution d) {
-        return new EngineConfig(
-                hardware,
-                model,
-                tensorParallel,
-                maxNumSeqs,
-                maxNumBatchedTokens,
-                blockSize,
-                gpuMemoryUtilization,
-                activationReserveGb,
-                maxWaiting,
-                noise,
-                stallProbability,
-                stallMs,
-                d,
-                seed,
-                prefixCaching);
+    /**
+     * A request's cost outside the engine's steps (HTTP, tokenisation, detokenisation, queueing into the engine):
+     * it reaches the scheduler this long after it was sent ({@link StepTerm#REQUEST_OVERHEAD_MS}).
+     */
+    public long requestOverheadNanos() {
+        return Math.round(hardware.term(StepTerm.REQUEST_OVERHEAD_MS) * 1e6);
     }
 
-    public EngineConfig withPrefixCaching(boolean on) {
-        return new EngineConfig(
-                hardware,
-                model,
-                tensorParallel,
-                maxNumSeqs,
-                maxNumBatchedTokens,
-                blockSize,
-                gpuMemoryUtilization,
-                activationReserveGb,
-                maxWaiting,
-                noise,
-                stallProbability,
-                stallMs,
-                eosLength,
-                seed,
-                on);
-    }
-
-    public EngineConfig withSeed(long s) {
-        return new EngineConfig(
-                hardware,
-                model,
-                tensorParallel,
-                maxNumSeqs,
-                maxNumBatchedTokens,
-                blockSize,
-                gpuMemoryUtilization,
-                activationReserveGb,
-                maxWaiting,
-                noise,
-                stallProbability,
-                stallMs,
-                eosLength,
-                s,
-                prefixCaching);
+    /** Bytes of K and V one token takes on one GPU: KV heads split over the GPUs, copied when TP exceeds them. */
+    public double kvBytesPerTokenPerGpu() {
+        int headsPerGpu = (model.kvHeads() + tensorParallel - 1) / tensorParallel;
+        return 2.0 * model.layers() * headsPerGpu * model.headDim() * model.kvBytesPerElement();
     }
 
     /** KV-cache blocks that fit beside the weights; throws when the model does not fit at all. */
@@ -247,8 +189,7 @@ public record EngineConfig(
         double perGpuBytes = hardware.memoryGb() * 1e9 * gpuMemoryUtilization
                 - activationReserveGb * 1e9
                 - model.weightBytes() / tensorParallel;
-        double perTokenPerGpu = model.kvBytesPerToken() / tensorParallel;
-        long tokens = (long) Math.floor(perGpuBytes / perTokenPerGpu);
+        long tokens = (long) Math.floor(perGpuBytes / kvBytesPerTokenPerGpu());
         if (tokens < blockSize) {
             throw new BadInputException(String.format(
                     Locale.ROOT,
@@ -264,5 +205,142 @@ public record EngineConfig(
 
     private static void check(boolean ok, String message) {
         if (!ok) throw new BadInputException(message);
+    }
+
+    /** Settings changed one at a time on a copy; {@link #build} validates them together. */
+    public static final class Builder {
+        private HardwareProfile hardware;
+        private ModelProfile model;
+        private int tensorParallel;
+        private int maxNumSeqs;
+        private int maxNumBatchedTokens;
+        private int blockSize;
+        private double gpuMemoryUtilization;
+        private double activationReserveGb;
+        private int maxWaiting;
+        private double noise;
+        private double stallProbability;
+        private double stallMs;
+        private LengthDistribution eosLength;
+        private long seed;
+        private boolean prefixCaching;
+        private Precision weights;
+        private Precision kvCache;
+        private boolean chunkedPrefill;
+
+        private Builder(EngineConfig c) {
+            hardware = c.hardware;
+            model = c.model;
+            tensorParallel = c.tensorParallel;
+            maxNumSeqs = c.maxNumSeqs;
+            maxNumBatchedTokens = c.maxNumBatchedTokens;
+            blockSize = c.blockSize;
+            gpuMemoryUtilization = c.gpuMemoryUtilization;
+            activationReserveGb = c.activationReserveGb;
+            maxWaiting = c.maxWaiting;
+            noise = c.noise;
+            stallProbability = c.stallProbability;
+            stallMs = c.stallMs;
+            eosLength = c.eosLength;
+            seed = c.seed;
+            prefixCaching = c.prefixCaching;
+            weights = c.weights;
+            kvCache = c.kvCache;
+            chunkedPrefill = c.chunkedPrefill;
+        }
+
+        public Builder hardware(HardwareProfile h) {
+            hardware = h;
+            return this;
+        }
+
+        public Builder tensorParallel(int tp) {
+            tensorParallel = tp;
+            return this;
+        }
+
+        public Builder maxNumSeqs(int n) {
+            maxNumSeqs = n;
+            return this;
+        }
+
+        public Builder maxNumBatchedTokens(int n) {
+            maxNumBatchedTokens = n;
+            return this;
+        }
+
+        public Builder blockSize(int n) {
+            blockSize = n;
+            return this;
+        }
+
+        public Builder gpuMemoryUtilization(double f) {
+            gpuMemoryUtilization = f;
+            return this;
+        }
+
+        public Builder maxWaiting(int n) {
+            maxWaiting = n;
+            return this;
+        }
+
+        public Builder noise(double sigma, double stallProb, double stallMillis) {
+            noise = sigma;
+            stallProbability = stallProb;
+            stallMs = stallMillis;
+            return this;
+        }
+
+        public Builder eosLength(LengthDistribution d) {
+            eosLength = d;
+            return this;
+        }
+
+        public Builder seed(long s) {
+            seed = s;
+            return this;
+        }
+
+        public Builder prefixCaching(boolean on) {
+            prefixCaching = on;
+            return this;
+        }
+
+        public Builder weights(Precision p) {
+            weights = p;
+            return this;
+        }
+
+        public Builder kvCache(Precision p) {
+            kvCache = p;
+            return this;
+        }
+
+        public Builder chunkedPrefill(boolean on) {
+            chunkedPrefill = on;
+            return this;
+        }
+
+        public EngineConfig build() {
+            return new EngineConfig(
+                    hardware,
+                    model,
+                    tensorParallel,
+                    maxNumSeqs,
+                    maxNumBatchedTokens,
+                    blockSize,
+                    gpuMemoryUtilization,
+                    activationReserveGb,
+                    maxWaiting,
+                    noise,
+                    stallProbability,
+                    stallMs,
+                    eosLength,
+                    seed,
+                    prefixCaching,
+                    weights,
+                    kvCache,
+                    chunkedPrefill);
+        }
     }
 }

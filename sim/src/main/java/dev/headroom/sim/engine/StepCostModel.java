@@ -2,41 +2,62 @@ package dev.headroom.sim.engine;
 
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
+import dev.headroom.sim.profile.StepTerm;
 
 /**
- * The roofline that turns one scheduled step into a duration:
- * {@code overhead + max(FLOPs / (peak × efficiency), bytes / (bandwidth × efficiency)) + all-reduce}, per GPU.
+ * Turns one scheduled step into a duration, per GPU (every term and its source: docs/simulator.md):
+ * <pre>
+ * step overhead + sequences × seq overhead + layers × layer overhead
+ *   + max(FLOPs / (TP × peak × compute efficiency × g), bytes / (TP × bandwidth × memory efficiency))
+ *   + all-reduces
+ * </pre>
+ * where g = m / (m + gemm_half_tokens) is the matrix multiplies' efficiency at m tokens in the step (scaled by the
+ * columns each GPU holds, so a model split over more GPUs needs more tokens to be efficient).
  * <ul>
  *   <li>FLOPs: 2 × active parameters per token, plus attention 4 × layers × heads × head_dim per (query, key)
  *       pair, where a chunk of n new tokens after c cached ones has n × (c + (n+1)/2) pairs.</li>
  *   <li>Bytes: the weights once per step (a mixture of experts reads only the experts its tokens touch), plus
- *       every scheduled sequence's KV cache (c read + n written).</li>
- *   <li>All-reduce for TP &gt; 1: two per layer of tokens × hidden × 2 bytes, ring algorithm.</li>
+ *       every scheduled sequence's KV cache (c read + n written) in the KV cache's own format.</li>
+ *   <li>All-reduce for TP &gt; 1: two per layer of tokens × hidden × 2 bytes: a latency per call growing with
+ *       log2(TP), plus the ring's 2(TP−1)/TP of the bytes over the interconnect.</li>
  * </ul>
  */
 public final class StepCostModel {
+    /** Columns per GPU at which {@link StepTerm#GEMM_HALF_TOKENS} is stated. */
+    private static final double REFERENCE_COLUMNS = 4096;
+
     private final ModelProfile model;
     private final int tp;
     private final double peakFlops;
     private final double bandwidth;
     private final double overheadSeconds;
+    private final double seqOverheadSeconds;
+    private final double layerOverheadSeconds;
+    private final double gemmHalfTokens;
     private final double allreduceLatencySeconds;
     private final double interconnect;
-    private final double kvBytesPerToken;
+    private final double kvBytesPerTokenPerGpu;
     private final double attentionFlopsPerPair;
     private final double sharedWeightBytes;
     private final double expertWeightBytes;
 
-    public StepCostModel(HardwareProfile hw, ModelProfile model, int tp) {
-        this.model = model;
-        this.tp = tp;
-        double peak = (model.bytesPerWeight() <= 1 ? hw.fp8Tflops() : hw.bf16Tflops()) * 1e12;
-        this.peakFlops = peak * hw.computeEfficiency();
-        this.bandwidth = hw.memoryBandwidthGbS() * 1e9 * hw.memoryEfficiency();
-        this.overheadSeconds = hw.stepOverheadMs() / 1e3;
-        this.allreduceLatencySeconds = hw.allreduceLatencyUs() / 1e6;
+    public StepCostModel(EngineConfig config) {
+        HardwareProfile hw = config.hardware();
+        this.model = config.model();
+        this.tp = config.tensorParallel();
+        double peak = (config.weights().fp8Compute() ? hw.fp8Tflops() : hw.bf16Tflops()) * 1e12;
+        this.peakFlops = peak * hw.term(StepTerm.COMPUTE_EFFICIENCY);
+        this.bandwidth = hw.memoryBandwidthGbS() * 1e9 * hw.term(StepTerm.MEMORY_EFFICIENCY);
+        this.overheadSeconds = hw.term(StepTerm.STEP_OVERHEAD_MS) / 1e3;
+        this.seqOverheadSeconds = hw.term(StepTerm.SEQ_OVERHEAD_US) / 1e6;
+        this.layerOverheadSeconds = hw.term(StepTerm.LAYER_OVERHEAD_US) / 1e6 * model.layers();
+        double columnsPerGpu = (double) model.hiddenSize() / tp;
+        this.gemmHalfTokens = hw.term(StepTerm.GEMM_HALF_TOKENS) * REFERENCE_COLUMNS / columnsPerGpu;
+        double log2 = Math.log(tp) / Math.log(2);
+        this.allreduceLatencySeconds = hw.term(StepTerm.ALLREDUCE_LATENCY_US) / 1e6 * Math.max(1, log2);
         this.interconnect = hw.interconnectGbS() * 1e9;
-        this.kvBytesPerToken = model.kvBytesPerToken();
+        // Per GPU: the KV heads are split over the GPUs (a GPU holds at least one).
+        this.kvBytesPerTokenPerGpu = config.kvBytesPerTokenPerGpu();
         this.attentionFlopsPerPair = 4.0 * model.layers() * model.attentionHeads() * model.headDim();
         if (model.isMoe()) {
             // Per-expert parameters (summed over layers) follow from total and active counts.
@@ -52,12 +73,14 @@ public final class StepCostModel {
     /** Accumulates the work of one step. */
     public final class Step {
         private long tokens;
+        private int sequences;
         private double attentionPairs;
         private double kvTokens;
 
         /** Adds {@code n} new tokens of a sequence that already has {@code cached} tokens in the KV cache. */
         public void add(int cached, int n) {
             tokens += n;
+            sequences++;
             attentionPairs += (double) n * (cached + (n + 1) / 2.0);
             kvTokens += cached + n;
         }
@@ -70,10 +93,14 @@ public final class StepCostModel {
         public double seconds() {
             if (tokens == 0) return 0;
             double flops = 2.0 * model.active() * tokens + attentionFlopsPerPair * attentionPairs;
-            double bytes = weightBytesRead(tokens) + kvTokens * kvBytesPerToken;
-            double compute = flops / tp / peakFlops;
-            double memory = bytes / tp / bandwidth;
-            return overheadSeconds + Math.max(compute, memory) + allreduceSeconds(tokens);
+            double gemm = tokens / (tokens + gemmHalfTokens);
+            double compute = flops / tp / (peakFlops * gemm);
+            double memory = (weightBytesRead(tokens) / tp + kvTokens * kvBytesPerTokenPerGpu) / bandwidth;
+            return overheadSeconds
+                    + sequences * seqOverheadSeconds
+                    + layerOverheadSeconds
+                    + Math.max(compute, memory)
+                    + allreduceSeconds(tokens);
         }
     }
 

@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /** {@code POST /v1/chat/completions} and {@code POST /v1/completions}: validate, inject faults, run, stream. */
 final class GenerationHandler implements HttpHandler {
@@ -100,7 +101,10 @@ final class GenerationHandler implements HttpHandler {
             int osl = fault == Fault.EMPTY ? 0 : outputLength(maxTokens);
             session = new StreamSession(Thread.currentThread(), osl);
             if (osl > 0) {
-                seq = new Sequence(number, req.promptTokens(), osl, arrival, session, req.blockHashes());
+                // The request's own cost before the scheduler sees it (tokenisation, queueing into the engine).
+                long ready = arrival + ctx.engine.requestOverheadNanos();
+                for (long left; (left = ready - RealTimeDriver.now()) > 0; ) LockSupport.parkNanos(left);
+                seq = new Sequence(number, req.promptTokens(), osl, ready, session, req.blockHashes());
                 if (!ctx.driver.submit(seq)) {
                     ctx.rejectedQueueFull.increment();
                     outcome = "rejected_queue_full";

@@ -3,7 +3,11 @@ package dev.headroom.sim.profile;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.headroom.model.BadInputException;
 
-/** One accelerator's public spec-sheet figures, the efficiencies the roofline applies, and its list price. */
+/**
+ * One accelerator's public spec-sheet figures, the step model's terms for it ({@link StepTerm}: fitted to published
+ * results, see docs/simulator.md), and its list price. A profile may leave out the terms after
+ * {@code allreduce_latency_us}; each then takes its default.
+ */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record HardwareProfile(
         String name,
@@ -17,10 +21,53 @@ public record HardwareProfile(
         double computeEfficiency,
         double stepOverheadMs,
         double allreduceLatencyUs,
+        Double gemmHalfTokens,
+        Double seqOverheadUs,
+        Double layerOverheadUs,
+        Double requestOverheadMs,
         Price price) {
 
     /** On-demand list price per GPU-hour, with where it comes from and when. */
     public record Price(double onDemandPerGpuHour, String source, String asOf) {}
+
+    /** A term's value: the profile's own, else its default. */
+    public double term(StepTerm t) {
+        return switch (t) {
+            case MEMORY_EFFICIENCY -> memoryEfficiency;
+            case COMPUTE_EFFICIENCY -> computeEfficiency;
+            case STEP_OVERHEAD_MS -> stepOverheadMs;
+            case ALLREDUCE_LATENCY_US -> allreduceLatencyUs;
+            case GEMM_HALF_TOKENS -> orDefault(gemmHalfTokens, t);
+            case SEQ_OVERHEAD_US -> orDefault(seqOverheadUs, t);
+            case LAYER_OVERHEAD_US -> orDefault(layerOverheadUs, t);
+            case REQUEST_OVERHEAD_MS -> orDefault(requestOverheadMs, t);
+        };
+    }
+
+    /** The same profile with one term set to {@code v}. */
+    public HardwareProfile with(StepTerm t, double v) {
+        return new HardwareProfile(
+                name,
+                displayName,
+                memoryGb,
+                memoryBandwidthGbS,
+                bf16Tflops,
+                fp8Tflops,
+                interconnectGbS,
+                t == StepTerm.MEMORY_EFFICIENCY ? v : memoryEfficiency,
+                t == StepTerm.COMPUTE_EFFICIENCY ? v : computeEfficiency,
+                t == StepTerm.STEP_OVERHEAD_MS ? v : stepOverheadMs,
+                t == StepTerm.ALLREDUCE_LATENCY_US ? v : allreduceLatencyUs,
+                t == StepTerm.GEMM_HALF_TOKENS ? Double.valueOf(v) : gemmHalfTokens,
+                t == StepTerm.SEQ_OVERHEAD_US ? Double.valueOf(v) : seqOverheadUs,
+                t == StepTerm.LAYER_OVERHEAD_US ? Double.valueOf(v) : layerOverheadUs,
+                t == StepTerm.REQUEST_OVERHEAD_MS ? Double.valueOf(v) : requestOverheadMs,
+                price);
+    }
+
+    private static double orDefault(Double v, StepTerm t) {
+        return v == null ? t.defaultValue() : v;
+    }
 
     /** Checks every figure is physically meaningful; names the bad field. */
     public HardwareProfile validate() {
@@ -29,10 +76,7 @@ public record HardwareProfile(
         Profiles.requirePositive(name, "bf16_tflops", bf16Tflops);
         Profiles.requirePositive(name, "fp8_tflops", fp8Tflops);
         Profiles.requirePositive(name, "interconnect_gb_s", interconnectGbS);
-        Profiles.requireFraction(name, "memory_efficiency", memoryEfficiency);
-        Profiles.requireFraction(name, "compute_efficiency", computeEfficiency);
-        Profiles.requireNonNegative(name, "step_overhead_ms", stepOverheadMs);
-        Profiles.requireNonNegative(name, "allreduce_latency_us", allreduceLatencyUs);
+        for (StepTerm t : StepTerm.values()) t.check(name, term(t));
         if (price == null) throw new BadInputException("hardware profile '" + name + "': price is missing");
         Profiles.requirePositive(name, "price.on_demand_per_gpu_hour", price.onDemandPerGpuHour());
         return this;

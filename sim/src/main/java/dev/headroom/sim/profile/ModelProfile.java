@@ -31,6 +31,27 @@ public record ModelProfile(
         return experts != null && experts > 1;
     }
 
+    /** The same model with weights and KV cache in other formats (bytes per element). */
+    public ModelProfile withPrecision(double weightBytes, double kvBytes) {
+        if (weightBytes == bytesPerWeight && kvBytes == kvBytesPerElement) return this;
+        return new ModelProfile(
+                name,
+                displayName,
+                servedName,
+                parameters,
+                activeParameters,
+                experts,
+                expertsPerToken,
+                layers,
+                hiddenSize,
+                attentionHeads,
+                kvHeads,
+                headDim,
+                weightBytes,
+                kvBytes,
+                maxContext);
+    }
+
     /** Bytes of all weights. */
     public double weightBytes() {
         return parameters * bytesPerWeight;

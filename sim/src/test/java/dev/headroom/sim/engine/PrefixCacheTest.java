@@ -22,22 +22,12 @@ class PrefixCacheTest {
     private static EngineConfig small(int blocks) {
         EngineConfig c = config(true);
         for (double u = 0.9; u > 0.01; u -= 0.0001) {
-            EngineConfig t = new EngineConfig(
-                    c.hardware(),
-                    c.model(),
-                    1,
-                    c.maxNumSeqs(),
-                    c.maxNumBatchedTokens(),
-                    BLOCK,
-                    u,
-                    c.activationReserveGb(),
-                    c.maxWaiting(),
-                    0,
-                    0,
-                    0,
-                    c.eosLength(),
-                    1,
-                    true);
+            EngineConfig t = c.toBuilder()
+                    .blockSize(BLOCK)
+                    .gpuMemoryUtilization(u)
+                    .noise(0, 0, 0)
+                    .seed(1)
+                    .build();
             if (t.kvBlocks() <= blocks) return t;
         }
         throw new AssertionError("no utilisation gives " + blocks + " blocks");

@@ -5,11 +5,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
+import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
+import dev.headroom.sim.profile.StepTerm;
 import org.junit.jupiter.api.Test;
 
 class StepCostModelTest {
-    private static final HardwareProfile H100 = Profiles.hardware("h100-sxm");
+    /** An H100 with every term set here, so the expected figures below do not move when the fit does. */
+    private static final HardwareProfile H100 = Profiles.hardware("h100-sxm")
+            .with(StepTerm.MEMORY_EFFICIENCY, 0.8)
+            .with(StepTerm.COMPUTE_EFFICIENCY, 0.6)
+            .with(StepTerm.STEP_OVERHEAD_MS, 1.0)
+            .with(StepTerm.ALLREDUCE_LATENCY_US, 10)
+            .with(StepTerm.GEMM_HALF_TOKENS, 64)
+            .with(StepTerm.SEQ_OVERHEAD_US, 10)
+            .with(StepTerm.LAYER_OVERHEAD_US, 5);
+
+    private static StepCostModel cost(HardwareProfile hw, String model, int tp) {
+        return new StepCostModel(config(hw, model, tp));
+    }
+
+    private static EngineConfig config(HardwareProfile hw, String model, int tp) {
+        return EngineConfig.defaults(hw, Profiles.model(model)).withTensorParallel(tp);
+    }
 
     private static double decodeStep(StepCostModel cost, int batch, int context) {
         var step = cost.newStep();
@@ -17,30 +35,102 @@ class StepCostModelTest {
         return step.seconds();
     }
 
+    private static double prefill(StepCostModel cost, int tokens) {
+        var step = cost.newStep();
+        step.add(0, tokens);
+        return step.seconds();
+    }
+
     @Test
-    void batchOneDecodeIsMemoryBound() {
-        ModelProfile m = Profiles.model("llama-3.1-70b");
-        var cost = new StepCostModel(H100, m, 4);
-        // 70.6e9 x 2 bytes / 4 GPUs / (3350e9 x 0.8) = 13.17 ms, + 1 ms overhead,
-        // + all-reduce: 2 x 80 layers x (8 us + 2 x 3/4 x 8192 x 2 bytes / 900e9) = 1.284 ms.
-        double expected = 70.6e9 * 2 / 4 / (3350e9 * 0.8) + 1e-3 + 2 * 80 * (8e-6 + 1.5 * 8192 * 2 / 900e9);
+    void batchOneDecodeIsMemoryBoundPlusFixedCosts() {
+        var cost = cost(H100, "llama-3.1-70b", 4);
+        // Weights: 70.6e9 x 2 bytes / 4 GPUs / (3350e9 x 0.8); + 1 ms step, 10 us for the sequence, 80 x 5 us layers;
+        // + all-reduce: 2 x 80 layers x (10 us x log2(4) + 2 x 3/4 x 8192 x 2 bytes / 900e9).
+        double expected = 70.6e9 * 2 / 4 / (3350e9 * 0.8)
+                + 1e-3
+                + 10e-6
+                + 80 * 5e-6
+                + 2 * 80 * (10e-6 * 2 + 1.5 * 8192 * 2 / 900e9);
         assertEquals(expected, decodeStep(cost, 1, 0), expected * 0.001);
     }
 
     @Test
     void largePrefillIsComputeBound() {
-        ModelProfile m = Profiles.model("llama-3.1-8b");
-        var cost = new StepCostModel(H100, m, 1);
-        var step = cost.newStep();
-        step.add(0, 8192);
-        double linear = 2 * 8.03e9 * 8192 / (989e12 * 0.55);
-        double attention = 4.0 * 32 * 32 * 128 * 8192 * (8192 + 1) / 2.0 / (989e12 * 0.55);
-        assertEquals(linear + attention + 1e-3, step.seconds(), 1e-6);
+        var cost = cost(H100, "llama-3.1-8b", 1);
+        double g = 8192.0 / (8192 + 64);
+        double linear = 2 * 8.03e9 * 8192 / (989e12 * 0.6 * g);
+        double attention = 4.0 * 32 * 32 * 128 * 8192 * (8192 + 1) / 2.0 / (989e12 * 0.6 * g);
+        assertEquals(linear + attention + 1e-3 + 10e-6 + 32 * 5e-6, prefill(cost, 8192), 1e-6);
+    }
+
+    @Test
+    void smallMatrixMultipliesAreLessEfficient() {
+        double fixed = 1e-3 + 10e-6 + 32 * 5e-6;
+        double efficient = prefill(cost(H100, "llama-3.1-8b", 1), 2048) - fixed;
+        double halfEfficient = prefill(cost(H100.with(StepTerm.GEMM_HALF_TOKENS, 2048), "llama-3.1-8b", 1), 2048);
+        // At the half point the multiplies take (2048 + 64) / 2048 x 2 as long as with a small half point.
+        assertEquals(efficient * 2 * 2048 / (2048 + 64), halfEfficient - fixed, efficient * 0.001);
+    }
+
+    @Test
+    void modelSplitOverMoreGpusNeedsMoreTokensPerStepToBeEfficient() {
+        HardwareProfile hw = H100.with(StepTerm.STEP_OVERHEAD_MS, 0)
+                .with(StepTerm.SEQ_OVERHEAD_US, 0)
+                .with(StepTerm.LAYER_OVERHEAD_US, 0)
+                .with(StepTerm.ALLREDUCE_LATENCY_US, 0)
+                .with(StepTerm.GEMM_HALF_TOKENS, 256);
+        // A 4096-token prefill of a model with 8192 columns: on 2 GPUs each holds 4096 (half point 256 tokens), on 8
+        // GPUs 1024 (half point 4 x 256 tokens).
+        var two = cost(hw, "llama-3.1-70b", 2);
+        var eight = cost(hw, "llama-3.1-70b", 8);
+        double ratio = (prefill(eight, 4096) - eight.allreduceSeconds(4096))
+                / (prefill(two, 4096) - two.allreduceSeconds(4096));
+        double expected = 2.0 / 8 * ((4096 + 1024.0) / 4096) / ((4096 + 256.0) / 4096);
+        assertEquals(expected, ratio, expected * 0.01);
+    }
+
+    @Test
+    void perSequenceCostGrowsWithTheBatch() {
+        var cost = cost(H100.with(StepTerm.SEQ_OVERHEAD_US, 20), "llama-3.1-8b", 1);
+        var none = cost(H100.with(StepTerm.SEQ_OVERHEAD_US, 0), "llama-3.1-8b", 1);
+        assertEquals(128 * 20e-6, decodeStep(cost, 128, 256) - decodeStep(none, 128, 256), 1e-9);
+    }
+
+    @Test
+    void allReduceLatencyGrowsWithLogOfTp() {
+        var two = cost(H100, "llama-3.1-70b", 2);
+        var eight = cost(H100, "llama-3.1-70b", 8);
+        double ring2 = 2 * 80 * (2.0 * 1 / 2 * 8192 * 2 / 900e9);
+        double ring8 = 2 * 80 * (2.0 * 7 / 8 * 8192 * 2 / 900e9);
+        assertEquals(2 * 80 * 10e-6 + ring2, two.allreduceSeconds(1), 1e-9);
+        assertEquals(2 * 80 * 30e-6 + ring8, eight.allreduceSeconds(1), 1e-9);
+    }
+
+    @Test
+    void fp8KvCacheHalvesKvBytesAndDoublesBlocks() {
+        EngineConfig bf16 = config(H100, "llama-3.1-70b", 4);
+        EngineConfig fp8 = bf16.toBuilder().kvCache(Precision.FP8).build();
+        assertEquals(bf16.kvBytesPerTokenPerGpu() / 2, fp8.kvBytesPerTokenPerGpu(), 1e-9);
+        assertEquals(2.0 * bf16.kvBlocks(), fp8.kvBlocks(), 2);
+        // A long-context decode batch reads half the KV bytes, so its step is shorter.
+        assertTrue(decodeStep(new StepCostModel(fp8), 128, 8192) < decodeStep(new StepCostModel(bf16), 128, 8192));
+    }
+
+    @Test
+    void fp8WeightsHalveWeightReadsAndUseTheFp8Peak() {
+        EngineConfig bf16 = config(H100, "llama-3.1-8b", 1).withNoise(0, 0, 0);
+        EngineConfig fp8 = bf16.toBuilder().weights(Precision.FP8).build();
+        double fixed = 1e-3 + 10e-6 + 32 * 5e-6;
+        assertEquals(
+                (decodeStep(new StepCostModel(bf16), 1, 0) - fixed) / 2,
+                decodeStep(new StepCostModel(fp8), 1, 0) - fixed,
+                1e-7);
+        assertTrue(prefill(new StepCostModel(fp8), 8192) < 0.6 * prefill(new StepCostModel(bf16), 8192));
     }
 
     @Test
     void decodeStepGrowsWithBatchAndContextThroughKvReads() {
-        var cost = new StepCostModel(H100, Profiles.model("llama-3.1-8b"), 1);
+        var cost = cost(H100, "llama-3.1-8b", 1);
         assertTrue(decodeStep(cost, 64, 2048) > decodeStep(cost, 64, 128) * 1.5);
         assertTrue(decodeStep(cost, 256, 512) > decodeStep(cost, 16, 512));
         // But batching amortises the weights: 64 sequences cost far less than 64 single steps.
@@ -50,7 +140,7 @@ class StepCostModelTest {
     @Test
     void mixtureOfExpertsReadsOnlyTouchedExpertsAtSmallBatch() {
         ModelProfile mixtral = Profiles.model("mixtral-8x7b");
-        var cost = new StepCostModel(H100, mixtral, 2);
+        var cost = new StepCostModel(EngineConfig.defaults(H100, mixtral).withTensorParallel(2));
         // One token touches 2 of 8 experts: active weights only.
         assertEquals(12.9e9 * 2, cost.weightBytesRead(1), 1e6);
         // A large batch touches every expert.
