@@ -20,6 +20,8 @@ import picocli.CommandLine.Spec;
             ImportCommand.class,
             ReportCommand.class,
             RebuildCommand.class,
+            FidelityCommand.class,
+            CalibrateCommand.class,
             InitCommand.class,
             SimCommand.class,
             CommandLine.HelpCommand.class

@@ -2,9 +2,12 @@ package dev.headroom.cli;
 
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.fidelity.Calibration;
+import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
+import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -173,10 +176,47 @@ public final class SimulatorOptions {
                     + "--no-sim-chunked-prefill prefills whole prompts in steps of their own, as TGI does).")
     boolean chunkedPrefill;
 
+    @Option(
+            names = "--sim-scheduler-steps",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = "Simulator: multi-step scheduling (vLLM --num-scheduler-steps): the batch decodes N steps "
+                    + "per scheduling, admitting nothing, and streams their tokens together "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int schedulerSteps;
+
+    @Option(
+            names = "--sim-engine",
+            paramLabel = "vllm|sglang|trtllm|FILE",
+            description = "Simulator: the engine software's own costs (request, step and per-sequence overheads) from "
+                    + "configs/engines; default: the hardware profile's, which are vLLM's.")
+    String engine;
+
+    @Option(
+            names = "--profile",
+            paramLabel = "FILE",
+            description = "Simulator: a twin from headroom calibrate (calibration.yaml): its engine, formats, "
+                    + "scheduler and fitted step terms replace --sim-hardware/-model/-tp and the scheduler "
+                    + "options; noise, seed and the queue bound still come from the --sim- options.")
+    Path profile;
+
     /** The engine configuration, validated (a model that does not fit is bad input, reported now). */
     EngineConfig toConfig(long seed) {
+        if (profile != null) {
+            EngineConfig twin = Calibration.read(profile).toBuilder()
+                    .maxWaiting(maxWaiting)
+                    .noise(noise, stallProbability, stallMs)
+                    .eosLength(LengthDistribution.parse(eosLength))
+                    .seed(seed)
+                    .prefixCaching(prefixCaching)
+                    .build();
+            twin.kvBlocks();
+            return twin;
+        }
         ModelProfile m = Profiles.model(model);
-        var config = EngineConfig.defaults(Profiles.hardware(hardware), m).toBuilder()
+        HardwareProfile hw = Profiles.hardware(hardware);
+        if (engine != null) hw = Profiles.engine(engine).applyTo(hw);
+        var config = EngineConfig.defaults(hw, m).toBuilder()
                 .tensorParallel(tp)
                 .maxNumSeqs(maxNumSeqs)
                 .maxNumBatchedTokens(maxNumBatchedTokens)
@@ -191,6 +231,7 @@ public final class SimulatorOptions {
                 .kvCache(Precision.parseKvCache(
                         kvCacheDtype, Precision.ofBytes(m.kvBytesPerElement()), "--sim-kv-cache-dtype"))
                 .chunkedPrefill(chunkedPrefill)
+                .schedulerSteps(schedulerSteps)
                 .build();
         config.kvBlocks();
         return config;

@@ -20,7 +20,7 @@ class OptionDocsTest {
     private static final Map<String, String> PAGE =
             Map.of("plan", "planning", "compare", "planning", "sim", "simulator");
     /** Commands whose page sends the reader to probe's for the target, load, workload and simulator options. */
-    private static final List<String> PROBE_OPTIONS = List.of("sweep", "search");
+    private static final List<String> PROBE_OPTIONS = List.of("sweep", "search", "calibrate");
 
     @Test
     void everyOptionIsDocumented() throws IOException {

@@ -21,6 +21,7 @@ public final class Reports {
             case SEARCH -> SearchReportPage.build(dir, ResultFiles.search(run.file()));
             case PLAN -> PlanReportPage.build(PlanJson.read(run.file()), false);
             case COMPARE -> PlanReportPage.build(PlanJson.read(run.file()), true);
+            case FIDELITY -> FidelityReportPage.build(run.file());
         };
         return new Built(page.html(), page.allCharts());
     }

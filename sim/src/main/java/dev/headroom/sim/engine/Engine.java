@@ -2,6 +2,7 @@ package dev.headroom.sim.engine;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -25,6 +26,10 @@ public final class Engine {
     private final ArrayList<Sequence> running = new ArrayList<>();
     private final PrefixCache blocks;
     private Step inFlight;
+    /** Decode-only steps left in the current multi-step group ({@link EngineConfig#schedulerSteps()}). */
+    private int groupLeft;
+
+    private final List<Held> held = new ArrayList<>();
 
     private long promptTokensTotal;
     private long generationTokensTotal;
@@ -44,9 +49,14 @@ public final class Engine {
 
     /** One planned step: what each sequence computes, and how long it takes. */
     public static final class Step {
-        final List<Sequence> seqs = new ArrayList<>();
-        final List<Integer> counts = new ArrayList<>();
+        final List<Sequence> seqs;
+        int[] counts;
         long nanos;
+
+        Step(int expected) {
+            seqs = new ArrayList<>(expected);
+            counts = new int[Math.max(8, expected)];
+        }
 
         /** Duration of the step, noise included. */
         public long nanos() {
@@ -76,12 +86,20 @@ public final class Engine {
     /** Schedules the next step at {@code now}; returns null when there is nothing to do. */
     public Step planStep(long now) {
         if (inFlight != null) throw new IllegalStateException("a step is already in flight");
-        Step step = new Step();
+        Step step = new Step(running.size() + Math.min(waiting.size(), config.maxNumSeqs()));
         StepCostModel.Step work = cost.newStep();
+        if (groupLeft > 0) {
+            // Multi-step scheduling: the batch decodes on without the scheduler; no admission, no prefill.
+            groupLeft--;
+            decodeRunning(step, work, true);
+            if (!step.seqs.isEmpty()) return finishPlan(step, work);
+            groupLeft = 0;
+        }
+        if (config.schedulerSteps() > 1) groupLeft = config.schedulerSteps() - 1;
         if (!config.chunkedPrefill()) {
             // A step prefills whole prompts when one can be admitted, else decodes: decodes wait for prefills.
             admitWhole(step, work, now);
-            if (step.seqs.isEmpty()) decodeRunning(step, work);
+            if (step.seqs.isEmpty()) decodeRunning(step, work, false);
             return finishPlan(step, work);
         }
         int budget = config.maxNumBatchedTokens();
@@ -172,11 +190,15 @@ public final class Engine {
         }
     }
 
-    /** Without chunked prefill: one token for every running sequence, preempting from the newest on a shortage. */
-    private void decodeRunning(Step step, StepCostModel.Step work) {
+    /**
+     * One token for every running sequence (only those already decoding when {@code decodingOnly}), preempting from
+     * the newest on a block shortage.
+     */
+    private void decodeRunning(Step step, StepCostModel.Step work, boolean decodingOnly) {
         for (int i = 0; i < running.size(); i++) {
             Sequence seq = running.get(i);
             int n = seq.tokens() - seq.computed;
+            if (decodingOnly && !decoding(seq)) continue;
             int need = blocksFor(seq.computed + n) - seq.blocks;
             boolean scheduled = true;
             while (need > blocks.available()) {
@@ -197,24 +219,50 @@ public final class Engine {
     public void finishStep(Step step, long end) {
         if (step != inFlight) throw new IllegalStateException("not the step in flight");
         inFlight = null;
+        boolean finished = false;
         for (int i = 0; i < step.seqs.size(); i++) {
             Sequence seq = step.seqs.get(i);
             if (seq.aborted) continue;
-            int n = step.counts.get(i);
+            int n = step.counts[i];
             seq.computed += n;
             blocks.register(seq);
             if (seq.computed == seq.tokens()) {
                 int index = seq.generated++;
                 generationTokensTotal++;
-                seq.listener.onToken(seq, index, end);
-                if (seq.generated == seq.outputTokens) {
-                    running.remove(seq);
+                boolean last = seq.generated == seq.outputTokens;
+                if (last) {
+                    seq.done = true;
+                    finished = true;
                     blocks.release(seq);
                     finishedTotal++;
-                    seq.listener.onFinish(seq, end);
+                }
+                if (config.schedulerSteps() > 1) {
+                    held.add(new Held(seq, index, last));
+                } else {
+                    seq.listener.onToken(seq, index, end);
+                    if (last) seq.listener.onFinish(seq, end);
                 }
             }
         }
+        // One pass, order kept: the running batch stays oldest first.
+        if (finished) running.removeIf(q -> q.done);
+        // A multi-step group's outputs reach the clients together, when it ends (or has nothing left to decode).
+        if (!held.isEmpty() && (groupLeft == 0 || running.stream().noneMatch(Engine::decoding))) {
+            groupLeft = 0;
+            for (Held h : held) {
+                h.seq.listener.onToken(h.seq, h.index, end);
+                if (h.last) h.seq.listener.onFinish(h.seq, end);
+            }
+            held.clear();
+        }
+    }
+
+    /** A token produced inside a multi-step group, not yet delivered. */
+    private record Held(Sequence seq, int index, boolean last) {}
+
+    /** Whether {@code seq}'s KV cache has caught up with its tokens but one: it samples a token per step. */
+    private static boolean decoding(Sequence seq) {
+        return !seq.aborted && !seq.done && seq.generated > 0 && seq.tokens() - seq.computed == 1;
     }
 
     /** Removes a sequence whose client went away; its blocks are freed at once and it produces nothing more. */
@@ -225,8 +273,9 @@ public final class Engine {
     }
 
     private void schedule(Step step, StepCostModel.Step work, Sequence seq, int n) {
+        if (step.seqs.size() == step.counts.length) step.counts = Arrays.copyOf(step.counts, step.counts.length * 2);
+        step.counts[step.seqs.size()] = n;
         step.seqs.add(seq);
-        step.counts.add(n);
         work.add(seq.computed, n);
     }
 

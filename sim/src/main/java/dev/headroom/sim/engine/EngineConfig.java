@@ -34,6 +34,9 @@ import java.util.Map;
  * @param kvCache               the KV cache's number format, apart from the weights' (null: the model profile's)
  * @param chunkedPrefill        vLLM's default: prompts are prefilled in chunks within the token budget, beside the
  *                              decodes; off, a step either prefills whole prompts or decodes (TGI, vLLM V0)
+ * @param schedulerSteps        vLLM's {@code --num-scheduler-steps} (multi-step scheduling): after each scheduled step
+ *                              the batch decodes this many − 1 steps more without admitting anything, and their
+ *                              tokens reach the clients together at the end; 1 = every step is scheduled
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -53,7 +56,8 @@ public record EngineConfig(
         boolean prefixCaching,
         Precision weights,
         Precision kvCache,
-        boolean chunkedPrefill) {
+        boolean chunkedPrefill,
+        int schedulerSteps) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -72,6 +76,7 @@ public record EngineConfig(
         // The model as deployed: its element sizes are the formats chosen.
         model = model.withPrecision(weights.bytes(), kvCache.bytes());
         check(tensorParallel >= 1 && tensorParallel <= 64, "tp must be in 1..64, got " + tensorParallel);
+        check(schedulerSteps >= 1, "scheduler-steps must be >= 1, got " + schedulerSteps);
         check(maxNumSeqs >= 1, "max-num-seqs must be >= 1, got " + maxNumSeqs);
         check(maxNumBatchedTokens >= 16, "max-num-batched-tokens must be >= 16, got " + maxNumBatchedTokens);
         check(blockSize >= 1, "block size must be >= 1, got " + blockSize);
@@ -108,7 +113,8 @@ public record EngineConfig(
                 true,
                 null,
                 null,
-                true);
+                true,
+                1);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -163,6 +169,7 @@ public record EngineConfig(
         m.put("max_num_seqs", maxNumSeqs);
         m.put("max_num_batched_tokens", maxNumBatchedTokens);
         m.put("chunked_prefill", chunkedPrefill);
+        m.put("scheduler_steps", schedulerSteps);
         m.put("gpu_memory_utilization", gpuMemoryUtilization);
         m.put("max_waiting", maxWaiting);
         m.put("noise", noise);
@@ -227,6 +234,7 @@ public record EngineConfig(
         private Precision weights;
         private Precision kvCache;
         private boolean chunkedPrefill;
+        private int schedulerSteps;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -247,6 +255,7 @@ public record EngineConfig(
             weights = c.weights;
             kvCache = c.kvCache;
             chunkedPrefill = c.chunkedPrefill;
+            schedulerSteps = c.schedulerSteps;
         }
 
         public Builder hardware(HardwareProfile h) {
@@ -321,6 +330,11 @@ public record EngineConfig(
             return this;
         }
 
+        public Builder schedulerSteps(int n) {
+            schedulerSteps = n;
+            return this;
+        }
+
         public EngineConfig build() {
             return new EngineConfig(
                     hardware,
@@ -340,7 +354,8 @@ public record EngineConfig(
                     prefixCaching,
                     weights,
                     kvCache,
-                    chunkedPrefill);
+                    chunkedPrefill,
+                    schedulerSteps);
         }
     }
 }

@@ -24,6 +24,9 @@ public final class Sequence {
     int blocks;
     int preemptions;
     boolean aborted;
+    /** Produced its last token; leaves the running batch at the end of the step. */
+    boolean done;
+
     long firstScheduledNanos = -1;
 
     /**

@@ -44,6 +44,16 @@ public final class Profiles {
         return load("models", nameOrPath, ModelProfile.class).validate();
     }
 
+    /** A bundled engine profile by name (e.g. {@code vllm}), or a path to a YAML file. */
+    public static EngineProfile engine(String nameOrPath) {
+        return load("engines", nameOrPath, EngineProfile.class).validate();
+    }
+
+    /** Names of the bundled engine profiles. */
+    public static List<String> engineNames() {
+        return names("engines");
+    }
+
     /** Names of the bundled hardware profiles. */
     public static List<String> hardwareNames() {
         return names("hardware");
@@ -82,7 +92,12 @@ public final class Profiles {
         String key = nameOrPath.toLowerCase(Locale.ROOT);
         try (InputStream in = Profiles.class.getResourceAsStream("/configs/" + kind + "/" + key + ".yaml")) {
             if (in == null) {
-                throw new BadInputException("unknown " + (kind.equals("models") ? "model" : "hardware")
+                String what = switch (kind) {
+                    case "models" -> "model";
+                    case "engines" -> "engine";
+                    default -> "hardware";
+                };
+                throw new BadInputException("unknown " + what
                         + " profile '" + nameOrPath + "': valid names are " + String.join(", ", names(kind))
                         + " (or a path to a .yaml file)");
             }

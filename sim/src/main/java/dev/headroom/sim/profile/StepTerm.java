@@ -51,6 +51,12 @@ public enum StepTerm {
         return defaultValue;
     }
 
+    /** The term a profile key names, or null. */
+    public static StepTerm find(String key) {
+        for (StepTerm t : values()) if (t.key.equals(key)) return t;
+        return null;
+    }
+
     void check(String profile, double v) {
         if (!(v >= min && v <= max)) {
             throw new dev.headroom.model.BadInputException(

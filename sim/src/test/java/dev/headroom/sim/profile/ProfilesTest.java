@@ -54,6 +54,7 @@ class ProfilesTest {
                 switch (kind) {
                     case "hardware" -> Profiles.parse(f, HardwareProfile.class).validate();
                     case "models" -> Profiles.parse(f, ModelProfile.class).validate();
+                    case "engines" -> Profiles.parse(f, EngineProfile.class).validate();
                     // Plan inputs are parsed by the cli module's PlanCommandTest (everyPlanConfigInConfigsLoads).
                     case "plan" ->
                         assertTrue(

@@ -1,0 +1,223 @@
+package dev.headroom.cli;
+
+import dev.headroom.cli.app.Endpoint;
+import dev.headroom.cli.app.LoadPoints;
+import dev.headroom.model.BadInputException;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.SloStat;
+import dev.headroom.model.Workload;
+import dev.headroom.model.fit.Observation;
+import dev.headroom.model.fit.ObservedMetric;
+import dev.headroom.optimizer.fit.CalibrationPlan;
+import dev.headroom.optimizer.fit.TwinFit;
+import dev.headroom.optimizer.fit.TwinSelection;
+import dev.headroom.probe.Probe;
+import dev.headroom.probe.WorkloadSpec;
+import dev.headroom.reports.FidelityJson;
+import dev.headroom.reports.RunFiles;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.fidelity.Calibration;
+import dev.headroom.sim.fidelity.EngineTwin;
+import dev.headroom.sim.profile.ModelProfile;
+import dev.headroom.sim.profile.Precision;
+import dev.headroom.sim.profile.Profiles;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code headroom calibrate}: a designed set of probes, then a twin of the server fitted to them. */
+@Command(
+        name = "calibrate",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = "Measure a server (default: the embedded simulator) with a short designed set of probes and fit "
+                + "the simulator's engine to them: calibration.yaml, a twin that --profile gives to probe, sweep and "
+                + "search --virtual, and to plan for classes never measured.")
+public final class CalibrateCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TargetOptions target;
+
+    @Mixin
+    SimulatorOptions sim;
+
+    @Mixin
+    OutputOptions output;
+
+    @Option(
+            names = "--twin-hardware",
+            paramLabel = "NAME|FILE",
+            defaultValue = "h100-sxm",
+            description =
+                    "The accelerator the server runs on: the twin's starting profile (default: ${DEFAULT-VALUE}).")
+    String twinHardware;
+
+    @Option(
+            names = "--twin-model",
+            paramLabel = "NAME|FILE",
+            defaultValue = "llama-3.1-8b",
+            description = "The model the server serves, as a profile (default: ${DEFAULT-VALUE}).")
+    String twinModel;
+
+    @Option(
+            names = "--twin-tp",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = "The server's tensor-parallel degree (default: ${DEFAULT-VALUE}).")
+    int twinTp;
+
+    @Option(
+            names = "--twin-weight-dtype",
+            paramLabel = "auto|bf16|fp8|...",
+            defaultValue = "auto",
+            description = "The server's weight format (default: ${DEFAULT-VALUE}: the model profile's).")
+    String twinWeights;
+
+    @Option(
+            names = "--twin-kv-cache-dtype",
+            paramLabel = "auto|bf16|fp8",
+            defaultValue = "auto",
+            description = "The server's KV-cache format (default: ${DEFAULT-VALUE}: the model profile's).")
+    String twinKv;
+
+    @Option(
+            names = "--scale",
+            paramLabel = "F",
+            defaultValue = "1",
+            description = "Multiply every probe's request count (default: ${DEFAULT-VALUE}: a few minutes on a real "
+                    + "server).")
+    double scale;
+
+    @Option(
+            names = "--folds",
+            paramLabel = "K",
+            defaultValue = "3",
+            description = "Cross-validation: each probe is predicted by a fit without its fold (default: "
+                    + "${DEFAULT-VALUE}; 0 for none).")
+    int folds;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Override
+    public Integer call() {
+        OutputFormat format = output.format();
+        if (!(scale > 0) || scale > 100) throw new BadInputException("--scale must be in (0, 100], got " + scale);
+        if (folds < 0 || folds == 1) throw new BadInputException("--folds must be 0 or >= 2, got " + folds);
+        EngineConfig base = twinBase();
+        WorkloadSpec work = WorkloadSpec.of(Workload.fixed(512, 256));
+        EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
+        target.validate(work);
+        List<CalibrationPlan.Probe> design = CalibrationPlan.design(base.model().maxContext(), seed, scale);
+        Path dir = output.runDirectory("calibrate");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Observation> observations = new ArrayList<>();
+        List<ProbeReport> reports = new ArrayList<>();
+        String url;
+        String model;
+        try (Endpoint endpoint = target.open(engine)) {
+            String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+            LoadPoints points = endpoint.points(
+                            "calibrate",
+                            startedAt,
+                            design.getFirst().request().load(),
+                            seed,
+                            work,
+                            Probe.randomSalt(),
+                            dir.resolve("probes"),
+                            List.of())
+                    .withProgress(target.virtual() ? null : err);
+            for (int i = 0; i < design.size(); i++) {
+                CalibrationPlan.Probe p = design.get(i);
+                String name = String.format(Locale.ROOT, "%02d-%s", i + 1, p.name());
+                ProbeReport r = points.measure(dir.resolve("probes").resolve(name), p.request());
+                reports.add(r);
+                observations.add(CalibrationPlan.observation(p, r.summary()));
+            }
+            url = endpoint.url();
+            model = reports.getFirst().run().model();
+        }
+        // The scheduler's shape: how many requests it serves at once when saturated, and whether it chunks prefill.
+        double unloaded = ttft(design, reports, "isl-512");
+        double served =
+                CalibrationPlan.servedAtOnce(reports.getLast().summary(), CalibrationPlan.SATURATE_USERS, unloaded);
+        int cap = served < 0.85 * CalibrationPlan.SATURATE_USERS
+                ? (int) Math.max(1, Math.round(served))
+                : 2 * CalibrationPlan.SATURATE_USERS;
+        List<EngineTwin> candidates = List.of(
+                new EngineTwin(
+                        base.toBuilder().maxNumSeqs(cap).chunkedPrefill(true).build()),
+                new EngineTwin(
+                        base.toBuilder().maxNumSeqs(cap).chunkedPrefill(false).build()));
+        err.println("fitting the twin (" + candidates.size() + " scheduler shapes) to " + design.size() + " probes");
+        err.flush();
+        TwinSelection.Selected chosen = TwinSelection.select(
+                candidates, observations, new TwinFit.Settings(0.02, 1, 80), new TwinFit.Settings(0.02, 2, 160), folds);
+        EngineTwin twin = candidates.get(chosen.index());
+        EngineConfig fitted = twin.config(chosen.report().values());
+        String structure = String.format(
+                Locale.ROOT,
+                "served at once when saturated: %.1f of %d users, so max_num_seqs %d; chunked prefill %s "
+                        + "(median error %.1f %% with it on, %.1f %% off)",
+                served,
+                CalibrationPlan.SATURATE_USERS,
+                cap,
+                fitted.chunkedPrefill() ? "on" : "off",
+                100 * chosen.errors().get(0),
+                100 * chosen.errors().get(1));
+        RunFiles.write(
+                dir.resolve("calibration.yaml"),
+                Calibration.write(Version.get(), url, model, fitted, structure, chosen.report()));
+        String sources = "calibration probes of " + url;
+        RunFiles.write(
+                dir.resolve("fidelity.json"), FidelityJson.write(Version.get(), sources, true, 0, chosen.report()));
+        switch (format) {
+            case JSON -> out.print(FidelityJson.write(Version.get(), sources, true, 0, chosen.report()));
+            case CSV -> out.print(FidelityJson.csv(chosen.report()));
+            case TABLE -> {
+                out.print(FidelityJson.table(sources, true, 0, chosen.report()));
+                out.println();
+                out.println("twin: " + fitted.describe() + "; " + structure);
+            }
+        }
+        out.flush();
+        err.println("calibration: " + dir.resolve("calibration.yaml"));
+        output.finish(dir, err);
+        return ExitCodes.OK;
+    }
+
+    private EngineConfig twinBase() {
+        ModelProfile m = Profiles.model(twinModel);
+        return EngineConfig.defaults(Profiles.hardware(twinHardware), m).toBuilder()
+                .tensorParallel(twinTp)
+                .weights(Precision.parseWeights(
+                        twinWeights, Precision.ofBytes(m.bytesPerWeight()), "--twin-weight-dtype"))
+                .kvCache(Precision.parseKvCache(
+                        twinKv, Precision.ofBytes(m.kvBytesPerElement()), "--twin-kv-cache-dtype"))
+                .noise(0, 0, 0)
+                .prefixCaching(false) // every probe's prompts are its own
+                .build();
+    }
+
+    private static double ttft(List<CalibrationPlan.Probe> design, List<ProbeReport> reports, String name) {
+        for (int i = 0; i < design.size(); i++) {
+            if (design.get(i).name().equals(name)) {
+                return ObservedMetric.TTFT.of(reports.get(i).summary(), SloStat.P50);
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,23 @@
+package dev.headroom.model.fit;
+
+import dev.headroom.model.BadInputException;
+import dev.headroom.model.SloStat;
+
+/**
+ * One number observed at a load point: {@code stat} of {@code metric} (a rate's stat is {@code MEAN} and unused).
+ *
+ * @param value in the metric's unit (ms, tokens/s, requests/s); positive
+ */
+public record Target(ObservedMetric metric, SloStat stat, double value) {
+    public Target {
+        if (metric == null || stat == null) throw new IllegalArgumentException("a target needs a metric and a stat");
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new BadInputException("observed " + metric.key() + " must be > 0, got " + value);
+        }
+    }
+
+    /** "ttft_ms p50", "output_tokens_per_s". */
+    public String label() {
+        return metric.isRate() ? metric.key() : metric.key() + " " + stat.text();
+    }
+}

@@ -1,0 +1,112 @@
+package dev.headroom.sim.fidelity;
+
+import dev.headroom.model.Measurer;
+import dev.headroom.model.fit.Observation;
+import dev.headroom.model.fit.Parameter;
+import dev.headroom.model.fit.ParametricServer;
+import dev.headroom.sim.VirtualEngine;
+import dev.headroom.sim.profile.EngineProfile;
+import dev.headroom.sim.profile.HardwareProfile;
+import dev.headroom.sim.profile.StepTerm;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The simulator as a model with free parameters, for fitting the profiles' step terms to published results: the
+ * accelerator's terms ({@link #PER_HARDWARE}) are each hardware profile's own, the engine software's
+ * ({@link EngineProfile#TERMS}) each engine profile's, and the rest ({@link #GLOBAL}) shared by all. Priors are the
+ * values as shipped.
+ */
+public final class HardwareTwin implements ParametricServer {
+    /** Terms no profile owns: the same on every accelerator and engine. */
+    public static final List<StepTerm> GLOBAL = List.of(StepTerm.GEMM_HALF_TOKENS, StepTerm.LAYER_OVERHEAD_US);
+    /** Terms of the accelerator and its interconnect. */
+    public static final List<StepTerm> PER_HARDWARE =
+            List.of(StepTerm.MEMORY_EFFICIENCY, StepTerm.COMPUTE_EFFICIENCY, StepTerm.ALLREDUCE_LATENCY_US);
+
+    private final Map<String, Published.Entry> byId = new LinkedHashMap<>();
+    private final List<Parameter> parameters = new ArrayList<>();
+    private final List<StepTerm> terms = new ArrayList<>();
+
+    public HardwareTwin(List<Published.Entry> entries) {
+        Map<String, HardwareProfile> hardware = new LinkedHashMap<>();
+        Map<String, HardwareProfile> engines = new LinkedHashMap<>();
+        Map<String, Boolean> sharded = new LinkedHashMap<>();
+        for (Published.Entry e : entries) {
+            byId.put(e.observation().id(), e);
+            HardwareProfile hw = e.config().hardware();
+            hardware.putIfAbsent(hw.name(), hw);
+            if (e.engine() != null) engines.putIfAbsent(e.engine(), hw);
+            sharded.merge(hw.name(), e.config().tensorParallel() > 1, Boolean::logicalOr);
+        }
+        HardwareProfile any = hardware.values().iterator().next();
+        for (StepTerm t : GLOBAL) add(t, null, any.term(t));
+        for (var h : hardware.entrySet()) {
+            for (StepTerm t : PER_HARDWARE) {
+                // An all-reduce term only where some point shards the model.
+                if (t == StepTerm.ALLREDUCE_LATENCY_US && !sharded.get(h.getKey())) continue;
+                add(t, h.getKey(), h.getValue().term(t));
+            }
+        }
+        for (var e : engines.entrySet()) {
+            for (StepTerm t : EngineProfile.TERMS)
+                add(t, Published.engineTag(e.getKey()), e.getValue().term(t));
+        }
+    }
+
+    private void add(StepTerm t, String group, double prior) {
+        double[] range = range(t);
+        double p = Math.max(range[0], Math.min(range[1], prior));
+        parameters.add(new Parameter(t.key(), group, range[0], range[1], p, range[0] > 0));
+        terms.add(t);
+    }
+
+    /** Where a fit looks for each term: physically plausible, narrower than what a profile may state. */
+    static double[] range(StepTerm t) {
+        return switch (t) {
+            case MEMORY_EFFICIENCY -> new double[] {0.3, 0.95};
+            case COMPUTE_EFFICIENCY -> new double[] {0.2, 0.95};
+            case STEP_OVERHEAD_MS -> new double[] {0, 10};
+            case ALLREDUCE_LATENCY_US -> new double[] {1, 200};
+            case GEMM_HALF_TOKENS -> new double[] {1, 2048};
+            case SEQ_OVERHEAD_US -> new double[] {0, 100};
+            case LAYER_OVERHEAD_US -> new double[] {0, 100};
+            case REQUEST_OVERHEAD_MS -> new double[] {0, 100};
+        };
+    }
+
+    @Override
+    public List<Parameter> parameters() {
+        return parameters;
+    }
+
+    @Override
+    public Measurer measurer(double[] values, Observation o) {
+        Published.Entry e = byId.get(o.id());
+        if (e == null) throw new IllegalArgumentException("not an entry of this twin: " + o.id());
+        return new VirtualEngine(e.config().toBuilder()
+                .hardware(profile(e.config().hardware(), e.engine(), values))
+                .build());
+    }
+
+    /** {@code base} with every term {@code values} give it: the globals, its own, and {@code engine}'s (or null). */
+    public HardwareProfile profile(HardwareProfile base, String engine, double[] values) {
+        HardwareProfile hw = base;
+        String tag = engine == null ? null : Published.engineTag(engine);
+        for (int i = 0; i < parameters.size(); i++) {
+            String g = parameters.get(i).group();
+            if (g == null || g.equals(base.name()) || g.equals(tag)) hw = hw.with(terms.get(i), values[i]);
+        }
+        return hw;
+    }
+
+    /** The fitted value of {@code t} in {@code group} (a hardware name, an engine tag, or null), or NaN. */
+    public double value(double[] values, StepTerm t, String group) {
+        for (int i = 0; i < parameters.size(); i++) {
+            if (terms.get(i) == t && java.util.Objects.equals(parameters.get(i).group(), group)) return values[i];
+        }
+        return Double.NaN;
+    }
+}

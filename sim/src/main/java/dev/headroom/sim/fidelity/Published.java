@@ -1,0 +1,226 @@
+package dev.headroom.sim.fidelity;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
+import dev.headroom.model.LengthDistribution;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.SloStat;
+import dev.headroom.model.Workload;
+import dev.headroom.model.fit.Observation;
+import dev.headroom.model.fit.ObservedMetric;
+import dev.headroom.model.fit.Target;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.profile.EngineProfile;
+import dev.headroom.sim.profile.HardwareProfile;
+import dev.headroom.sim.profile.ModelProfile;
+import dev.headroom.sim.profile.Precision;
+import dev.headroom.sim.profile.Profiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Published serving results ({@code schema: headroom.published/v1}, e.g. bench/fidelity/published.yaml): each entry a
+ * load point of a named engine on named hardware, with the numbers its source reported. Each becomes an
+ * {@link Observation} (grouped by hardware profile, sourced by publication) and the engine configuration that
+ * simulates it: the entry's hardware, model, TP and number formats, its engine's default scheduler limits (the file's
+ * {@code engines} table), no noise.
+ */
+public final class Published {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** The seed every entry is simulated with. */
+    public static final long SEED = 42;
+
+    /**
+     * One usable entry: what was observed, the engine that simulates it (its terms as shipped), and the engine
+     * profile whose terms it carries (null: none, the hardware's own).
+     */
+    public record Entry(Observation observation, EngineConfig config, String engine) {}
+
+    /** The observation tag of an engine profile's parameters. */
+    public static String engineTag(String engineProfile) {
+        return "engine:" + engineProfile;
+    }
+
+    /** The entries of a file: those scored, and how many were kept for the record only ({@code exclude}). */
+    public record Results(List<Entry> entries, int excluded) {}
+
+    private Published() {}
+
+    public static Results read(Path file) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(Files.readAllBytes(file));
+        } catch (JacksonException e) {
+            throw new BadInputException(file + ": not valid YAML: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        if (root == null || !"headroom.published/v1".equals(root.path("schema").asText())) {
+            throw new BadInputException(file + ": expected schema: headroom.published/v1");
+        }
+        List<Entry> entries = new ArrayList<>();
+        int excluded = 0;
+        for (JsonNode e : root.path("results")) {
+            if (e.hasNonNull("exclude")) {
+                excluded++;
+                continue;
+            }
+            try {
+                entries.add(entry(root.path("engines"), e));
+            } catch (IllegalArgumentException ex) {
+                throw new BadInputException(file + ": entry " + e.path("id").asText("?") + ": " + ex.getMessage());
+            }
+        }
+        return new Results(entries, excluded);
+    }
+
+    private static Entry entry(JsonNode engines, JsonNode e) {
+        String id = text(e, "id");
+        HardwareProfile hw = Profiles.hardware(text(e, "hardware"));
+        ModelProfile model = Profiles.model(text(e, "model_profile"));
+        String engine = text(e, "engine");
+        // The engine's defaults, then what the source's own launch command set (its `server` settings).
+        JsonNode defaults = scheduler(engines, engine, e.path("engine_version").asText(""));
+        JsonNode server = e.path("server");
+        Precision weights = Precision.parseWeights(
+                unknownIsAuto(e.path("weights").asText()), Precision.ofBytes(model.bytesPerWeight()), "weights");
+        // A KV format the source did not state is the engine's default for those weights (the file says which).
+        String kvDefault = weights.fp8Compute()
+                ? setting(server, defaults, "kv_cache_with_fp8_weights").asText("bf16")
+                : "bf16";
+        // The engine software's own terms, from its profile (configs/engines), over the hardware's.
+        String profile = defaults.path("profile").asText(engine);
+        EngineProfile software = Profiles.engineNames().contains(profile) ? Profiles.engine(profile) : null;
+        if (software != null) hw = software.applyTo(hw);
+        EngineConfig config = EngineConfig.defaults(hw, model).toBuilder()
+                .tensorParallel(e.path("tp").asInt())
+                .weights(weights)
+                .kvCache(Precision.parseKvCache(
+                        unknownIsAuto(e.path("kv_cache").asText()),
+                        Precision.parseKvCache(kvDefault, Precision.BF16, "kv_cache_with_fp8_weights"),
+                        "kv_cache"))
+                .maxNumSeqs(setting(server, defaults, "max_num_seqs").asInt(EngineConfig.DEFAULT_MAX_NUM_SEQS))
+                .maxNumBatchedTokens(setting(server, defaults, "max_num_batched_tokens")
+                        .asInt(EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS))
+                .chunkedPrefill(setting(server, defaults, "chunked_prefill").asBoolean(true))
+                .gpuMemoryUtilization(
+                        setting(server, defaults, "gpu_memory_utilization").asDouble(0.9))
+                .schedulerSteps(setting(server, defaults, "scheduler_steps").asInt(1))
+                // Every prompt is its own, so a prefix cache would only be filled and evicted, never hit: the same
+                // timings without the bookkeeping.
+                .prefixCaching(false)
+                .noise(0, 0, 0)
+                .seed(SEED)
+                .build();
+        config.kvBlocks(); // the model must fit
+        JsonNode load = e.path("load");
+        Integer stated = e.hasNonNull("requests") && e.path("requests").canConvertToInt()
+                ? e.path("requests").asInt()
+                : null;
+        LoadModel l;
+        int requests;
+        if (load.has("rate")) {
+            l = new LoadModel.Open(load.path("rate").asDouble(), new ArrivalProcess.Poisson());
+            requests = stated != null ? stated : 1000;
+        } else if (load.has("concurrency")) {
+            int c = load.path("concurrency").asInt();
+            l = new LoadModel.Closed(c);
+            requests = stated != null ? stated : Math.max(100, 10 * c);
+        } else if (load.path("offline").asBoolean(false)) {
+            // Every request at once: as many users as requests, each sending one.
+            if (stated == null) throw new BadInputException("an offline point needs its request count");
+            requests = stated;
+            l = new LoadModel.Closed(requests);
+        } else {
+            throw new BadInputException("load must give rate, concurrency or offline");
+        }
+        Workload w = new Workload(
+                LengthDistribution.parse(text(e, "isl_dist")), LengthDistribution.parse(text(e, "osl_dist")), true);
+        MeasurementRequest request = new MeasurementRequest(l, w, RunLength.requests(requests), SEED);
+        List<Target> targets = new ArrayList<>();
+        var metrics = e.path("metrics");
+        for (var it = metrics.fields(); it.hasNext(); ) {
+            var m = it.next();
+            Target t = target(m.getKey(), m.getValue(), config.tensorParallel());
+            if (t != null) targets.add(t);
+        }
+        List<String> tags = software == null ? List.of() : List.of(engineTag(software.name()));
+        Observation o =
+                new Observation(id, text(e.path("source"), "id"), hw.name(), tags, request, onePerKind(targets));
+        return new Entry(o, config, software == null ? null : software.name());
+    }
+
+    /** The first target of each kind the file gives (tpot before itl, output tokens/s before the other rates). */
+    private static List<Target> onePerKind(List<Target> targets) {
+        List<Target> out = new ArrayList<>();
+        for (ObservedMetric m : ObservedMetric.values()) {
+            for (Target t : targets) {
+                if (t.metric() == m && out.stream().noneMatch(o -> o.metric().kind() == m.kind())) out.add(t);
+            }
+        }
+        return out;
+    }
+
+    private static Target target(String key, JsonNode v, int gpus) {
+        ObservedMetric metric = switch (key) {
+            case "ttft_ms" -> ObservedMetric.TTFT;
+            case "tpot_ms" -> ObservedMetric.TPOT;
+            case "itl_ms" -> ObservedMetric.ITL;
+            case "e2e_ms" -> ObservedMetric.E2E;
+            case "output_tok_s" -> ObservedMetric.OUTPUT_TOKENS_PER_S;
+            case "total_tok_s" -> ObservedMetric.TOTAL_TOKENS_PER_S;
+            case "request_s" -> ObservedMetric.REQUESTS_PER_S;
+            default -> null;
+        };
+        if (metric == null) return null;
+        double value = v.path("value").asDouble();
+        if (metric.isRate() && "gpu".equals(v.path("per").asText())) value *= gpus;
+        return new Target(metric, stat(v.path("stat").asText("mean")), value);
+    }
+
+    /** A source's statistic; one it did not name is read as the mean (what benchmark tools print first). */
+    private static SloStat stat(String s) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
+            case "median", "p50" -> SloStat.P50;
+            case "p90" -> SloStat.P90;
+            case "p95" -> SloStat.P95;
+            case "p99" -> SloStat.P99;
+            default -> SloStat.MEAN;
+        };
+    }
+
+    /** The engine's scheduler settings: {@code engine@MAJOR.MINOR} when the file has them, else {@code engine}. */
+    private static JsonNode scheduler(JsonNode engines, String engine, String version) {
+        String[] v = version.split("\\.");
+        if (v.length >= 2 && engines.has(engine + "@" + v[0] + "." + v[1])) {
+            return engines.path(engine + "@" + v[0] + "." + v[1]);
+        }
+        return engines.path(engine);
+    }
+
+    /** A server setting: the entry's own, else its engine's default (a missing node when neither says). */
+    private static JsonNode setting(JsonNode server, JsonNode defaults, String key) {
+        return server.has(key) ? server.path(key) : defaults.path(key);
+    }
+
+    private static String unknownIsAuto(String s) {
+        return s == null || s.isBlank() || s.equals("unknown") ? "auto" : s;
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.path(field);
+        if (!v.isValueNode() || v.asText().isBlank()) throw new BadInputException("missing " + field);
+        return v.asText();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.headroom.sim.profile;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.List;
+
+/**
+ * An inference engine's own costs, apart from the accelerator's: the step terms its software sets (the time around
+ * each request and each step), fitted to its published results. Applied over a hardware profile ({@link #applyTo}),
+ * whose own values of these terms are vLLM's.
+ */
+@JsonIgnoreProperties(ignoreUnknown = false)
+public record EngineProfile(
+        String name,
+        String displayName,
+        double requestOverheadMs,
+        double seqOverheadUs,
+        double stepOverheadMs,
+        String source) {
+    /** The terms an engine profile sets. */
+    public static final List<StepTerm> TERMS =
+            List.of(StepTerm.REQUEST_OVERHEAD_MS, StepTerm.SEQ_OVERHEAD_US, StepTerm.STEP_OVERHEAD_MS);
+
+    public double term(StepTerm t) {
+        return switch (t) {
+            case REQUEST_OVERHEAD_MS -> requestOverheadMs;
+            case SEQ_OVERHEAD_US -> seqOverheadUs;
+            case STEP_OVERHEAD_MS -> stepOverheadMs;
+            default -> throw new IllegalArgumentException(t.key() + " is the hardware's, not the engine's");
+        };
+    }
+
+    /** {@code hw} with this engine's terms. */
+    public HardwareProfile applyTo(HardwareProfile hw) {
+        HardwareProfile out = hw;
+        for (StepTerm t : TERMS) out = out.with(t, term(t));
+        return out;
+    }
+
+    /** Checks every term is in range; names the bad one. */
+    public EngineProfile validate() {
+        for (StepTerm t : TERMS) t.check(name, term(t));
+        return this;
+    }
+}

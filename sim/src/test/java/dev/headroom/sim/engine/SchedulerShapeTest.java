@@ -1,0 +1,82 @@
+package dev.headroom.sim.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.RequestRecord;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.Workload;
+import dev.headroom.sim.VirtualEngine;
+import dev.headroom.sim.profile.Profiles;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** Schedulers that are not vLLM V1's: multi-step scheduling, and prefill without chunks. */
+class SchedulerShapeTest {
+    private static EngineConfig base() {
+        return EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"))
+                .withNoise(0, 0, 0);
+    }
+
+    private static Measurement open(EngineConfig c, double rate) {
+        return new VirtualEngine(c)
+                .measure(new MeasurementRequest(
+                        new LoadModel.Open(rate, new ArrivalProcess.Poisson()),
+                        Workload.fixed(256, 100),
+                        RunLength.requests(200),
+                        3));
+    }
+
+    private static double meanTtftMs(Measurement m) {
+        return m.records().stream()
+                .mapToDouble(r -> (r.firstTokenNanos() - r.intendedNanos()) / 1e6)
+                .average()
+                .orElseThrow();
+    }
+
+    @Test
+    void multiStepSchedulingStreamsTokensInGroupsAndDelaysAdmission() {
+        Measurement one = open(base(), 8);
+        Measurement ten = open(base().toBuilder().schedulerSteps(10).build(), 8);
+        for (RequestRecord r : ten.records()) {
+            assertEquals(100, r.chunkNanos().length, "every token delivered");
+            long distinct = Arrays.stream(r.chunkNanos()).distinct().count();
+            // 100 tokens in groups of up to 10: at most a dozen delivery times (the first group may be cut).
+            assertTrue(distinct <= 12, "delivery times " + distinct);
+        }
+        // A new request waits for the running group to end before it is admitted.
+        assertTrue(meanTtftMs(ten) > meanTtftMs(one) + 15, meanTtftMs(ten) + " vs " + meanTtftMs(one));
+    }
+
+    @Test
+    void withoutChunkedPrefillAStepPrefillsWholePromptsOrDecodes() {
+        EngineConfig whole = base().toBuilder()
+                .chunkedPrefill(false)
+                .maxNumBatchedTokens(2048)
+                .build();
+        Engine e = new Engine(whole);
+        SequenceListener quiet = new SequenceListener() {
+            @Override
+            public void onToken(Sequence seq, int index, long nanos) {}
+
+            @Override
+            public void onFinish(Sequence seq, long nanos) {}
+        };
+        Sequence decoding = new Sequence(1, 100, 50, 0, quiet);
+        e.submit(decoding);
+        e.finishStep(e.planStep(0), 1);
+        // A prompt longer than the budget arrives: it is prefilled whole, in a step of its own.
+        Sequence longPrompt = new Sequence(2, 5000, 10, 2, quiet);
+        e.submit(longPrompt);
+        Engine.Step step = e.planStep(2);
+        assertEquals(1, step.batchSize(), "the decoding sequence waits");
+        assertEquals(5000, step.counts[0]);
+        e.finishStep(step, 3);
+        Engine.Step next = e.planStep(3);
+        assertEquals(2, next.batchSize(), "then both decode");
+    }
+}

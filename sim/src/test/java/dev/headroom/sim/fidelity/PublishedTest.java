@@ -1,0 +1,121 @@
+package dev.headroom.sim.fidelity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.model.BadInputException;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.fit.ObservedMetric;
+import dev.headroom.sim.profile.Precision;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PublishedTest {
+    private static final Path REPOSITORY_FILE = Path.of("..", "bench", "fidelity", "published.yaml");
+
+    @Test
+    void theRepositorysSourcesAreReadWithTheirConditions() {
+        Published.Results r = Published.read(REPOSITORY_FILE);
+        assertTrue(r.entries().size() >= 100, "entries: " + r.entries().size());
+        Set<String> sources = new HashSet<>();
+        Set<String> hardware = new HashSet<>();
+        for (Published.Entry e : r.entries()) {
+            sources.add(e.observation().source());
+            hardware.add(e.observation().group());
+            assertTrue(!e.observation().targets().isEmpty(), e.observation().id());
+        }
+        assertTrue(sources.size() >= 10, sources.toString());
+        assertTrue(
+                hardware.containsAll(Set.of("h100-sxm", "h200", "a100-80gb", "mi300x", "l4", "l40s")),
+                hardware.toString());
+    }
+
+    private static Path file(Path tmp, String entry) throws IOException {
+        Path f = tmp.resolve("published.yaml");
+        Files.writeString(f, """
+                schema: headroom.published/v1
+                engines:
+                  trtllm: {max_num_seqs: 2048, max_num_batched_tokens: 8192, chunked_prefill: true,
+                           gpu_memory_utilization: 0.97, kv_cache_with_fp8_weights: fp8}
+                results:
+                """ + entry);
+        return f;
+    }
+
+    @Test
+    void anEntryBecomesItsLoadPointAndItsEnginesDefaults(@TempDir Path tmp) throws IOException {
+        Path f = file(tmp, """
+                  - id: a
+                    source: {id: doc, url: "https://example.org"}
+                    engine: trtllm
+                    hardware: h100-sxm
+                    tp: 2
+                    model_profile: llama-3.1-70b
+                    weights: fp8
+                    kv_cache: unknown
+                    load: {offline: true}
+                    requests: 300
+                    isl_dist: fixed:1000
+                    osl_dist: fixed:1000
+                    metrics:
+                      output_tok_s: {value: 2000, per: gpu}
+                      itl_ms: {value: 20, stat: mean}
+                      tpot_ms: {value: 21, stat: median}
+                  - id: b
+                    source: {id: doc}
+                    engine: trtllm
+                    hardware: h100-sxm
+                    tp: 1
+                    model_profile: llama-3.1-8b
+                    weights: bf16
+                    kv_cache: unknown
+                    load: {offline: true}
+                    requests: 3
+                    isl_dist: fixed:10
+                    osl_dist: fixed:10
+                    metrics: {}
+                    exclude: "kept for the record"
+                """);
+        Published.Results r = Published.read(f);
+        assertEquals(1, r.entries().size());
+        assertEquals(1, r.excluded());
+        Published.Entry e = r.entries().getFirst();
+        assertEquals(2, e.config().tensorParallel());
+        assertEquals(2048, e.config().maxNumSeqs());
+        assertEquals(Precision.FP8, e.config().weights());
+        assertEquals(Precision.FP8, e.config().kvCache(), "an FP8 checkpoint's unstated KV cache: the engine's rule");
+        assertEquals(0.97, e.config().gpuMemoryUtilization());
+        // Offline: every request at once.
+        assertEquals(new LoadModel.Closed(300), e.observation().request().load());
+        assertEquals(300, e.observation().request().length().requests());
+        // One number per kind: tpot before itl; a per-GPU rate is the system's.
+        assertEquals(2, e.observation().targets().size());
+        assertEquals(ObservedMetric.TPOT, e.observation().targets().get(0).metric());
+        assertEquals(4000, e.observation().targets().get(1).value());
+    }
+
+    @Test
+    void aBadEntryIsNamedInOneLine(@TempDir Path tmp) throws IOException {
+        Path f = file(tmp, """
+                  - id: broken
+                    source: {id: doc}
+                    engine: trtllm
+                    hardware: tpu-v9
+                    tp: 1
+                    model_profile: llama-3.1-8b
+                    load: {rate: 1}
+                    isl_dist: fixed:10
+                    osl_dist: fixed:10
+                    metrics: {}
+                """);
+        var e = assertThrows(BadInputException.class, () -> Published.read(f));
+        assertTrue(e.getMessage().contains("broken") && e.getMessage().contains("tpu-v9"), e.getMessage());
+        assertTrue(e.getMessage().contains("h100-sxm"), "lists the valid names: " + e.getMessage());
+    }
+}
