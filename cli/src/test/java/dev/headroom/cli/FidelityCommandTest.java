@@ -21,6 +21,11 @@ class FidelityCommandTest {
      * profile has less), at one user and two prompt lengths, from two sources.
      */
     private static Path sources(Path tmp) throws IOException {
+        return sources(tmp, "vllm", "h100-sxm");
+    }
+
+    /** As above, the entries naming {@code engine} and {@code hardware} (a profile name or file). */
+    private static Path sources(Path tmp, String engine, String hardware) throws IOException {
         String stock = Files.readString(Path.of("..", "configs", "hardware", "h100-sxm.yaml"));
         Path hidden = tmp.resolve("hidden.yaml");
         Files.writeString(hidden, stock.replaceAll("(?m)^request_overhead_ms:.*$", "") + "request_overhead_ms: 40\n");
@@ -60,8 +65,8 @@ class FidelityCommandTest {
                         """
                           - id: p%d
                             source: {id: %s}
-                            engine: vllm
-                            hardware: h100-sxm
+                            engine: %s
+                            hardware: %s
                             tp: 1
                             model_profile: llama-3.1-8b
                             weights: bf16
@@ -76,6 +81,8 @@ class FidelityCommandTest {
                         """,
                         i++,
                         source + isl,
+                        engine,
+                        hardware.equals("hidden") ? hidden.toString() : hardware,
                         isl,
                         s.at("/metrics/ttft_ms/p50").asDouble(),
                         s.at("/metrics/tpot_ms/p50").asDouble()));
@@ -123,6 +130,26 @@ class FidelityCommandTest {
         assertTrue(Files.readString(tmp.resolve("b/profiles/engine-vllm.yaml")).contains("request_overhead_ms:"));
         assertTrue(Files.readString(tmp.resolve("b/profiles/h100-sxm.yaml")).contains("memory_efficiency:"));
         assertTrue(Files.readString(tmp.resolve("b/fidelity.csv")).lines().count() == 9);
+    }
+
+    /** A point scored by fidelity is the point probe --virtual runs: the same engine, load, lengths and seed. */
+    @Test
+    void fidelityPredictsExactlyWhatProbeVirtualMeasured(@TempDir Path tmp) throws IOException {
+        // An engine with no profile of its own, on the very hardware file the numbers came from.
+        Path file = sources(tmp, "custom", "hidden");
+        var r = CliTest.run(
+                "fidelity",
+                "--sources",
+                file.toString(),
+                "--out",
+                tmp.resolve("a").toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode a = JSON.readTree(tmp.resolve("a/fidelity.json").toFile());
+        assertEquals(8, a.get("points").size());
+        // Equal up to the summary's histogram, which keeps 3 significant digits of a percentile.
+        for (JsonNode p : a.get("points")) {
+            assertEquals(0, p.get("error").asDouble(), 2e-3, p.toString());
+        }
     }
 
     @Test

@@ -96,11 +96,11 @@ public final class FidelityJson {
         StringBuilder b = new StringBuilder();
         b.append(String.format(
                 Locale.ROOT,
-                "headroom fidelity: %d published load points (%d comparisons) from %s; %d entries excluded%n",
+                "%d load points (%d numbers) from %s%s%n",
                 observations(r.fitted()),
                 r.fitted().size(),
                 sources,
-                excluded));
+                excluded > 0 ? "; " + excluded + " entries excluded" : ""));
         b.append(
                 fitted
                         ? "parameters fitted here; cross-validated: predicted by a fit without the point's source\n"

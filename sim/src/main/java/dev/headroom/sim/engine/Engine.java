@@ -110,17 +110,10 @@ public final class Engine {
             Sequence seq = running.get(i);
             int n = Math.min(seq.tokens() - seq.computed, budget);
             int need = blocksFor(seq.computed + n) - seq.blocks;
-            boolean scheduled = true;
-            while (need > blocks.available()) {
-                Sequence victim = running.getLast();
-                preempt(victim);
-                preempted = true;
-                if (victim == seq) {
-                    scheduled = false;
-                    break;
-                }
-            }
-            if (!scheduled) break;
+            long before = preemptionsTotal;
+            boolean kept = roomFor(seq, need);
+            preempted |= preemptionsTotal > before;
+            if (!kept) break;
             blocks.allocate(seq, need);
             schedule(step, work, seq, n);
             budget -= n;
@@ -137,19 +130,27 @@ public final class Engine {
             int available = blocks.available() - blocks.freeAmongHits(seq, hit);
             // The watermark only applies beside running sequences, so an idle engine can always admit.
             if (need > available - (running.isEmpty() ? 0 : watermarkBlocks)) break;
-            waiting.pollFirst();
-            blocks.takeHits(seq, hit);
-            running.add(seq);
-            if (seq.firstScheduledNanos < 0) {
-                seq.firstScheduledNanos = now;
-                promptTokensTotal += seq.promptTokens;
-            }
-            blocks.allocate(seq, need);
-            schedule(step, work, seq, n);
+            admitHead(step, work, hit, n, need, now);
             budget -= n;
         }
 
         return finishPlan(step, work);
+    }
+
+    /**
+     * Moves the head of the queue into the batch: its {@code hit} cached prompt blocks taken, {@code allocate} new
+     * blocks, {@code n} tokens scheduled in this step.
+     */
+    private void admitHead(Step step, StepCostModel.Step work, int hit, int n, int allocate, long now) {
+        Sequence seq = waiting.pollFirst();
+        blocks.takeHits(seq, hit);
+        running.add(seq);
+        if (seq.firstScheduledNanos < 0) {
+            seq.firstScheduledNanos = now;
+            promptTokensTotal += seq.promptTokens;
+        }
+        blocks.allocate(seq, allocate);
+        schedule(step, work, seq, n);
     }
 
     private Step finishPlan(Step step, StepCostModel.Step work) {
@@ -176,15 +177,7 @@ public final class Engine {
             int need = blocksFor(seq.promptTokens + seq.outputTokens) - hit;
             int available = blocks.available() - blocks.freeAmongHits(seq, hit);
             if (need > available - (running.isEmpty() ? 0 : watermarkBlocks)) break;
-            waiting.pollFirst();
-            blocks.takeHits(seq, hit);
-            running.add(seq);
-            if (seq.firstScheduledNanos < 0) {
-                seq.firstScheduledNanos = now;
-                promptTokensTotal += seq.promptTokens;
-            }
-            blocks.allocate(seq, blocksFor(cached + n) - hit);
-            schedule(step, work, seq, n);
+            admitHead(step, work, hit, n, blocksFor(cached + n) - hit, now);
             budget -= n;
             if (budget <= 0) break;
         }
@@ -200,19 +193,20 @@ public final class Engine {
             int n = seq.tokens() - seq.computed;
             if (decodingOnly && !decoding(seq)) continue;
             int need = blocksFor(seq.computed + n) - seq.blocks;
-            boolean scheduled = true;
-            while (need > blocks.available()) {
-                Sequence victim = running.getLast();
-                preempt(victim);
-                if (victim == seq) {
-                    scheduled = false;
-                    break;
-                }
-            }
-            if (!scheduled) break;
+            if (!roomFor(seq, need)) break;
             blocks.allocate(seq, need);
             schedule(step, work, seq, n);
         }
+    }
+
+    /** Frees blocks for {@code seq} by preempting from the newest end; false when {@code seq} itself had to go. */
+    private boolean roomFor(Sequence seq, int need) {
+        while (need > blocks.available()) {
+            Sequence victim = running.getLast();
+            preempt(victim);
+            if (victim == seq) return false;
+        }
+        return true;
     }
 
     /** Applies a planned step as of {@code end}: KV progress, new tokens, finished sequences. */
