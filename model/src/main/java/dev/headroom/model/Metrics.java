@@ -52,11 +52,15 @@ public final class Metrics {
 
     /** Each gap between consecutive content chunks in microseconds, divided by the tokens in the later chunk. */
     public static double[] itlGapsMicros(RequestRecord r) {
-        long[] t = r.chunkNanos();
-        int[] n = r.chunkTokens();
-        double[] gaps = new double[Math.max(0, t.length - 1)];
-        for (int i = 1; i < t.length; i++) gaps[i - 1] = (double) (micros(t[i]) - micros(t[i - 1])) / Math.max(1, n[i]);
+        double[] gaps = new double[Math.max(0, r.chunkNanos().length - 1)];
+        for (int i = 1; i <= gaps.length; i++) gaps[i - 1] = itlGapMicros(r, i);
         return gaps;
+    }
+
+    /** The gap before content chunk {@code i} (≥ 1) in microseconds, divided by the tokens in that chunk. */
+    public static double itlGapMicros(RequestRecord r, int i) {
+        long[] t = r.chunkNanos();
+        return (double) (micros(t[i]) - micros(t[i - 1])) / Math.max(1, r.chunkTokens()[i]);
     }
 
     /**

@@ -62,10 +62,8 @@ public final class TargetValues {
         long count = 0;
         for (RequestRecord r : records) {
             if (r.warmup() || !r.succeeded()) continue;
-            long[] c = r.chunkNanos();
-            int[] k = r.chunkTokens();
-            for (int i = 1; i < c.length; i++) {
-                double gap = (double) (Metrics.micros(c[i]) - Metrics.micros(c[i - 1])) / Math.max(1, k[i]);
+            for (int i = 1; i < r.chunkNanos().length; i++) {
+                double gap = Metrics.itlGapMicros(r, i);
                 sum += Math.round(gap);
                 count++;
                 if (h != null) h.recordValue(Math.max(0, Math.round(gap)));
