@@ -182,10 +182,10 @@ public final class CalibrateCommand implements Callable<Integer> {
                 dir.resolve("calibration.yaml"),
                 Calibration.write(Version.get(), url, model, fitted, structure, chosen.report()));
         String sources = "calibration probes of " + url;
-        RunFiles.write(
-                dir.resolve("fidelity.json"), FidelityJson.write(Version.get(), sources, true, 0, chosen.report()));
+        String json = FidelityJson.write(Version.get(), sources, true, 0, chosen.report());
+        RunFiles.write(dir.resolve("fidelity.json"), json);
         switch (format) {
-            case JSON -> out.print(FidelityJson.write(Version.get(), sources, true, 0, chosen.report()));
+            case JSON -> out.print(json);
             case CSV -> out.print(FidelityJson.csv(chosen.report()));
             case TABLE -> {
                 out.print(FidelityJson.table(sources, true, 0, chosen.report()));

@@ -68,18 +68,12 @@ public final class FidelityCommand implements Callable<Integer> {
                     + "repeatable: e.g. request_overhead_ms=0 to see what the term is worth.")
     List<String> set = List.of();
 
-    @Option(
-            names = "--out",
-            paramLabel = "DIR",
-            description = "Run directory to write (default: runs/<time>-fidelity).")
-    Path out;
-
     @Mixin
-    FormatOption format;
+    OutputOptions output;
 
     @Override
     public Integer call() {
-        OutputFormat f = format.format();
+        OutputFormat f = output.format();
         if (!Files.isRegularFile(sources)) {
             throw new BadInputException("--sources " + sources + ": no such file; give a headroom.published/v1 YAML "
                     + "file (the repository's is bench/fidelity/published.yaml)");
@@ -88,7 +82,7 @@ public final class FidelityCommand implements Callable<Integer> {
         if (rounds < 1) throw new BadInputException("--rounds must be >= 1, got " + rounds);
         Published.Results published = withTerms(Published.read(sources), set);
         if (published.entries().isEmpty()) throw new BadInputException(sources + ": no entry to score");
-        Path dir = OutputOptions.runDirectory(out, "fidelity");
+        Path dir = output.runDirectory("fidelity");
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         HardwareTwin twin = new HardwareTwin(published.entries());
@@ -120,16 +114,17 @@ public final class FidelityCommand implements Callable<Integer> {
         }
         String name = sources.toString();
         int excluded = published.excluded();
-        RunFiles.write(dir.resolve("fidelity.json"), FidelityJson.write(Version.get(), name, fit, excluded, report));
-        RunFiles.write(dir.resolve("fidelity.csv"), FidelityJson.csv(report));
+        String json = FidelityJson.write(Version.get(), name, fit, excluded, report);
+        String csv = FidelityJson.csv(report);
+        RunFiles.write(dir.resolve("fidelity.json"), json);
+        RunFiles.write(dir.resolve("fidelity.csv"), csv);
         switch (f) {
-            case JSON -> o.print(FidelityJson.write(Version.get(), name, fit, excluded, report));
-            case CSV -> o.print(FidelityJson.csv(report));
+            case JSON -> o.print(json);
+            case CSV -> o.print(csv);
             case TABLE -> o.print(FidelityJson.table(name, fit, excluded, report));
         }
         o.flush();
-        err.println("run directory: " + dir);
-        err.flush();
+        output.finish(dir, err);
         return ExitCodes.OK;
     }
 

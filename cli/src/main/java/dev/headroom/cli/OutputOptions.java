@@ -28,11 +28,6 @@ public final class OutputOptions {
 
     /** Creates and returns the run directory; refuses a non-empty existing one so nothing is overwritten. */
     Path runDirectory(String command) {
-        return runDirectory(out, command);
-    }
-
-    /** The run directory {@code out} (null: {@code runs/<time>-<command>}), created; refuses a non-empty --out. */
-    static Path runDirectory(Path out, String command) {
         Path dir = out != null
                 ? out
                 : Path.of(
