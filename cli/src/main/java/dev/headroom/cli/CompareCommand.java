@@ -41,7 +41,8 @@ public final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         OutputFormat format = output.format();
-        PlanInputOptions.Inputs in = inputs.read();
+        output.checkOut();
+        PlanInputOptions.Inputs in = inputs.read(spec.commandLine().getErr());
         Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
         Comparison c = new Comparer(in.policy()).compare(plan);
         Path dir = output.runDirectory("compare");

@@ -26,6 +26,17 @@ public final class OutputOptions {
     @Mixin
     FormatOption format;
 
+    /** Refuses a non-empty {@code --out} now, before a long computation that would write there. */
+    void checkOut() {
+        if (out == null || !Files.isDirectory(out)) return;
+        try (var entries = Files.list(out)) {
+            if (entries.findAny().isPresent())
+                throw new BadInputException("--out " + out + " exists and is not empty; give a new directory");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read run directory " + out + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Creates and returns the run directory; refuses a non-empty existing one so nothing is overwritten. */
     Path runDirectory(String command) {
         Path dir = out != null

@@ -67,17 +67,11 @@ public final class PlanCommand implements Callable<Integer> {
                     + "${DEFAULT-VALUE}).")
     double verifySeconds;
 
-    @Option(
-            names = "--seed",
-            paramLabel = "N",
-            defaultValue = "42",
-            description = "Seed of the --verify arrivals (default: ${DEFAULT-VALUE}).")
-    long seed;
-
     @Override
     public Integer call() {
         OutputFormat format = output.format();
-        PlanInputOptions.Inputs in = inputs.read();
+        output.checkOut();
+        PlanInputOptions.Inputs in = inputs.read(spec.commandLine().getErr());
         Plan plan;
         try {
             plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
@@ -87,8 +81,9 @@ public final class PlanCommand implements Callable<Integer> {
         if (verify && !(verifySeconds >= 10))
             throw new BadInputException("--verify-seconds must be >= 10, got " + verifySeconds);
         // Verify before making the run directory: a catalog that cannot be simulated leaves nothing half-written.
-        List<Verification> checks =
-                verify ? PlanVerification.verify(plan, verifySeconds, seed, new SimulatedFleet()) : List.of();
+        List<Verification> checks = verify
+                ? PlanVerification.verify(plan, verifySeconds, inputs.seed, new SimulatedFleet(in.twins()))
+                : List.of();
         Path dir = output.runDirectory("plan");
         String json = PlanJson.write(
                 plan,
@@ -116,6 +111,7 @@ public final class PlanCommand implements Callable<Integer> {
         return "no capacity for class " + wc.name() + " on option " + o.name() + ": measure it on that hardware, e.g. "
                 + "./headroom search --objective max-rate --slo '" + wc.slo() + "' --isl " + Math.round(wc.isl())
                 + " --osl " + Math.round(wc.osl()) + " --url <" + o.name() + " server>, then add --capacity "
-                + wc.name() + "@" + o.name() + "=<that run>/search.json (or leave the option out with --option)";
+                + wc.name() + "@" + o.name() + "=<that run>/search.json, or model it: --capacity-model " + o.name()
+                + "=stock (or =<calibrate run>/calibration.yaml), or leave the option out with --option";
     }
 }

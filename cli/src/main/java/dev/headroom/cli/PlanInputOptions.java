@@ -3,15 +3,22 @@ package dev.headroom.cli;
 import dev.headroom.cli.plan.CapacityInputs;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.plan.Capacity;
+import dev.headroom.model.plan.CapacityModel;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Forecast;
 import dev.headroom.model.plan.Policy;
 import dev.headroom.model.plan.PricingTier;
+import dev.headroom.optimizer.plan.ModelledCapacities;
 import dev.headroom.reports.plan.PlanInputs;
+import dev.headroom.sim.SimulatedReplicas;
+import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** The inputs {@code plan} and {@code compare} share: forecast, catalog, capacities, policy. */
@@ -34,10 +41,24 @@ public final class PlanInputOptions {
     @Option(
             names = "--capacity",
             paramLabel = "CLASS@OPTION=RESULT|FILE.yaml",
-            required = true,
             description = "Measured capacity, repeatable: a search.json, sweep.json, summary.json (or its directory) "
                     + "tagged with the class and option it measured, or a YAML list of capacities.")
-    List<String> capacity;
+    List<String> capacity = new ArrayList<>();
+
+    @Option(
+            names = "--capacity-model",
+            paramLabel = "OPTION=stock|calibration.yaml",
+            description = "Model the capacities not measured on OPTION, repeatable: a max-rate search per class on a "
+                    + "calibrated twin (headroom calibrate) or on the option's stock simulator profile; marked "
+                    + "modelled, the interval widened by the model's cross-validated error. Measured ones win.")
+    List<String> capacityModel = new ArrayList<>();
+
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            defaultValue = "42",
+            description = "Seed of the modelled searches and of the --verify arrivals (default: ${DEFAULT-VALUE}).")
+    long seed;
 
     @Option(
             names = "--policy",
@@ -59,10 +80,20 @@ public final class PlanInputOptions {
             description = "Plan only these catalog options (repeatable; default: all).")
     List<String> only;
 
-    /** Everything read and validated. */
-    record Inputs(Forecast forecast, List<CatalogOption> options, List<Capacity> capacities, Policy policy) {}
+    /**
+     * Everything read and validated, modelled capacities included.
+     *
+     * @param twins by option, the calibrated engine that stands for its replicas (for --verify)
+     */
+    record Inputs(
+            Forecast forecast,
+            List<CatalogOption> options,
+            List<Capacity> capacities,
+            Policy policy,
+            Map<String, EngineConfig> twins) {}
 
-    Inputs read() {
+    /** Reads the inputs, and runs the modelled searches (telling {@code err} of each). */
+    Inputs read(PrintWriter err) {
         Forecast f = PlanInputs.forecast(forecast);
         List<CatalogOption> all = PlanInputs.catalog(catalog, Profiles.listPrices());
         List<CatalogOption> options = all;
@@ -103,10 +134,33 @@ public final class PlanInputOptions {
         final Policy chosen = p;
         for (CatalogOption o : options) o.replicaHourPrice(chosen.pricing()); // fails early, naming the option and tier
         List<String> names = options.stream().map(CatalogOption::name).toList();
-        return new Inputs(
-                f,
-                options,
-                caps.stream().filter(c -> names.contains(c.option())).toList(),
-                p);
+        List<CapacityModel> models = new ArrayList<>();
+        Map<String, EngineConfig> twins = new LinkedHashMap<>();
+        for (String spec : capacityModel) {
+            int eq = spec.indexOf('=');
+            if (eq <= 0 || eq == spec.length() - 1) {
+                throw new BadInputException("bad --capacity-model '" + spec + "': give OPTION=stock or "
+                        + "OPTION=calibration.yaml (a file written by headroom calibrate)");
+            }
+            String name = spec.substring(0, eq), what = spec.substring(eq + 1);
+            CatalogOption o = all.stream()
+                    .filter(x -> x.name().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new BadInputException("--capacity-model " + spec + ": no option " + name
+                            + " in the catalog; it has "
+                            + all.stream().map(CatalogOption::name).toList()));
+            if (models.stream().anyMatch(m -> m.option().equals(name))) {
+                throw new BadInputException("--capacity-model: option " + name + " is given twice");
+            }
+            models.add(SimulatedReplicas.model(o, what, seed));
+            if (!what.equals("stock")) twins.put(name, SimulatedReplicas.twin(o, Path.of(what), seed));
+        }
+        List<Capacity> measured =
+                caps.stream().filter(c -> names.contains(c.option())).toList();
+        List<Capacity> complete = ModelledCapacities.complete(f, options, measured, models, seed, line -> {
+            err.println(line);
+            err.flush();
+        });
+        return new Inputs(f, options, complete, p, twins);
     }
 }

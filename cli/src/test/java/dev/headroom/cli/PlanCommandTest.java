@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -97,7 +98,7 @@ class PlanCommandTest {
                 "--out",
                 tmp.resolve("p").toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("$333,953"), r.out());
+        assertTrue(r.out().contains("$401,617"), r.out());
     }
 
     @Test
@@ -321,11 +322,34 @@ class PlanCommandTest {
                                 >= v.at("/planned/slo/" + i + "/observed").asDouble(),
                         "less headroom, more latency: " + v);
             }
+            // The smallest passing fleet: it passed, one fewer (when tried) failed, and the planned count splits.
+            int smallest = v.at("/smallest/replicas").asInt(),
+                    planned = v.at("/planned/replicas").asInt();
+            assertTrue(v.at("/smallest/slo_pass").asBoolean() && smallest <= planned, v.toString());
+            for (JsonNode t : v.path("trials")) {
+                if (t.path("replicas").asInt() == smallest - 1)
+                    assertFalse(t.path("slo_pass").asBoolean(), v.toString());
+                if (t.path("replicas").asInt() >= smallest)
+                    assertTrue(t.path("slo_pass").asBoolean(), v.toString());
+            }
+            assertPlannedSplitsOverTheSmallest(v);
+            assertEquals(1, v.at("/planned_over_smallest/redundancy").asInt(), "the policy's redundancy: " + v);
             // Without headroom and redundancy the fleet loses requests to the SLO: at the edge or past it.
             edge |= !v.at("/lean/slo_pass").asBoolean()
                     || v.at("/lean/slo_attainment").asDouble() < 0.99;
         }
         assertTrue(edge, plan.get("verify").toString());
+    }
+
+    /** A verification's planned replicas = smallest passing + capacity estimate + headroom + redundancy. */
+    static void assertPlannedSplitsOverTheSmallest(JsonNode v) {
+        JsonNode split = v.path("planned_over_smallest");
+        assertEquals(
+                v.at("/planned/replicas").asInt() - v.at("/smallest/replicas").asInt(),
+                split.path("capacity_estimate").asInt()
+                        + split.path("headroom").asInt()
+                        + split.path("redundancy").asInt(),
+                v.toString());
     }
 
     @Test

@@ -56,16 +56,24 @@ public final class PlanJson {
     /** A forecast class as plan.json states it. */
     public record StoredClass(String name, double isl, double osl, String slo, double p90Factor) {}
 
-    /** A capacity as plan.json and compare.json state it. */
-    public record StoredCapacity(String workloadClass, String option, double maxRps, double ciLow, double ciHigh) {}
+    /** A capacity as plan.json and compare.json state it; {@code modelled}: searched on a model, not measured. */
+    public record StoredCapacity(
+            String workloadClass, String option, double maxRps, double ciLow, double ciHigh, boolean modelled) {}
 
     /**
      * One simulator check of {@link Verification}, as written.
      *
-     * @param month 1-based
+     * @param month    1-based
+     * @param smallest the smallest passing fleet found; null when none passed (or the file predates the search)
      */
     public record StoredCheck(
-            String workloadClass, String option, int month, double rps, StoredFleet planned, StoredFleet lean) {}
+            String workloadClass,
+            String option,
+            int month,
+            double rps,
+            StoredFleet planned,
+            StoredFleet lean,
+            StoredFleet smallest) {}
 
     /** What one checked fleet achieved. */
     public record StoredFleet(int replicas, double sloAttainment, boolean sloPass) {}
@@ -160,7 +168,8 @@ public final class PlanJson {
                     v.path("month").asInt(),
                     num(v.path("rps")),
                     fleet(v.path("planned")),
-                    fleet(v.path("lean"))));
+                    fleet(v.path("lean")),
+                    v.path("smallest").isObject() ? fleet(v.path("smallest")) : null));
         }
         List<Ranked> ranking = new ArrayList<>();
         for (JsonNode r : root.path("ranking")) {
@@ -204,7 +213,8 @@ public final class PlanJson {
                 k.path("option").asText(),
                 num(k.path("max_rps")),
                 num(k.path("ci_low")),
-                num(k.path("ci_high")));
+                num(k.path("ci_high")),
+                k.path("modelled").asBoolean(false));
     }
 
     private static StoredFleet fleet(JsonNode f) {
@@ -235,6 +245,22 @@ public final class PlanJson {
             JsonNumbers.put(o, "simulated_s", v.seconds(), 1);
             fleet(o.putObject("planned"), v.replicas(), v.planned());
             fleet(o.putObject("lean"), v.leanReplicas(), v.lean());
+            if (v.found()) fleet(o.putObject("smallest"), v.smallestReplicas(), v.smallest());
+            else o.putNull("smallest");
+            o.put("searched_up_to", v.searchedUpTo());
+            ObjectNode split = o.putObject("planned_over_smallest");
+            if (v.found()) {
+                split.put("capacity_estimate", v.estimateReplicas());
+                split.put("headroom", v.headroomReplicas());
+                split.put("redundancy", v.redundancyReplicas());
+            }
+            ArrayNode trials = o.putArray("trials");
+            for (Verification.Trial t : v.trials()) {
+                ObjectNode x = trials.addObject();
+                x.put("replicas", t.replicas());
+                x.put("slo_pass", t.pass());
+                JsonNumbers.put(x, "slo_attainment", t.sloAttainment(), 4);
+            }
         }
         return text(root);
     }
@@ -260,7 +286,7 @@ public final class PlanJson {
             b.append(String.format(
                     Locale.ROOT,
                     "verify %s@%s, month %d, %s req/s for %s s simulated: planned %d replicas %s; "
-                            + "without headroom and redundancy %d replicas %s%n",
+                            + "without headroom and redundancy %d replicas %s; %s%n",
                     v.workloadClass(),
                     v.option(),
                     v.month() + 1,
@@ -269,9 +295,26 @@ public final class PlanJson {
                     v.replicas(),
                     verdict(v.planned()),
                     v.leanReplicas(),
-                    verdict(v.lean())));
+                    verdict(v.lean()),
+                    smallest(v)));
         }
         return b.toString();
+    }
+
+    private static String smallest(Verification v) {
+        if (!v.found()) return "no fleet of up to " + v.searchedUpTo() + " replicas passes";
+        return String.format(
+                Locale.ROOT,
+                "smallest passing %d replicas (attainment %.1f %%): planned %d = %d smallest %s %d capacity estimate "
+                        + "+ %d headroom + %d redundancy",
+                v.smallestReplicas(),
+                v.smallest().sloAttainment() * 100,
+                v.replicas(),
+                v.smallestReplicas(),
+                v.estimateReplicas() < 0 ? "−" : "+",
+                Math.abs(v.estimateReplicas()),
+                v.headroomReplicas(),
+                v.redundancyReplicas());
     }
 
     private static String verdict(Summary s) {
@@ -414,6 +457,8 @@ public final class PlanJson {
         JsonNumbers.put(o, "ci_low", k.ciLow(), 4);
         JsonNumbers.put(o, "ci_high", k.ciHigh(), 4);
         o.put("derived", k.derived());
+        o.put("modelled", k.modelled());
+        if (k.modelled()) JsonNumbers.put(o, "model_error", k.modelError(), 4);
         JsonNumbers.put(o, "prefill_share", k.prefillShare(), 4);
         o.put("source", k.source());
     }

@@ -79,11 +79,18 @@ public final class PlanTable {
         List<String> caps = c.ranking().stream()
                 .map(r -> r.capacities().stream()
                         .map(k -> k.workloadClass() + " " + ConsoleTable.n(k.maxRps()) + " ["
-                                + ConsoleTable.n(k.ciLow()) + "–" + ConsoleTable.n(k.ciHigh()) + "]")
+                                + ConsoleTable.n(k.ciLow()) + "–" + ConsoleTable.n(k.ciHigh()) + "]"
+                                + (k.modelled() ? " modelled" : ""))
                         .collect(Collectors.joining(", ")))
                 .toList();
         int capWidth = Math.max(28, caps.stream().mapToInt(String::length).max().orElse(0));
-        String row = "%-5s %-8s %-" + capWidth + "s  %-14s %-12s %-30s %-10s %-10s%n";
+        int costWidth = Math.max(
+                30,
+                c.ranking().stream()
+                        .mapToInt(r -> dollars(r.horizonCost()).length())
+                        .max()
+                        .orElse(0));
+        String row = "%-5s %-8s %-" + capWidth + "s  %-14s %-12s %-" + costWidth + "s %-10s %-10s%n";
         b.append(String.format(
                 Locale.ROOT,
                 row,
@@ -168,7 +175,11 @@ public final class PlanTable {
                     ConsoleTable.n(k.maxRps()),
                     ConsoleTable.n(k.ciLow()),
                     ConsoleTable.n(k.ciHigh()),
-                    k.derived() ? " derived from a concurrency" : "",
+                    k.derived()
+                            ? " derived from a concurrency"
+                            : k.modelled()
+                                    ? String.format(Locale.ROOT, " modelled (± %.1f %%)", k.modelError() * 100)
+                                    : "",
                     f2(atCap),
                     k.source()));
         }

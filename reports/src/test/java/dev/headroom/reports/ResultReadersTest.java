@@ -130,8 +130,10 @@ class ResultReadersTest {
         assertTrue(r.cheapest());
         assertEquals(new Range(17461.6, 15279.4, 21827), r.horizonCost());
         assertEquals(
-                new PlanJson.StoredCapacity("chat", "h100", 2, 1.8, 2.2),
-                r.capacities().getFirst());
+                List.of(
+                        new PlanJson.StoredCapacity("chat", "h100", 2, 1.8, 2.2, false),
+                        new PlanJson.StoredCapacity("rag", "h100", 0.5, 0.38, 0.62, true)),
+                r.capacities());
         assertEquals(ResultSchemasTest.plan().rows(), p.months());
     }
 

@@ -157,7 +157,10 @@ class ResultSchemasTest {
                 0.3);
         Plan.OptionTotal total = new Plan.OptionTotal(
                 "h100", new Range(8, 7, 10), 5840, new Range(17461.6, 15279.4, 21827), 6.5e9, 3.25e9, 1.79, 5.37);
-        return new Plan(Policy.DEFAULT, f, List.of(h100), List.of(cap), List.of(row), List.of(total), List.of());
+        Capacity modelled =
+                new Capacity("h100", "rag", 0.5, 0.38, 0.62, false, 0.6, "stock h100-sxm x1 llama-3.1-8b", 0.24);
+        return new Plan(
+                Policy.DEFAULT, f, List.of(h100), List.of(cap, modelled), List.of(row), List.of(total), List.of());
     }
 
     @Test

@@ -1,16 +1,30 @@
 package dev.headroom.sim;
 
-import dev.headroom.model.BadInputException;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Workload;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.FleetSimulator;
 import dev.headroom.sim.engine.EngineConfig;
-import dev.headroom.sim.profile.Profiles;
 import java.util.List;
+import java.util.Map;
 
-/** The plan's replicas on the simulator's virtual clock: the option's hardware profile, its model (Llama-3.1-8B). */
+/**
+ * The plan's replicas on the simulator's virtual clock: an option's calibrated twin when it has one, else its stock
+ * engine (its hardware profile, its model, Llama-3.1-8B by default).
+ */
 public final class SimulatedFleet implements FleetSimulator {
+    private final Map<String, EngineConfig> twins;
+
+    /** Every option on its stock engine. */
+    public SimulatedFleet() {
+        this(Map.of());
+    }
+
+    /** @param twins by option name, the engine that stands for its replicas */
+    public SimulatedFleet(Map<String, EngineConfig> twins) {
+        this.twins = Map.copyOf(twins);
+    }
+
     @Override
     public List<RequestRecord> run(
             CatalogOption option,
@@ -20,14 +34,9 @@ public final class SimulatedFleet implements FleetSimulator {
             double seconds,
             double warmupSeconds,
             long seed) {
-        if (option.hardware() == null) {
-            throw new BadInputException("{verify}: option " + option.name() + " names no simulator hardware profile; "
-                    + "add 'hardware: <profile>' (one of " + Profiles.hardwareNames() + ") to it in the catalog");
-        }
-        EngineConfig engine = EngineConfig.defaults(
-                        Profiles.hardware(option.hardware()),
-                        Profiles.model(option.model() == null ? "llama-3.1-8b" : option.model()))
-                .withTensorParallel(option.gpusPerReplica());
+        EngineConfig engine = twins.containsKey(option.name())
+                ? twins.get(option.name())
+                : SimulatedReplicas.stock(option, "{verify}", seed);
         return new VirtualFleet(engine, replicas).run(ratePerSecond, workload, seconds, warmupSeconds, seed);
     }
 }

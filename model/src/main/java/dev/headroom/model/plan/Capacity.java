@@ -15,6 +15,8 @@ import dev.headroom.model.BadInputException;
  * @param prefillShare share of a request's server time spent before its first token (for splitting cost between
  *                     input and output tokens); NaN when not measured
  * @param source       where the numbers came from (a file, or "yaml")
+ * @param modelError   for a capacity modelled rather than measured ({@code plan --capacity-model}): the model's
+ *                     cross-validated median absolute error its interval was widened by; NaN when measured
  */
 public record Capacity(
         String option,
@@ -24,7 +26,8 @@ public record Capacity(
         double ciHigh,
         boolean derived,
         double prefillShare,
-        String source) {
+        String source,
+        double modelError) {
     public Capacity {
         if (!(maxRps > 0)) {
             throw new BadInputException(
@@ -34,6 +37,24 @@ public record Capacity(
             throw new BadInputException("capacity " + workloadClass + "@" + option + ": the interval [" + ciLow + ", "
                     + ciHigh + "] must be positive and contain max_rps " + maxRps);
         }
+    }
+
+    /** A measured capacity. */
+    public Capacity(
+            String option,
+            String workloadClass,
+            double maxRps,
+            double ciLow,
+            double ciHigh,
+            boolean derived,
+            double prefillShare,
+            String source) {
+        this(option, workloadClass, maxRps, ciLow, ciHigh, derived, prefillShare, source, Double.NaN);
+    }
+
+    /** Whether it came from a model of the hardware (a calibrated twin or a stock profile), not a measurement. */
+    public boolean modelled() {
+        return !Double.isNaN(modelError);
     }
 
     /** Little's law: a closed-loop max concurrency N at a mean end-to-end latency W sustains N ÷ W requests/s. */

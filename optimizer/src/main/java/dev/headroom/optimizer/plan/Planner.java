@@ -163,7 +163,8 @@ public final class Planner {
             super("no capacity for class " + wc.name() + " on option " + o.name() + ": measure it on that hardware "
                     + "with a max-rate search (slo '" + wc.slo() + "', isl " + Math.round(wc.isl()) + ", osl "
                     + Math.round(wc.osl()) + ") and give it as {capacity} " + wc.name() + "@" + o.name()
-                    + "=RUN/search.json, or leave the option out with {option}");
+                    + "=RUN/search.json, or model it with {capacity-model} " + o.name() + "=stock (or "
+                    + "=RUN/calibration.yaml), or leave the option out with {option}");
             this.workloadClass = wc;
             this.option = o;
         }

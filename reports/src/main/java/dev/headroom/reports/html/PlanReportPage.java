@@ -106,10 +106,24 @@ final class PlanReportPage {
                         String.valueOf(c.planned().replicas()),
                         verdict(c.planned()),
                         String.valueOf(c.lean().replicas()),
-                        verdict(c.lean())));
+                        verdict(c.lean()),
+                        c.smallest() == null
+                                ? "none found"
+                                : String.valueOf(c.smallest().replicas()),
+                        c.smallest() == null ? "" : verdict(c.smallest())));
             }
             page.table(
-                    List.of("class@option", "month", "req/s", "planned", "planned result", "lean", "lean result"), v);
+                    List.of(
+                            "class@option",
+                            "month",
+                            "req/s",
+                            "planned",
+                            "planned result",
+                            "lean",
+                            "lean result",
+                            "smallest passing",
+                            "its result"),
+                    v);
         }
         return page;
     }
@@ -132,7 +146,7 @@ final class PlanReportPage {
                             .append(f(k.ciLow()))
                             .append("–")
                             .append(f(k.ciHigh()))
-                            .append("] "));
+                            .append(k.modelled() ? "] modelled " : "] "));
             Range horizon = r.horizonCost();
             rows.add(List.of(
                     r.rank() + (r.cheapest() ? " (cheapest)" : ""),

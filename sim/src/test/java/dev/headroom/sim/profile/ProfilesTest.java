@@ -67,6 +67,33 @@ class ProfilesTest {
                                 List.of("chat.yaml", "rag.yaml", "batch-summarization.yaml")
                                         .contains(f.getFileName().toString()),
                                 "no parse test covers " + f);
+                    // The stock model's error, read by plan --capacity-model OPTION=stock: every kind, as a fraction.
+                    case "stock-error.yaml" -> {
+                        assertTrue(
+                                Profiles.hardwareNames()
+                                        .containsAll(dev.headroom.sim.SimulatedReplicas.stockErrorHardware()),
+                                "by_hardware names profiles: " + f);
+                        for (String hw : Profiles.hardwareNames()) {
+                            var error = dev.headroom.sim.SimulatedReplicas.stockError(hw);
+                            assertEquals(
+                                    java.util.EnumSet.allOf(dev.headroom.model.fit.ObservedMetric.Kind.class),
+                                    error.keySet(),
+                                    hw + " in " + f);
+                            error.values().forEach(e -> assertTrue(e > 0 && e < 1, hw + " in " + f + ": " + error));
+                        }
+                        assertEquals(
+                                0.353,
+                                dev.headroom.sim.SimulatedReplicas.stockError("l40s")
+                                        .get(dev.headroom.model.fit.ObservedMetric.Kind.THROUGHPUT),
+                                1e-9,
+                                "the hardware's own figure");
+                        assertEquals(
+                                0.240,
+                                dev.headroom.sim.SimulatedReplicas.stockError("l40s")
+                                        .get(dev.headroom.model.fit.ObservedMetric.Kind.TTFT),
+                                1e-9,
+                                "a kind not scored on it takes the figure over all");
+                    }
                     default -> throw new AssertionError("no parse test covers " + f);
                 }
             }

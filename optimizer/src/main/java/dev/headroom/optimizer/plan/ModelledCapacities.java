@@ -1,0 +1,146 @@
+package dev.headroom.optimizer.plan;
+
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
+import dev.headroom.model.Metrics;
+import dev.headroom.model.RunInfo;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.SearchReport;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Summary;
+import dev.headroom.model.Workload;
+import dev.headroom.model.plan.Capacity;
+import dev.headroom.model.plan.CapacityModel;
+import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.model.plan.Forecast;
+import dev.headroom.model.plan.WorkloadClass;
+import dev.headroom.optimizer.Goodput;
+import dev.headroom.optimizer.SearchRun;
+import dev.headroom.optimizer.SearchSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Capacities for the class × option pairs nobody measured, from a model of the option's replica: the max-rate search
+ * {@code headroom search --virtual} runs, on the model, for the class's prompt and answer lengths under its SLO; the
+ * interval widened by the model's cross-validated error ({@link CapacityModel#widening}). A measured capacity always
+ * wins: a pair that has one is never modelled.
+ */
+public final class ModelledCapacities {
+    /** The range searched, in requests/s per replica. */
+    public static final double MIN_RPS = 0.01, MAX_RPS = 10_000;
+    /** Measured requests per probe (the probes run on a virtual clock, so their length costs no waiting). */
+    public static final int PROBE_REQUESTS = 200;
+
+    public static final double TOLERANCE = 0.05;
+    public static final int MAX_PROBES = 20;
+
+    private ModelledCapacities() {}
+
+    /**
+     * {@code measured} plus a modelled capacity for every class on every option of {@code options} that has a model
+     * and no measured capacity for it.
+     *
+     * @param progress told of each search before it runs
+     */
+    public static List<Capacity> complete(
+            Forecast forecast,
+            List<CatalogOption> options,
+            List<Capacity> measured,
+            List<CapacityModel> models,
+            long seed,
+            Consumer<String> progress) {
+        List<Capacity> out = new ArrayList<>(measured);
+        for (CatalogOption o : options) {
+            CapacityModel model = models.stream()
+                    .filter(m -> m.option().equals(o.name()))
+                    .findFirst()
+                    .orElse(null);
+            if (model == null) continue;
+            for (WorkloadClass wc : forecast.classes()) {
+                boolean known = measured.stream()
+                        .anyMatch(c ->
+                                c.option().equals(o.name()) && c.workloadClass().equals(wc.name()));
+                if (known) continue;
+                progress.accept("modelling " + wc.name() + "@" + o.name() + " on " + model.source()
+                        + ": a max-rate search on the virtual clock");
+                out.add(of(wc, model, seed));
+            }
+        }
+        return out;
+    }
+
+    /** The class's capacity on the model: its max-rate search, the interval widened by the model's error. */
+    public static Capacity of(WorkloadClass wc, CapacityModel model, long seed) {
+        List<Slo> slos = PlanVerification.slos(wc, "{capacity-model}");
+        Workload w = Workload.fixed((int) Math.round(wc.isl()), (int) Math.round(wc.osl()));
+        SearchSpec spec = new SearchSpec(
+                SearchSpec.Objective.MAX_RATE,
+                slos,
+                MIN_RPS,
+                MAX_RPS,
+                TOLERANCE,
+                MAX_PROBES,
+                w,
+                RunLength.requests(PROBE_REQUESTS),
+                new ArrivalProcess.Poisson(),
+                seed,
+                true,
+                Goodput.Unit.REQUESTS);
+        RunInfo info = new RunInfo(
+                "plan",
+                "1970-01-01T00:00:00Z",
+                "virtual://" + model.source(),
+                wc.name(),
+                "chat",
+                model.source(),
+                new LoadModel.Open(MIN_RPS, spec.arrivals()),
+                0,
+                0,
+                wc.name(),
+                "simulator tokenizer",
+                seed);
+        TreeMap<Double, Measurement> byLoad = new TreeMap<>();
+        SearchReport r = new SearchRun(spec, info, true, (name, request) -> {
+                    Measurement m = model.measurer().measure(request);
+                    byLoad.put(((LoadModel.Open) request.load()).ratePerSecond(), m);
+                    return m;
+                })
+                .run((sofar, progress) -> {});
+        String where = "--capacity-model " + wc.name() + "@" + model.option() + " (" + model.source() + ")";
+        if (Double.isNaN(r.value())) {
+            throw new BadInputException(where + ": the model meets " + wc.slo() + " at no load from " + MIN_RPS
+                    + " requests/s (stop: " + r.stopReason().wireName() + "); this class cannot be served by it");
+        }
+        if (Double.isNaN(r.ciHigh())) {
+            throw new BadInputException(where + ": the model still meets " + wc.slo() + " at " + MAX_RPS
+                    + " requests/s per replica; no capacity to plan with");
+        }
+        double e = model.widening(slos);
+        Measurement at = byLoad.floorEntry(r.value()) == null
+                ? null
+                : byLoad.floorEntry(r.value()).getValue();
+        double share = Double.NaN;
+        if (at != null) {
+            Summary s = Metrics.summarize(at.records(), true, slos);
+            double ttft = s.distribution("ttft_ms").mean(),
+                    e2e = s.distribution("e2e_ms").mean();
+            if (e2e > 0) share = Math.min(1, ttft / e2e);
+        }
+        double lo = Math.min(r.ciLow(), r.value()), hi = Math.max(r.ciHigh(), r.value());
+        return new Capacity(
+                model.option(),
+                wc.name(),
+                r.value(),
+                lo * (1 - Math.min(e, 0.99)),
+                hi * (1 + e),
+                false,
+                share,
+                model.source(),
+                e);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.headroom.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.headroom.model.BadInputException;
+import dev.headroom.model.fit.ObservedMetric;
+import dev.headroom.model.plan.CapacityModel;
+import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.fidelity.Calibration;
+import dev.headroom.sim.profile.Profiles;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A catalog option's replica on the simulator: its stock engine (the option's hardware profile, its model, TP = GPUs
+ * per replica) or a calibrated twin ({@code calibration.yaml}), as the engine a plan's fleet runs and as a
+ * {@link CapacityModel} with the model's cross-validated error.
+ */
+public final class SimulatedReplicas {
+    /** The stock model's error against published results ({@code configs/stock-error.yaml}). */
+    static final String STOCK_ERROR = "/configs/stock-error.yaml";
+
+    private SimulatedReplicas() {}
+
+    /**
+     * The option's stock engine, as {@code --virtual} runs it by default (its step noise, seeded); the model defaults
+     * to Llama-3.1-8B.
+     */
+    public static EngineConfig stock(CatalogOption option, String input, long seed) {
+        if (option.hardware() == null) {
+            throw new BadInputException(input + ": option " + option.name() + " names no simulator hardware profile; "
+                    + "add 'hardware: <profile>' (one of " + Profiles.hardwareNames() + ") to it in the catalog");
+        }
+        return EngineConfig.defaults(
+                        Profiles.hardware(option.hardware()),
+                        Profiles.model(option.model() == null ? "llama-3.1-8b" : option.model()))
+                .toBuilder()
+                .tensorParallel(option.gpusPerReplica())
+                .seed(seed)
+                .build();
+    }
+
+    /**
+     * The model {@code spec} names for {@code option}: {@code stock}, or the path of a {@code calibration.yaml}
+     * (whose TP must be the option's GPUs per replica).
+     */
+    public static CapacityModel model(CatalogOption option, String spec, long seed) {
+        if (spec.equals("stock")) {
+            EngineConfig e = stock(option, "{capacity-model}", seed);
+            return new CapacityModel(
+                    option.name(),
+                    "stock " + e.hardware().name() + " x" + e.tensorParallel() + " "
+                            + e.model().name(),
+                    new VirtualEngine(e),
+                    stockError(e.hardware().name()));
+        }
+        Path file = Path.of(spec);
+        EngineConfig e = twin(option, file, seed);
+        Map<ObservedMetric.Kind, Double> error = Calibration.crossValidatedError(file);
+        if (!error.containsKey(ObservedMetric.Kind.THROUGHPUT)) {
+            throw new BadInputException("{capacity-model} " + option.name() + "=" + file + ": the calibration states "
+                    + "no cross-validated error to widen a capacity by; run headroom calibrate with --folds 2 or more");
+        }
+        return new CapacityModel(option.name(), file.toString(), new VirtualEngine(e), error);
+    }
+
+    /**
+     * The twin a calibration file describes, checked against the option it stands for, with the step noise
+     * {@code --virtual --profile} gives it by default, seeded.
+     */
+    public static EngineConfig twin(CatalogOption option, Path file, long seed) {
+        if (!Files.isRegularFile(file)) {
+            throw new BadInputException("{capacity-model} " + option.name() + "=" + file
+                    + ": no such file; give 'stock' or a calibration.yaml written by headroom calibrate");
+        }
+        EngineConfig e = Calibration.read(file).toBuilder()
+                .noise(
+                        EngineConfig.DEFAULT_NOISE,
+                        EngineConfig.DEFAULT_STALL_PROBABILITY,
+                        EngineConfig.DEFAULT_STALL_MS)
+                .seed(seed)
+                .build();
+        if (e.tensorParallel() != option.gpusPerReplica()) {
+            throw new BadInputException("{capacity-model} " + option.name() + "=" + file + ": the twin runs on "
+                    + e.tensorParallel() + " GPU(s) (TP " + e.tensorParallel() + ") but option " + option.name()
+                    + " has gpus_per_replica " + option.gpusPerReplica());
+        }
+        return e;
+    }
+
+    /**
+     * {@code configs/stock-error.yaml}'s cross-validated error by kind for a hardware profile: the figure on that
+     * hardware where the benchmark scored that kind on it, else the figure over all hardware.
+     */
+    public static Map<ObservedMetric.Kind, Double> stockError(String hardware) {
+        try (InputStream in = SimulatedReplicas.class.getResourceAsStream(STOCK_ERROR)) {
+            JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(in);
+            JsonNode all = root.path("error_cross_validated"),
+                    hw = root.path("by_hardware").path(hardware);
+            Map<ObservedMetric.Kind, Double> out = new LinkedHashMap<>();
+            for (ObservedMetric.Kind k : ObservedMetric.Kind.values()) {
+                JsonNode v = hw.path(k.label()).isNumber() ? hw.path(k.label()) : all.path(k.label());
+                if (v.isNumber()) out.put(k, v.asDouble());
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The hardware profiles {@code configs/stock-error.yaml} states an error of their own for. */
+    public static java.util.Set<String> stockErrorHardware() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        stockErrorFile().path("by_hardware").fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static JsonNode stockErrorFile() {
+        try (InputStream in = SimulatedReplicas.class.getResourceAsStream(STOCK_ERROR)) {
+            return new ObjectMapper(new YAMLFactory()).readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
