@@ -49,6 +49,7 @@ public final class PlanJson {
             List<String> options,
             List<PlanRow> months,
             List<Plan.OptionTotal> totals,
+            List<StoredCapacity> capacities,
             List<StoredCheck> verify,
             List<Ranked> ranking,
             StoredMix mix) {}
@@ -56,9 +57,19 @@ public final class PlanJson {
     /** A forecast class as plan.json states it. */
     public record StoredClass(String name, double isl, double osl, String slo, double p90Factor) {}
 
-    /** A capacity as plan.json and compare.json state it; {@code modelled}: searched on a model, not measured. */
+    /**
+     * A capacity as plan.json and compare.json state it; {@code modelled}: searched on a model, not measured, its
+     * interval widened by {@code modelError} (NaN when measured); {@code source}: empty where the file does not say.
+     */
     public record StoredCapacity(
-            String workloadClass, String option, double maxRps, double ciLow, double ciHigh, boolean modelled) {}
+            String workloadClass,
+            String option,
+            double maxRps,
+            double ciLow,
+            double ciHigh,
+            boolean modelled,
+            double modelError,
+            String source) {}
 
     /**
      * One simulator check of {@link Verification}, as written.
@@ -160,6 +171,8 @@ public final class PlanJson {
                     num(t.at("/dollars_per_mtok/as_planned")),
                     num(t.at("/dollars_per_mtok/output_only"))));
         }
+        List<StoredCapacity> capacities = new ArrayList<>();
+        plan.path("capacities").forEach(k -> capacities.add(capacity(k)));
         List<StoredCheck> verify = new ArrayList<>();
         for (JsonNode v : plan.path("verify")) {
             verify.add(new StoredCheck(
@@ -196,6 +209,7 @@ public final class PlanJson {
                 options,
                 months,
                 totals,
+                capacities,
                 verify,
                 ranking,
                 mix.isObject()
@@ -214,7 +228,9 @@ public final class PlanJson {
                 num(k.path("max_rps")),
                 num(k.path("ci_low")),
                 num(k.path("ci_high")),
-                k.path("modelled").asBoolean(false));
+                k.path("modelled").asBoolean(false),
+                num(k.path("model_error")),
+                k.path("source").asText(""));
     }
 
     private static StoredFleet fleet(JsonNode f) {

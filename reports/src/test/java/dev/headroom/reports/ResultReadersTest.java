@@ -110,6 +110,10 @@ class ResultReadersTest {
         Files.writeString(f, PlanJson.write(ResultSchemasTest.plan(), "test", "2026-11-29T10:00:00Z"));
         PlanJson.Stored p = PlanJson.read(f);
         assertEquals(ResultSchemasTest.plan().rows(), p.months());
+        assertEquals(
+                List.of(false, true),
+                p.capacities().stream().map(PlanJson.StoredCapacity::modelled).toList());
+        assertEquals(0.24, p.capacities().get(1).modelError(), 1e-12);
         assertEquals(ResultSchemasTest.plan().totals(), p.totals());
         assertEquals(ResultSchemasTest.plan().policy(), p.policy());
         assertEquals(List.of("h100"), p.options());
@@ -131,10 +135,12 @@ class ResultReadersTest {
         assertEquals(new Range(17461.6, 15279.4, 21827), r.horizonCost());
         assertEquals(
                 List.of(
-                        new PlanJson.StoredCapacity("chat", "h100", 2, 1.8, 2.2, false),
-                        new PlanJson.StoredCapacity("rag", "h100", 0.5, 0.38, 0.62, true)),
+                        new PlanJson.StoredCapacity("chat", "h100", 2, 1.8, 2.2, false, Double.NaN, "capacities.yaml"),
+                        new PlanJson.StoredCapacity(
+                                "rag", "h100", 0.5, 0.38, 0.62, true, 0.24, "stock h100-sxm x1 llama-3.1-8b")),
                 r.capacities());
         assertEquals(ResultSchemasTest.plan().rows(), p.months());
+        assertEquals(r.capacities(), p.capacities(), "the plan's own capacities read back as the ranking states them");
     }
 
     @Test

@@ -95,6 +95,16 @@ final class PlanReportPage {
                     f(t.dollarsPerMtokAsPlanned())));
         }
         page.table(List.of("option", "peak replicas", "horizon cost", "GPU-hours", "$/Mtok as planned"), rows);
+        page.h2("Capacity per replica");
+        List<List<String>> caps = new ArrayList<>();
+        for (PlanJson.StoredCapacity k : plan.capacities()) {
+            caps.add(List.of(
+                    Page.esc(k.workloadClass() + "@" + k.option()),
+                    f(k.maxRps()) + " [" + f(k.ciLow()) + "–" + f(k.ciHigh()) + "]",
+                    k.modelled() ? "modelled, ± " + Numbers.pct(k.modelError()) : "measured",
+                    Page.esc(k.source())));
+        }
+        page.table(List.of("class@option", "req/s per replica", "basis", "source"), caps);
         if (!plan.verify().isEmpty()) {
             page.h2("Verified in the simulator");
             List<List<String>> v = new ArrayList<>();

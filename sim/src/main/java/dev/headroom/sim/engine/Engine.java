@@ -100,6 +100,9 @@ public final class Engine {
             // A step prefills whole prompts when one can be admitted, else decodes: decodes wait for prefills.
             admitWhole(step, work, now);
             if (step.seqs.isEmpty()) decodeRunning(step, work, false);
+            // A prefill step runs alone and returns at once; only a decode step starts a multi-step group (vLLM
+            // 0.6's multi-step without chunked prefill; docs/simulator.md).
+            else groupLeft = 0;
             return finishPlan(step, work);
         }
         int budget = config.maxNumBatchedTokens();

@@ -53,6 +53,24 @@ class SchedulerShapeTest {
     }
 
     @Test
+    void withoutChunkedPrefillAMultiStepPrefillRunsAloneAndItsFirstTokenIsNotHeldForAGroup() {
+        EngineConfig whole = base().toBuilder().chunkedPrefill(false).build();
+        EngineConfig tenWhole = whole.toBuilder().schedulerSteps(10).build();
+        Measurement one = open(whole, 8), ten = open(tenWhole, 8);
+        double decodeStepMs = one.records().stream()
+                .mapToDouble(r -> (r.endNanos() - r.firstTokenNanos()) / 1e6 / 99)
+                .average()
+                .orElseThrow();
+        // A new request waits for the running group (up to 10 decode steps, half on average), then its prefill step
+        // returns its first token at once: it does not also wait for a group of its own.
+        double extra = meanTtftMs(ten) - meanTtftMs(one);
+        assertTrue(extra > 0 && extra < 7.5 * decodeStepMs, extra + " ms more; a decode step " + decodeStepMs + " ms");
+        for (RequestRecord r : ten.records()) {
+            assertTrue(r.chunkNanos()[1] > r.chunkNanos()[0], "the first token came alone, before the first group");
+        }
+    }
+
+    @Test
     void withoutChunkedPrefillAStepPrefillsWholePromptsOrDecodes() {
         EngineConfig whole = base().toBuilder()
                 .chunkedPrefill(false)
