@@ -64,7 +64,7 @@ public final class FidelityCommand implements Callable<Integer> {
     @Option(
             names = "--set",
             paramLabel = "TERM=VALUE",
-            description = "Set a step term on every hardware profile before scoring (or as the fit's prior), "
+            description = "Set a step term on every hardware profile before scoring (a fit starts from the priors), "
                     + "repeatable: e.g. request_overhead_ms=0 to see what the term is worth.")
     List<String> set = List.of();
 
@@ -94,8 +94,7 @@ public final class FidelityCommand implements Callable<Integer> {
         });
         FitReport report;
         if (!fit) {
-            double[] shipped =
-                    twin.parameters().stream().mapToDouble(p -> p.prior()).toArray();
+            double[] shipped = twin.shipped();
             report = new FitReport(
                     twin.parameters(),
                     shipped,

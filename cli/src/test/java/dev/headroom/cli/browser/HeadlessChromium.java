@@ -212,16 +212,25 @@ final class HeadlessChromium implements AutoCloseable {
     @Override
     public void close() throws IOException {
         socket.close(1000, "done");
+        // Chromium's helper processes (zygote, renderers) outlive the browser process and keep writing to the profile.
+        var helpers = process.descendants().toList();
         process.destroyForcibly();
+        helpers.forEach(ProcessHandle::destroyForcibly);
         try {
             process.waitFor(10, TimeUnit.SECONDS);
+            for (ProcessHandle h : helpers) h.onExit().get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // a helper that will not die leaves its files; the walk below skips what vanishes meanwhile
         }
         http.dispatcher().executorService().shutdown();
+        // A file a dying helper removes between the listing and the delete is not an error.
         try (var walk = Files.walk(profile)) {
             walk.sorted(java.util.Comparator.reverseOrder())
                     .forEach(f -> f.toFile().delete());
+        } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+            // the temporary profile is left to the OS's temp cleaning
         }
     }
 }

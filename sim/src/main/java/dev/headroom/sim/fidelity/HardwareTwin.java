@@ -7,6 +7,7 @@ import dev.headroom.model.fit.ParametricServer;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.profile.EngineProfile;
 import dev.headroom.sim.profile.HardwareProfile;
+import dev.headroom.sim.profile.Profiles;
 import dev.headroom.sim.profile.StepTerm;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,8 @@ import java.util.Map;
  * The simulator as a model with free parameters, for fitting the profiles' step terms to published results: the
  * accelerator's terms ({@link #PER_HARDWARE}) are each hardware profile's own, the engine software's
  * ({@link EngineProfile#TERMS}) each engine profile's, and the rest ({@link #GLOBAL}) shared by all. Priors are the
- * values as shipped.
+ * profiles' {@code priors} — the values before any fit — so a fit, and above all a cross-validated one, never starts
+ * from or leans towards values already fitted to the results it scores.
  */
 public final class HardwareTwin implements ParametricServer {
     /** Terms no profile owns: the same on every accelerator and engine. */
@@ -29,6 +31,7 @@ public final class HardwareTwin implements ParametricServer {
     private final Map<String, Published.Entry> byId = new LinkedHashMap<>();
     private final List<Parameter> parameters = new ArrayList<>();
     private final List<StepTerm> terms = new ArrayList<>();
+    private final List<Double> shipped = new ArrayList<>();
 
     public HardwareTwin(List<Published.Entry> entries) {
         Map<String, HardwareProfile> hardware = new LinkedHashMap<>();
@@ -42,21 +45,31 @@ public final class HardwareTwin implements ParametricServer {
             sharded.merge(hw.name(), e.config().tensorParallel() > 1, Boolean::logicalOr);
         }
         HardwareProfile any = hardware.values().iterator().next();
-        for (StepTerm t : GLOBAL) add(t, null, any.term(t));
+        for (StepTerm t : GLOBAL) add(t, null, any.prior(t), any.term(t));
         for (var h : hardware.entrySet()) {
             for (StepTerm t : PER_HARDWARE) {
                 // An all-reduce term only where some point shards the model.
                 if (t == StepTerm.ALLREDUCE_LATENCY_US && !sharded.get(h.getKey())) continue;
-                add(t, h.getKey(), h.getValue().term(t));
+                add(t, h.getKey(), h.getValue().prior(t), h.getValue().term(t));
             }
         }
         for (var e : engines.entrySet()) {
             for (StepTerm t : EngineProfile.TERMS)
-                add(t, Published.engineTag(e.getKey()), e.getValue().term(t));
+                add(
+                        t,
+                        Published.engineTag(e.getKey()),
+                        Profiles.engine(e.getKey()).prior(t),
+                        e.getValue().term(t));
         }
     }
 
-    private void add(StepTerm t, String group, double prior) {
+    /** The parameters' values as the profiles ship them (what {@code headroom fidelity} scores), in their order. */
+    public double[] shipped() {
+        return shipped.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private void add(StepTerm t, String group, double prior, double value) {
+        shipped.add(value);
         double[] range = range(t);
         double p = Math.max(range[0], Math.min(range[1], prior));
         parameters.add(new Parameter(t.key(), group, range[0], range[1], p, range[0] > 0));

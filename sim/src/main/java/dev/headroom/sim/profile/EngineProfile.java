@@ -2,6 +2,7 @@ package dev.headroom.sim.profile;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An inference engine's own costs, apart from the accelerator's: the step terms its software sets (the time around
@@ -15,7 +16,8 @@ public record EngineProfile(
         double requestOverheadMs,
         double seqOverheadUs,
         double stepOverheadMs,
-        String source) {
+        String source,
+        Map<String, Double> priors) {
     /** The terms an engine profile sets. */
     public static final List<StepTerm> TERMS =
             List.of(StepTerm.REQUEST_OVERHEAD_MS, StepTerm.SEQ_OVERHEAD_US, StepTerm.STEP_OVERHEAD_MS);
@@ -29,6 +31,12 @@ public record EngineProfile(
         };
     }
 
+    /** A term's value before any fit (see {@link HardwareProfile#prior}). */
+    public double prior(StepTerm t) {
+        term(t); // an engine term
+        return priors == null ? term(t) : priors.getOrDefault(t.key(), t.defaultValue());
+    }
+
     /** {@code hw} with this engine's terms. */
     public HardwareProfile applyTo(HardwareProfile hw) {
         HardwareProfile out = hw;
@@ -39,6 +47,7 @@ public record EngineProfile(
     /** Checks every term is in range; names the bad one. */
     public EngineProfile validate() {
         for (StepTerm t : TERMS) t.check(name, term(t));
+        Profiles.checkPriors(name, priors, TERMS);
         return this;
     }
 }

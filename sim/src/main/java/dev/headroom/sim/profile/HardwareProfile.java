@@ -2,11 +2,15 @@ package dev.headroom.sim.profile;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.headroom.model.BadInputException;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One accelerator's public spec-sheet figures, the step model's terms for it ({@link StepTerm}: fitted to published
  * results, see docs/simulator.md), and its list price. A profile may leave out the terms after
- * {@code allreduce_latency_us}; each then takes its default.
+ * {@code allreduce_latency_us}; each then takes its default. {@code priors} (optional) holds the terms' values before
+ * any fit, with their defaults for the keys left out: {@code headroom fidelity --fit} starts from them and pulls
+ * towards them, never towards values already fitted to the data it cross-validates on.
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record HardwareProfile(
@@ -25,7 +29,8 @@ public record HardwareProfile(
         Double seqOverheadUs,
         Double layerOverheadUs,
         Double requestOverheadMs,
-        Price price) {
+        Price price,
+        Map<String, Double> priors) {
 
     /** On-demand list price per GPU-hour, with where it comes from and when. */
     public record Price(double onDemandPerGpuHour, String source, String asOf) {}
@@ -62,7 +67,13 @@ public record HardwareProfile(
                 t == StepTerm.SEQ_OVERHEAD_US ? Double.valueOf(v) : seqOverheadUs,
                 t == StepTerm.LAYER_OVERHEAD_US ? Double.valueOf(v) : layerOverheadUs,
                 t == StepTerm.REQUEST_OVERHEAD_MS ? Double.valueOf(v) : requestOverheadMs,
-                price);
+                price,
+                priors);
+    }
+
+    /** A term's value before any fit: the profile's {@code priors} (the default for a key left out), else its value. */
+    public double prior(StepTerm t) {
+        return priors == null ? term(t) : priors.getOrDefault(t.key(), t.defaultValue());
     }
 
     private static double orDefault(Double v, StepTerm t) {
@@ -77,6 +88,7 @@ public record HardwareProfile(
         Profiles.requirePositive(name, "fp8_tflops", fp8Tflops);
         Profiles.requirePositive(name, "interconnect_gb_s", interconnectGbS);
         for (StepTerm t : StepTerm.values()) t.check(name, term(t));
+        Profiles.checkPriors(name, priors, List.of(StepTerm.values()));
         if (price == null) throw new BadInputException("hardware profile '" + name + "': price is missing");
         Profiles.requirePositive(name, "price.on_demand_per_gpu_hour", price.onDemandPerGpuHour());
         return this;

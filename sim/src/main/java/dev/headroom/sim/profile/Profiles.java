@@ -184,4 +184,18 @@ public final class Profiles {
             throw new BadInputException("profile '" + profile + "': " + field + " must be in (0, 1], got " + v);
         }
     }
+
+    /** A profile's {@code priors}: each key one of {@code terms}, each value in that term's range. */
+    static void checkPriors(String profile, java.util.Map<String, Double> priors, java.util.List<StepTerm> terms) {
+        if (priors == null) return;
+        for (var e : priors.entrySet()) {
+            StepTerm t = terms.stream()
+                    .filter(x -> x.key().equals(e.getKey()))
+                    .findFirst()
+                    .orElseThrow(() -> new BadInputException("profile '" + profile + "': priors." + e.getKey()
+                            + " is not one of its terms "
+                            + terms.stream().map(StepTerm::key).toList()));
+            t.check(profile, e.getValue() == null ? Double.NaN : e.getValue());
+        }
+    }
 }

@@ -36,6 +36,25 @@ class PublishedTest {
                 hardware.toString());
     }
 
+    @Test
+    void aFitStartsFromThePriorsNotFromValuesAlreadyFittedToTheseResults() {
+        HardwareTwin twin = new HardwareTwin(Published.read(REPOSITORY_FILE).entries());
+        var h100 = dev.headroom.sim.profile.Profiles.hardware("h100-sxm");
+        var vllm = dev.headroom.sim.profile.Profiles.engine("vllm");
+        for (var p : twin.parameters()) {
+            var term = dev.headroom.sim.profile.StepTerm.find(p.name());
+            double expected;
+            if (p.group() == null) expected = h100.prior(term);
+            else if (p.group().equals("h100-sxm")) expected = h100.prior(term);
+            else if (p.group().equals(Published.engineTag("vllm"))) expected = vllm.prior(term);
+            else continue;
+            assertEquals(expected, p.prior(), 1e-12, p.toString());
+        }
+        // The shipped H100 is fitted; its prior is what the profile stated before any fit.
+        var mem = dev.headroom.sim.profile.StepTerm.MEMORY_EFFICIENCY;
+        assertTrue(h100.prior(mem) != h100.term(mem), h100.prior(mem) + " vs " + h100.term(mem));
+    }
+
     private static Path file(Path tmp, String entry) throws IOException {
         Path f = tmp.resolve("published.yaml");
         Files.writeString(f, """
