@@ -15,8 +15,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A catalog option's replica on the simulator: its stock engine (the option's hardware profile, its model, TP = GPUs
@@ -100,24 +101,15 @@ public final class SimulatedReplicas {
      * hardware where the benchmark scored that kind on it, else the figure over all hardware.
      */
     public static Map<ObservedMetric.Kind, Double> stockError(String hardware) {
-        try (InputStream in = SimulatedReplicas.class.getResourceAsStream(STOCK_ERROR)) {
-            JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(in);
-            JsonNode all = root.path("error_cross_validated"),
-                    hw = root.path("by_hardware").path(hardware);
-            Map<ObservedMetric.Kind, Double> out = new LinkedHashMap<>();
-            for (ObservedMetric.Kind k : ObservedMetric.Kind.values()) {
-                JsonNode v = hw.path(k.label()).isNumber() ? hw.path(k.label()) : all.path(k.label());
-                if (v.isNumber()) out.put(k, v.asDouble());
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        JsonNode root = stockErrorFile();
+        Map<ObservedMetric.Kind, Double> out = Calibration.errorByKind(root.path("error_cross_validated"));
+        out.putAll(Calibration.errorByKind(root.path("by_hardware").path(hardware)));
+        return out;
     }
 
     /** The hardware profiles {@code configs/stock-error.yaml} states an error of their own for. */
-    public static java.util.Set<String> stockErrorHardware() {
-        java.util.Set<String> names = new java.util.TreeSet<>();
+    public static Set<String> stockErrorHardware() {
+        Set<String> names = new TreeSet<>();
         stockErrorFile().path("by_hardware").fieldNames().forEachRemaining(names::add);
         return names;
     }

@@ -121,12 +121,11 @@ public final class ModelledCapacities {
                     + " requests/s per replica; no capacity to plan with");
         }
         double e = model.widening(slos);
-        Measurement at = byLoad.floorEntry(r.value()) == null
-                ? null
-                : byLoad.floorEntry(r.value()).getValue();
+        // The prefill share at the last probe at or below the answer (the search's value is a probed load or between).
+        var at = byLoad.floorEntry(r.value());
         double share = Double.NaN;
         if (at != null) {
-            Summary s = Metrics.summarize(at.records(), true, slos);
+            Summary s = Metrics.summarize(at.getValue().records(), true, slos);
             double ttft = s.distribution("ttft_ms").mean(),
                     e2e = s.distribution("e2e_ms").mean();
             if (e2e > 0) share = Math.min(1, ttft / e2e);

@@ -141,14 +141,19 @@ public final class Calibration {
 
     /** The cross-validated median absolute error by kind a calibration file states (empty when it has none). */
     public static Map<ObservedMetric.Kind, Double> crossValidatedError(Path file) {
-        Map<ObservedMetric.Kind, Double> out = new LinkedHashMap<>();
         try {
-            JsonNode cv = YAML.readTree(Files.readAllBytes(file)).path("error_cross_validated");
-            for (ObservedMetric.Kind k : ObservedMetric.Kind.values()) {
-                if (cv.path(k.label()).isNumber()) out.put(k, cv.path(k.label()).asDouble());
-            }
+            return errorByKind(YAML.readTree(Files.readAllBytes(file)).path("error_cross_validated"));
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** An error block as calibration.yaml and configs/stock-error.yaml write it: a fraction per kind's label. */
+    public static Map<ObservedMetric.Kind, Double> errorByKind(JsonNode block) {
+        Map<ObservedMetric.Kind, Double> out = new LinkedHashMap<>();
+        for (ObservedMetric.Kind k : ObservedMetric.Kind.values()) {
+            if (block.path(k.label()).isNumber())
+                out.put(k, block.path(k.label()).asDouble());
         }
         return out;
     }
