@@ -147,7 +147,11 @@ public final class Published {
         }
         Workload w = new Workload(
                 LengthDistribution.parse(text(e, "isl_dist")), LengthDistribution.parse(text(e, "osl_dist")), true);
-        MeasurementRequest request = new MeasurementRequest(l, w, RunLength.requests(requests), SEED);
+        // Requests the source's client sent first and left out of its figures (its warm-up), sent here too.
+        int warmup = e.path("warmup_requests").asInt(0);
+        if (warmup < 0) throw new BadInputException("warmup_requests must be >= 0, got " + warmup);
+        MeasurementRequest request =
+                new MeasurementRequest(l, w, new RunLength(requests, Double.POSITIVE_INFINITY, warmup, 0), SEED);
         List<Target> targets = new ArrayList<>();
         var metrics = e.path("metrics");
         for (var it = metrics.fields(); it.hasNext(); ) {

@@ -120,6 +120,46 @@ class PublishedTest {
     }
 
     @Test
+    void aSourcesWarmUpIsSentAndLeftOutOfTheScoredFigures(@TempDir Path tmp) throws IOException {
+        String entry = """
+                  - id: burst
+                    source: {id: doc}
+                    engine: trtllm
+                    hardware: h100-sxm
+                    tp: 1
+                    model_profile: llama-3.1-8b
+                    weights: bf16
+                    load: {concurrency: 32}
+                    requests: 96
+                    isl_dist: fixed:4000
+                    osl_dist: fixed:64
+                    metrics:
+                      ttft_ms: {value: 100, stat: mean}
+                """;
+        Published.Entry cold = Published.read(file(tmp, entry)).entries().getFirst();
+        Published.Entry warm = Published.read(file(tmp, entry + "    warmup_requests: 32\n"))
+                .entries()
+                .getFirst();
+        assertEquals(0, cold.observation().request().length().warmupRequests());
+        assertEquals(32, warm.observation().request().length().warmupRequests());
+        var coldRecords = new dev.headroom.sim.VirtualEngine(cold.config())
+                .measure(cold.observation().request())
+                .records();
+        var warmRecords = new dev.headroom.sim.VirtualEngine(warm.config())
+                .measure(warm.observation().request())
+                .records();
+        assertEquals(96, coldRecords.size());
+        assertEquals(128, warmRecords.size(), "the warm-up is sent as well as the measured requests");
+        assertEquals(32, warmRecords.stream().filter(r -> r.warmup()).count());
+        // All 32 users start at once: the first wave queues for its prefills; the source's figures leave it out.
+        double coldTtft = dev.headroom.model.fit.TargetValues.of(
+                coldRecords, false, cold.observation().targets())[0];
+        double warmTtft = dev.headroom.model.fit.TargetValues.of(
+                warmRecords, false, warm.observation().targets())[0];
+        assertTrue(warmTtft < 0.8 * coldTtft, "scored TTFT without the first wave " + warmTtft + " vs " + coldTtft);
+    }
+
+    @Test
     void aBadEntryIsNamedInOneLine(@TempDir Path tmp) throws IOException {
         Path f = file(tmp, """
                   - id: broken
