@@ -121,7 +121,9 @@ public final class ExitCodes {
         public int handleParseException(CommandLine.ParameterException ex, String[] args) {
             CommandLine cl = ex.getCommandLine();
             PrintWriter err = cl.getErr();
-            err.println(cl.getColorScheme().errorText("error: " + ex.getMessage()));
+            // picocli starts some of its messages (mutually exclusive options) with its own "Error: ".
+            String message = ex.getMessage() == null ? "" : ex.getMessage().replaceFirst("^Error: ", "");
+            err.println(cl.getColorScheme().errorText("error: " + message));
             err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
             err.flush();
             return BAD_INPUT;

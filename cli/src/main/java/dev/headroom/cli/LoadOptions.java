@@ -3,7 +3,7 @@ package dev.headroom.cli;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
-import java.time.Duration;
+import dev.headroom.model.ThinkTime;
 import java.util.Locale;
 import picocli.CommandLine.Option;
 
@@ -34,11 +34,25 @@ public final class LoadOptions {
 
     @Option(
             names = "--think-time",
-            paramLabel = "DURATION",
+            paramLabel = "DURATION|DIST",
             defaultValue = "0s",
-            converter = DurationConverter.class,
-            description = "Closed loop: pause between a response and the user's next request (default: none).")
-    Duration thinkTime;
+            description = "Closed loop and sessions: pause between an answer and the user's next request, a duration "
+                    + "or, with sessions, exp:MEAN, uniform:MIN,MAX, lognormal:MEAN,SD (default: none).")
+    String thinkTime;
+
+    /** The think time as given. */
+    ThinkTime thinkTime() {
+        return ThinkTime.parse(thinkTime);
+    }
+
+    /** Independent users' think time: a fixed wait. */
+    double fixedThinkSeconds() {
+        if (!(thinkTime() instanceof ThinkTime.Fixed f)) {
+            throw new BadInputException("bad --think-time '" + thinkTime + "': a distribution needs --sessions or "
+                    + "--session-rate; independent users wait a fixed DURATION");
+        }
+        return f.seconds();
+    }
 
     /** Open loop at {@code rate} requests/s with the chosen arrival process. */
     LoadModel open(double rate) {

@@ -4,7 +4,10 @@ import dev.headroom.model.LoadModel;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
-/** One load point: closed-loop --concurrency or open-loop --rate, never both. */
+/**
+ * One load point: closed-loop --concurrency or open-loop --rate of independent requests, or --sessions (in progress
+ * at once) or --session-rate (new ones per second) of multi-turn sessions; exactly one.
+ */
 public final class LoadPointOptions {
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     Mode mode;
@@ -21,11 +24,31 @@ public final class LoadPointOptions {
                 paramLabel = "R",
                 description = "Open loop: R requests per second on a schedule fixed in advance.")
         Double rate;
+
+        @Option(
+                names = "--sessions",
+                paramLabel = "N",
+                description = "Closed loop of sessions: N conversations at once, each of --turns turns; a finished "
+                        + "one is followed by a new one.")
+        Integer sessions;
+
+        @Option(
+                names = "--session-rate",
+                paramLabel = "R",
+                description = "Open loop of sessions: R new conversations per second on a schedule fixed in advance.")
+        Double sessionRate;
+    }
+
+    /** Whether the load is sessions. */
+    boolean sessions() {
+        return mode != null && (mode.sessions != null || mode.sessionRate != null);
     }
 
     /** The load model; closed loop with {@code defaultConcurrency} users when neither flag is given. */
     LoadModel toLoad(LoadOptions load, int defaultConcurrency) {
         if (mode != null && mode.rate != null) return load.open(mode.rate);
+        if (mode != null && mode.sessionRate != null) return load.open(mode.sessionRate);
+        if (mode != null && mode.sessions != null) return new LoadModel.Closed(mode.sessions);
         return new LoadModel.Closed(mode != null && mode.concurrency != null ? mode.concurrency : defaultConcurrency);
     }
 }

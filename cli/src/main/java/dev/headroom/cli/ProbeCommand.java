@@ -49,6 +49,9 @@ public final class ProbeCommand implements Callable<Integer> {
     WorkloadOptions workload;
 
     @Mixin
+    SessionOptions sessions;
+
+    @Mixin
     RunOptions run;
 
     @Mixin
@@ -75,7 +78,16 @@ public final class ProbeCommand implements Callable<Integer> {
                     work.workload(),
                     work.trace().size());
         } else {
-            plan = run.plan(point.toLoad(load, 8), load, work.workload());
+            var conversations = sessions.toSpec(point.sessions(), load.thinkTime());
+            if (conversations != null && target.virtual()) {
+                throw new BadInputException("--virtual does not run sessions yet: drop --virtual to run them on the "
+                        + "embedded simulator over HTTP (or give --url)");
+            }
+            if (conversations != null && (work.dataset() != null || work.sharedPrefixTokens() > 0)) {
+                throw new BadInputException("sessions build their own prompts: drop --dataset and --shared-prefix "
+                        + "(--system-prompt-tokens is the prefix sessions share)");
+            }
+            plan = run.plan(point.toLoad(load, 8), load, work.workload(), conversations);
         }
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work); // everything checked before anything is written

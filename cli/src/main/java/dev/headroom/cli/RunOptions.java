@@ -3,6 +3,7 @@ package dev.headroom.cli;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunLength;
+import dev.headroom.model.SessionSpec;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Workload;
 import java.time.Duration;
@@ -79,15 +80,22 @@ public final class RunOptions {
 
     /** One load point, validated: {@code loadModel} with these options' length, warm-up, ramp and grace. */
     MeasurementRequest plan(LoadModel loadModel, LoadOptions load, Workload workload) {
-        return point(loadModel, load, workload, effectiveDuration(), requests);
+        return plan(loadModel, load, workload, null);
+    }
+
+    /** As above, each user or arrival a session of {@code sessions} (null: independent requests). */
+    MeasurementRequest plan(LoadModel loadModel, LoadOptions load, Workload workload, SessionSpec sessions) {
+        return point(loadModel, load, workload, effectiveDuration(), requests, sessions);
     }
 
     /** A replayed trace runs to its end unless --duration or --requests says otherwise. */
     MeasurementRequest planForTrace(LoadModel loadModel, LoadOptions load, Workload workload, int traceSize) {
-        return point(loadModel, load, workload, duration, requests > 0 || duration != null ? requests : traceSize);
+        return point(
+                loadModel, load, workload, duration, requests > 0 || duration != null ? requests : traceSize, null);
     }
 
-    private MeasurementRequest point(LoadModel loadModel, LoadOptions load, Workload workload, Duration d, int n) {
+    private MeasurementRequest point(
+            LoadModel loadModel, LoadOptions load, Workload workload, Duration d, int n, SessionSpec sessions) {
         RunLength length = new RunLength(
                 n,
                 d == null ? Double.POSITIVE_INFINITY : seconds(d),
@@ -96,7 +104,14 @@ public final class RunOptions {
                 seconds(effectiveWarmup()),
                 seconds(grace));
         return new MeasurementRequest(
-                loadModel, workload, length, seed, null, seconds(load.thinkTime), load.maxConcurrency);
+                loadModel,
+                workload,
+                length,
+                seed,
+                null,
+                sessions == null ? load.fixedThinkSeconds() : 0,
+                load.maxConcurrency,
+                sessions);
     }
 
     private static double seconds(Duration d) {

@@ -9,6 +9,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
+import dev.headroom.model.SessionSpec;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Workload;
 import dev.headroom.optimizer.Goodput;
@@ -125,6 +126,15 @@ public final class SearchCommand implements Callable<Integer> {
     String loadAxis;
 
     @Option(
+            names = "--load-unit",
+            paramLabel = "requests|sessions",
+            defaultValue = "requests",
+            description = "What the load counts: independent requests, or multi-turn sessions (concurrent sessions for "
+                    + "max-concurrency, new sessions per second for max-rate), each as the session options say; every "
+                    + "turn is judged by the SLOs (default: ${DEFAULT-VALUE}).")
+    String loadUnit;
+
+    @Option(
             names = "--resume",
             paramLabel = "DIR",
             description = "Continue the interrupted search in DIR (give the same options): finished probes are reused, "
@@ -142,6 +152,9 @@ public final class SearchCommand implements Callable<Integer> {
 
     @Mixin
     WorkloadOptions workload;
+
+    @Mixin
+    SessionOptions sessionOptions;
 
     @Mixin
     OutputOptions output;
@@ -168,7 +181,7 @@ public final class SearchCommand implements Callable<Integer> {
                 work.inputTokens(),
                 work.outputTokens() == null ? new LengthDistribution.Fixed(256) : work.outputTokens(),
                 work.ignoreEos());
-        SearchSpec search = new SearchSpec(
+        SearchSpec independent = new SearchSpec(
                 obj,
                 sloList,
                 min,
@@ -181,6 +194,20 @@ public final class SearchCommand implements Callable<Integer> {
                 seed,
                 openLoop,
                 Goodput.Unit.parse(goodputUnit));
+        SessionSpec sessions = sessionOptions.toSpec(sessionLoad(), load.thinkTime());
+        if (sessions != null) {
+            if (target.virtual()) {
+                throw new BadInputException("--virtual does not run sessions yet: drop --virtual to search them on the "
+                        + "embedded simulator over HTTP (or give --url)");
+            }
+            if (work.sharedPrefixTokens() > 0) {
+                throw new BadInputException("sessions build their own prompts: drop --shared-prefix "
+                        + "(--system-prompt-tokens is the prefix sessions share)");
+            }
+        } else {
+            load.fixedThinkSeconds(); // a distribution is for sessions
+        }
+        SearchSpec search = sessions == null ? independent : independent.withSessions(sessions);
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         target.validate(work);
         boolean virtual = target.virtual();
@@ -196,6 +223,7 @@ public final class SearchCommand implements Callable<Integer> {
             LoadPoints points =
                     endpoint.points("search", startedAt, first, seed, work, workload.promptSalt(), dir, sloList);
             if (!virtual) points.withProgress(err);
+            if (sessions != null) points.withSessions(sessions);
             points.withChunkTimes(records.chunkTimes);
             RunInfo info = points.runInfo();
             SearchRun run = new SearchRun(search, info, virtual, points);
@@ -223,6 +251,15 @@ public final class SearchCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.OK;
         }
+    }
+
+    private boolean sessionLoad() {
+        return switch (loadUnit.trim()) {
+            case "requests" -> false;
+            case "sessions" -> true;
+            default ->
+                throw new BadInputException("bad --load-unit '" + loadUnit + "': valid values are requests, sessions");
+        };
     }
 
     private static SearchReport readResumable(Path dir) {

@@ -272,6 +272,86 @@ class ProbeCommandTest {
     }
 
     @Test
+    void aSessionProbeWritesItsTurnsAndSessionsAndReadsBackTheSame(@TempDir Path tmp) throws IOException {
+        Path run = tmp.resolve("chat");
+        var r = CliTest.run(
+                "probe",
+                "--sessions",
+                "3",
+                "--turns",
+                "3",
+                "--turn-isl",
+                "200",
+                "--turn-osl",
+                "24",
+                "--system-prompt-tokens",
+                "300",
+                "--think-time",
+                "exp:50ms",
+                "--requests",
+                "18",
+                "--warmup",
+                "0s",
+                "--sim-noise",
+                "0",
+                "--no-report",
+                "--out",
+                run.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("load sessions=3 · sessions: 3 turns"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("3 +\\d+ .*%")), "a row for turn 3: " + r.out());
+        assertFalse(r.out().contains("though no reuse was asked for"), "a session's reuse is asked for: " + r.out());
+        JsonNode s = new ObjectMapper().readTree(run.resolve("summary.json").toFile());
+        JsonNode sessions = s.path("sessions");
+        assertEquals(3, sessions.at("/spec/turns").asInt());
+        assertEquals("exp:0.05s", sessions.at("/spec/think_time").asText());
+        assertEquals(3, sessions.path("turns").size());
+        long turnRequests = 0;
+        for (JsonNode t : sessions.path("turns"))
+            turnRequests += t.path("completed").asLong();
+        assertEquals(s.at("/counts/completed").asLong(), turnRequests, "every request is one turn's own");
+        assertTrue(sessions.at("/counts/completed").asLong() >= 3, sessions.toString());
+        // Later turns resend the history: more prompt, more of it cached.
+        JsonNode first = sessions.path("turns").get(0),
+                last = sessions.path("turns").get(2);
+        assertTrue(last.at("/isl/mean").asDouble() > first.at("/isl/mean").asDouble() + 400, sessions.toString());
+        assertTrue(last.at("/cache/cached_fraction").asDouble()
+                > first.at("/cache/cached_fraction").asDouble());
+        for (String line : Files.readAllLines(run.resolve("requests.jsonl"))) {
+            JsonNode q = new ObjectMapper().readTree(line);
+            assertTrue(q.has("session") && q.has("turn"), line);
+        }
+        // summary.json read back writes the same bytes, the sessions block included.
+        String written = Files.readString(run.resolve("summary.json"));
+        var back = dev.headroom.reports.SummaryJson.read(new ObjectMapper().readTree(written));
+        assertEquals(written, dev.headroom.reports.SummaryJson.write(back));
+    }
+
+    @Test
+    void sessionOptionsWithoutSessionsAreBadInputNamingThem(@TempDir Path tmp) {
+        Path out = tmp.resolve("never");
+        var turns = CliTest.run("probe", "--turns", "3", "--out", out.toString());
+        assertEquals(2, turns.code(), turns.err());
+        assertTrue(turns.err().contains("--turns needs --sessions or --session-rate"), turns.err());
+        var think = CliTest.run("probe", "--think-time", "exp:2s", "--out", out.toString());
+        assertEquals(2, think.code(), think.err());
+        assertTrue(think.err().contains("exp:2s") && think.err().contains("--sessions"), think.err());
+        var virtual = CliTest.run("probe", "--sessions", "2", "--virtual", "--out", out.toString());
+        assertEquals(2, virtual.code(), virtual.err());
+        assertTrue(virtual.err().contains("--virtual does not run sessions"), virtual.err());
+        var both = CliTest.run("probe", "--sessions", "2", "--concurrency", "3", "--out", out.toString());
+        assertEquals(2, both.code(), both.err());
+        var badThink = CliTest.run("probe", "--sessions", "2", "--think-time", "gauss:1s", "--out", out.toString());
+        assertEquals(2, badThink.code(), badThink.err());
+        assertTrue(badThink.err().contains("gauss:1s") && badThink.err().contains("exp:MEAN"), badThink.err());
+        assertTrue(both.err().startsWith("error: --concurrency=N, --sessions=N are mutually exclusive"), both.err());
+        for (var res : List.of(turns, think, virtual, badThink)) {
+            assertEquals(1, res.err().strip().lines().count(), res.err());
+        }
+        assertFalse(Files.exists(out), "nothing is written for bad input");
+    }
+
+    @Test
     void anUnreachableServerIsMeasuredAsConnectFailures(@TempDir Path tmp) throws IOException {
         int port;
         try (var s = new java.net.ServerSocket(0)) {

@@ -10,7 +10,12 @@ public sealed interface LoadModel {
 
     /** A sweep or search point's run directory name, {@code index} from 0: {@code 03-concurrency=16}. */
     default String pointName(int index) {
-        return String.format(Locale.ROOT, "%02d-%s", index + 1, label().replaceAll("[^A-Za-z0-9.=]+", "-"));
+        return pointName(index, label());
+    }
+
+    /** A point's run directory name from {@code label} (a load of sessions labels itself so). */
+    static String pointName(int index, String label) {
+        return String.format(Locale.ROOT, "%02d-%s", index + 1, label.replaceAll("[^A-Za-z0-9.=]+", "-"));
     }
 
     /** N virtual users; each sends its next request as soon as its previous one ends. */

@@ -12,6 +12,9 @@ import java.util.List;
  *                         finished so far; true ends the measurement: no new requests are sent, those in flight finish
  * @param thinkTimeSeconds closed loop: pause between a user's response and its next request
  * @param maxConcurrency   open loop: cap on requests in flight (0 = none); time waited for a slot is reported
+ * @param sessions         null for independent requests; else every user (closed loop: the concurrency is sessions
+ *                         in progress) or arrival (open loop: the rate is new sessions per second) is a multi-turn
+ *                         session, its think time the session's own
  */
 public record MeasurementRequest(
         LoadModel load,
@@ -20,7 +23,8 @@ public record MeasurementRequest(
         long seed,
         StopRule stopEarly,
         double thinkTimeSeconds,
-        int maxConcurrency) {
+        int maxConcurrency,
+        SessionSpec sessions) {
     public MeasurementRequest {
         if (load == null || workload == null || length == null) {
             throw new IllegalArgumentException("a measurement needs a load, a workload and a run length");
@@ -33,6 +37,21 @@ public record MeasurementRequest(
             throw new BadInputException("{max-concurrency} caps an open-loop {rate}; with {concurrency} the "
                     + "number of users is already the cap");
         }
+        if (sessions != null && thinkTimeSeconds > 0) {
+            throw new IllegalArgumentException("a session's think time is its own (SessionSpec.thinkTime)");
+        }
+    }
+
+    /** Independent requests. */
+    public MeasurementRequest(
+            LoadModel load,
+            Workload workload,
+            RunLength length,
+            long seed,
+            StopRule stopEarly,
+            double thinkTimeSeconds,
+            int maxConcurrency) {
+        this(load, workload, length, seed, stopEarly, thinkTimeSeconds, maxConcurrency, null);
     }
 
     /** No think time, no cap. */

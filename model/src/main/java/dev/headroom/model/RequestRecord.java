@@ -27,6 +27,7 @@ import java.util.Arrays;
  *                         ({@code usage.prompt_tokens_details.cached_tokens}), -1 when it does not say
  * @param connection       whether the request went out on a new or a reused connection
  * @param requestedInputTokens the input length the prompt was built for, 0 when none was asked for (a dataset)
+ * @param turn             where it sits in a session, or null for an independent request
  */
 public record RequestRecord(
         long index,
@@ -50,7 +51,8 @@ public record RequestRecord(
         String responseId,
         int cachedTokens,
         Connection connection,
-        int requestedInputTokens) {
+        int requestedInputTokens,
+        SessionTurn turn) {
 
     /**
      * How a request ended. {@code CLIENT_ERROR} is the client's own failure (it sent on a kept-alive connection the
@@ -131,6 +133,11 @@ public record RequestRecord(
     }
 
     private RequestRecord copy(boolean warm, long[] chunks, int[] tokens, Outcome ended, Failure why) {
+        return copy(warm, chunks, tokens, ended, why, turn);
+    }
+
+    private RequestRecord copy(
+            boolean warm, long[] chunks, int[] tokens, Outcome ended, Failure why, SessionTurn where) {
         return new RequestRecord(
                 index,
                 warm,
@@ -153,7 +160,13 @@ public record RequestRecord(
                 responseId,
                 cachedTokens,
                 connection,
-                requestedInputTokens);
+                requestedInputTokens,
+                where);
+    }
+
+    /** This record, placed in a session. */
+    public RequestRecord withTurn(SessionTurn where) {
+        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, where);
     }
 
     /** A simple successful record with one token per chunk (used by the simulator and tests). */
@@ -206,7 +219,8 @@ public record RequestRecord(
                 null,
                 cachedTokens,
                 Connection.UNKNOWN,
-                prompt);
+                prompt,
+                null);
     }
 
     /** A failed record with no tokens. */
@@ -242,6 +256,7 @@ public record RequestRecord(
                 null,
                 -1,
                 Connection.UNKNOWN,
-                prompt);
+                prompt,
+                null);
     }
 }

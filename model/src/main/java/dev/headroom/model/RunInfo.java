@@ -13,6 +13,7 @@ package dev.headroom.model;
  * @param inputLength  how prompt lengths were hit
  * @param promptSalt   what made this run's prompts its own (null when no prompt text was sent, as on the virtual clock)
  * @param connections  how the run's connections were used and what was learned of the server's (null without HTTP)
+ * @param sessions     null for independent requests; else what each session did, its load counted in sessions
  */
 public record RunInfo(
         String toolVersion,
@@ -28,7 +29,67 @@ public record RunInfo(
         String inputLength,
         long seed,
         String promptSalt,
-        String connections) {
+        String connections,
+        SessionSpec sessions) {
+
+    /** Independent requests. */
+    public RunInfo(
+            String toolVersion,
+            String startedAt,
+            String url,
+            String model,
+            String api,
+            String simulator,
+            LoadModel load,
+            int maxConcurrency,
+            double thinkTimeSeconds,
+            String workload,
+            String inputLength,
+            long seed,
+            String promptSalt,
+            String connections) {
+        this(
+                toolVersion,
+                startedAt,
+                url,
+                model,
+                api,
+                simulator,
+                load,
+                maxConcurrency,
+                thinkTimeSeconds,
+                workload,
+                inputLength,
+                seed,
+                promptSalt,
+                connections,
+                null);
+    }
+
+    /** This run with its load counted in sessions of {@code spec}, and described by them. */
+    public RunInfo withSessions(SessionSpec spec) {
+        return new RunInfo(
+                toolVersion,
+                startedAt,
+                url,
+                model,
+                api,
+                simulator,
+                load,
+                maxConcurrency,
+                thinkTimeSeconds,
+                "sessions: " + spec.describe(),
+                inputLength,
+                seed,
+                promptSalt,
+                connections,
+                spec);
+    }
+
+    /** The load's label, in sessions when it is sessions. */
+    public String loadLabel() {
+        return sessions == null ? load.label() : SessionSummary.loadLabel(load);
+    }
 
     /** A run that sent no prompt text of its own and used no connection (the virtual clock). */
     public RunInfo(
@@ -57,6 +118,7 @@ public record RunInfo(
                 workload,
                 inputLength,
                 seed,
+                null,
                 null,
                 null);
     }

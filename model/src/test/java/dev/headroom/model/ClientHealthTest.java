@@ -43,7 +43,8 @@ class ClientHealthTest {
                     null,
                     -1,
                     RequestRecord.Connection.REUSED,
-                    100));
+                    100,
+                    null));
         }
         return Metrics.summarize(rs, open, List.of());
     }

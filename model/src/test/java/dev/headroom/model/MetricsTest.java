@@ -36,7 +36,8 @@ class MetricsTest {
                 null,
                 -1,
                 RequestRecord.Connection.UNKNOWN,
-                0);
+                0,
+                null);
     }
 
     /** Two completed, one failed, one warm-up and one incomplete request, times in ms. */
@@ -67,7 +68,8 @@ class MetricsTest {
                 null,
                 -1,
                 RequestRecord.Connection.UNKNOWN,
-                0);
+                0,
+                null);
         var cut = new RequestRecord(
                 4,
                 false,
@@ -90,7 +92,8 @@ class MetricsTest {
                 null,
                 -1,
                 RequestRecord.Connection.UNKNOWN,
-                0);
+                0,
+                null);
         return List.of(r0, r1, r2, warm, cut);
     }
 
@@ -151,7 +154,8 @@ class MetricsTest {
                 null,
                 -1,
                 RequestRecord.Connection.REUSED,
-                0);
+                0,
+                null);
         var all = new java.util.ArrayList<>(records());
         all.add(stale);
         Summary with = Metrics.summarize(all, false, List.of(Slo.parse("error_rate<50%")));

@@ -57,8 +57,29 @@ public final class ProbeShape {
         this.spec = spec;
     }
 
-    /** The run length of a probe at {@code load}. */
+    /**
+     * The run length of a probe at {@code load}. Over sessions, the load counts sessions and the lengths count
+     * requests: each session sends {@link #perSession} of them, and a probe lets every user finish two sessions.
+     */
     public RunLength forLoad(double load) {
+        if (spec.sessions() != null) {
+            int perSession = spec.sessions().turns() * spec.sessions().callsPerTurn();
+            RunLength base = spec.perProbe();
+            if (!spec.integerLoad()) {
+                // The first sessions' first turns meet an empty cache; the rest are measured.
+                int warmup = (int) Math.ceil(load * Math.max(2, rampSeconds));
+                long n = Math.max(base.requests(), (long) Math.ceil(load * perSession * OPEN_LOOP_LIFETIMES));
+                return new RunLength((int) Math.min(Integer.MAX_VALUE, n), base.maxSeconds(), warmup, 0);
+            }
+            int users = (int) Math.round(load);
+            long n = Math.max(base.requests(), 2L * users * perSession);
+            // Sessions started together stay in step, every turn a burst: their starts are spread over one turn's
+            // cycle (a request's e2e, as measured so far, and the think time), which is then warm-up too.
+            double cycle = users == 1
+                    ? 0
+                    : cycleAt(users) + spec.sessions().thinkTime().meanSeconds();
+            return new RunLength((int) Math.min(Integer.MAX_VALUE, n), base.maxSeconds(), users, cycle, cycle);
+        }
         int users = (int) Math.round(load);
         if (!spec.integerLoad()) {
             // Open loop: a queue that builds slowly near capacity shows only over several request lifetimes.

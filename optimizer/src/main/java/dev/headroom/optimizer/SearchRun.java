@@ -8,6 +8,7 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchProgress;
 import dev.headroom.model.SearchReport;
+import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
 import java.util.ArrayList;
@@ -191,11 +192,20 @@ public final class SearchRun {
         LoadModel lm = spec.integerLoad()
                 ? new LoadModel.Closed((int) Math.round(load))
                 : new LoadModel.Open(load, spec.arrivals());
-        String name = lm.pointName(index);
+        String name = spec.sessions() == null
+                ? lm.pointName(index)
+                : LoadModel.pointName(index, SessionSummary.loadLabel(lm));
         Measurement m = point.run(
                 name,
                 new MeasurementRequest(
-                        lm, spec.workload(), shape.forLoad(load), spec.seed() + index, shape.stopRule(load)));
+                        lm,
+                        spec.workload(),
+                        shape.forLoad(load),
+                        spec.seed() + index,
+                        shape.stopRule(load),
+                        0,
+                        0,
+                        spec.sessions()));
         shape.learn(m);
         boolean open = !spec.integerLoad();
         Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();

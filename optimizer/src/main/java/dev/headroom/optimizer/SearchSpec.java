@@ -3,6 +3,7 @@ package dev.headroom.optimizer;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.RunLength;
+import dev.headroom.model.SessionSpec;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Workload;
 import java.util.List;
@@ -31,7 +32,8 @@ public record SearchSpec(
         ArrivalProcess arrivals,
         long seed,
         boolean openLoop,
-        Goodput.Unit goodputUnit) {
+        Goodput.Unit goodputUnit,
+        SessionSpec sessions) {
 
     /** What the search looks for. */
     public enum Objective {
@@ -91,6 +93,57 @@ public record SearchSpec(
             throw new BadInputException("max-concurrency is closed loop");
         if (objective == Objective.MAX_RATE && !openLoop) throw new BadInputException("max-rate is open loop");
         slos = List.copyOf(slos);
+    }
+
+    /** Independent requests. */
+    public SearchSpec(
+            Objective objective,
+            List<Slo> slos,
+            double min,
+            double max,
+            double tolerance,
+            int maxProbes,
+            Workload workload,
+            RunLength perProbe,
+            ArrivalProcess arrivals,
+            long seed,
+            boolean openLoop,
+            Goodput.Unit goodputUnit) {
+        this(
+                objective,
+                slos,
+                min,
+                max,
+                tolerance,
+                maxProbes,
+                workload,
+                perProbe,
+                arrivals,
+                seed,
+                openLoop,
+                goodputUnit,
+                null);
+    }
+
+    /**
+     * This search over sessions of {@code spec}: its load is sessions in progress (closed loop) or new sessions per
+     * second (open loop), and every turn is judged by the SLOs.
+     */
+    public SearchSpec withSessions(SessionSpec spec) {
+        return new SearchSpec(
+                objective,
+                slos,
+                min,
+                max,
+                tolerance,
+                maxProbes,
+                workload,
+                perProbe,
+                arrivals,
+                seed,
+                openLoop,
+                goodputUnit,
+                spec);
     }
 
     /** A boundary search (max-concurrency: closed loop; max-rate: open loop), goodput in requests. */

@@ -32,17 +32,23 @@ final class ChunkTemplate {
         return true;
     }
 
+    /** The plain text of a chunk that {@link #matches} said is the template's. */
+    String text(String data) {
+        return data.substring(prefix.length(), data.length() - suffix.length());
+    }
+
     /**
      * Learns from a chunk that parsing found to be one content chunk whose only text is field {@code key}, unless a
      * template already matches or this stream's chunks proved too different: the text's place is the one occurrence
-     * of {@code "key":"} (none else may appear, not even inside a string, or the place would be ambiguous).
+     * of {@code "key":"} (none else may appear, not even inside a string, or the place would be ambiguous). Returns
+     * whether it learnt this chunk as the template.
      */
-    void learn(String data, String key) {
-        if (matched || learned >= MAX_LEARNED) return;
+    boolean learn(String data, String key) {
+        if (matched || learned >= MAX_LEARNED) return false;
         learned++;
         String opening = "\"" + key + "\":\"";
         int at = data.indexOf(opening);
-        if (at < 0 || data.indexOf(opening, at + 1) >= 0) return;
+        if (at < 0 || data.indexOf(opening, at + 1) >= 0) return false;
         int start = at + opening.length();
         int close = -1;
         for (int i = start; i < data.length(); i++) {
@@ -53,8 +59,9 @@ final class ChunkTemplate {
                 break;
             }
         }
-        if (close <= start) return;
+        if (close <= start) return false;
         prefix = data.substring(0, start);
         suffix = data.substring(close);
+        return true;
     }
 }

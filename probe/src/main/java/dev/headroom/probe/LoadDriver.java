@@ -5,6 +5,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Seeds;
+import dev.headroom.model.SessionTurn;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,7 +27,9 @@ import java.util.function.Consumer;
  * Drives one load point. Closed loop: N virtual users, each sending its next request when its last one ends
  * (plus think time), so never more than N in flight. Open loop: send times are laid on an absolute schedule
  * from the arrival process before anything is sent, and each request leaves at its slot whatever the server
- * does; its latencies are measured from that slot.
+ * does; its latencies are measured from that slot. With sessions, each closed-loop user runs one multi-turn session
+ * after another, and each open-loop arrival starts a session ({@link SessionPrompts}): every turn waits for the last
+ * answer and the think time, its sub-calls go out in parallel, and a run that stops mid-session abandons it.
  */
 final class LoadDriver {
     /**
@@ -41,6 +44,10 @@ final class LoadDriver {
 
     private final RequestExecutor executor;
     private final RequestSource prompts;
+    /** The run's conversations, or null for independent requests. */
+    private final SessionPrompts sessions;
+
+    private final AtomicLong nextSession = new AtomicLong();
     private final MeasurementRequest point;
     private final RunClock clock;
     private final Consumer<RequestRecord> sink;
@@ -55,6 +62,9 @@ final class LoadDriver {
     private final AtomicLong measuredIssued = new AtomicLong();
     private final long warmupEnd;
     private volatile long stopAt = Long.MAX_VALUE;
+    /** Sessions: a request was refused a claim, so the run is over and no session starts. */
+    private volatile boolean over;
+
     private final AtomicLong measuredDone = new AtomicLong();
     private final FailFast failFast = new FailFast();
     private volatile String refusal;
@@ -66,6 +76,7 @@ final class LoadDriver {
     LoadDriver(
             RequestExecutor executor,
             RequestSource prompts,
+            SessionPrompts sessions,
             MeasurementRequest point,
             RunClock clock,
             Consumer<RequestRecord> sink,
@@ -75,6 +86,7 @@ final class LoadDriver {
         this.keep = keep;
         this.executor = executor;
         this.prompts = prompts;
+        this.sessions = sessions;
         this.point = point;
         this.clock = clock;
         this.sink = sink;
@@ -126,11 +138,16 @@ final class LoadDriver {
                 for (int u = 0; u < c.concurrency(); u++) {
                     long start =
                             c.concurrency() == 1 ? 0 : seconds(point.length().rampSeconds()) * u / c.concurrency();
-                    threads.add(Thread.ofVirtual().name("user-" + u).start(() -> user(start)));
+                    threads.add(Thread.ofVirtual()
+                            .name("user-" + u)
+                            .start(sessions == null ? () -> user(start) : () -> sessionUser(start)));
                 }
                 for (Thread t : threads) joinUntilGrace(t);
             }
-            case LoadModel.Open o -> openLoop(o);
+            case LoadModel.Open o -> {
+                if (sessions == null) openLoop(o);
+                else openSessions(o);
+            }
         }
         executor.cutOff();
         awaitQuiet();
@@ -184,6 +201,136 @@ final class LoadDriver {
         } catch (Error e) {
             failed(e);
         }
+    }
+
+    /** A closed-loop user with sessions: one session after another until the run is over. */
+    private void sessionUser(long startAt) {
+        try {
+            clock.sleepUntil(startAt);
+            while (runSession(nextSession.getAndIncrement(), clock.now())) {
+                // the next session starts at once: a user leaves, another arrives
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Error e) {
+            failed(e);
+        }
+    }
+
+    /**
+     * Open-loop sessions: each arrival, on the absolute schedule of the arrival process, starts a session on a
+     * virtual thread of its own; its first turn is timed from the arrival's slot, later turns from when they were due.
+     */
+    private void openSessions(LoadModel.Open o) throws InterruptedException {
+        ArrivalProcess.Gaps gaps = o.arrivals().gaps(o.ratePerSecond(), Seeds.arrivals(point.seed()));
+        double ramp = seconds(point.length().rampSeconds());
+        List<Thread> running = new ArrayList<>();
+        double t = 0;
+        while (!over) {
+            long intended = Math.round(t);
+            if (intended >= stopAt) break;
+            clock.sleepUntil(intended);
+            long id = nextSession.getAndIncrement();
+            running.add(Thread.ofVirtual().name("session-" + id).start(() -> {
+                try {
+                    runSession(id, intended);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (Error e) {
+                    failed(e);
+                }
+            }));
+            if (running.size() % 1024 == 0) running.removeIf(th -> !th.isAlive());
+            double gap = gaps.nextSeconds() * 1e9;
+            if (Double.isInfinite(gap)) break;
+            if (ramp > 0 && t < ramp) gap /= Math.max(0.05, t / ramp);
+            t += gap;
+        }
+        stopAt = Math.min(stopAt, clock.now());
+        for (Thread th : running) joinUntilGrace(th);
+    }
+
+    /**
+     * One session, its first turn due at {@code firstDue}: each turn's request, its tool rounds, then its sub-calls in
+     * parallel, then the think time. Returns false when the run ended before the session did (it is abandoned).
+     */
+    private boolean runSession(long session, long firstDue) throws InterruptedException {
+        var spec = point.sessions();
+        SessionPrompts.Conversation c = sessions.start(session);
+        for (int turn = 0; turn < spec.turns(); turn++) {
+            long due = turn == 0 ? firstDue : clock.now();
+            long i = claimOrEnd(due);
+            if (i < 0) return false;
+            var where = new SessionTurn(session, turn, 0, 0);
+            Exchange e = exchange(c.turn(i, turn, Seeds.turn(point.seed(), where)), due, i);
+            if (!e.record().succeeded()) return true; // the user gives up on a failed turn; the record says why
+            c.answered(e.answer(), e.record().completionTokens());
+            for (int round = 1; round <= spec.toolCalls(); round++) {
+                long r = claimOrEnd(clock.now());
+                if (r < 0) return false;
+                int call = spec.fanOut() + round;
+                var at = new SessionTurn(session, turn, call, 0);
+                Exchange tool = exchange(c.toolRound(r, turn, round, Seeds.turn(point.seed(), at)), clock.now(), r);
+                if (!tool.record().succeeded()) return true;
+                c.answered(tool.answer(), tool.record().completionTokens());
+            }
+            if (spec.fanOut() > 0 && !fanOut(c, session, turn)) return false;
+            if (turn + 1 < spec.turns()) {
+                double think = spec.thinkTime().sampleSeconds(Seeds.think(point.seed(), where));
+                if (think > 0) clock.sleepUntil(clock.now() + seconds(think));
+            }
+        }
+        return true;
+    }
+
+    /** A turn's sub-calls, sent at once and joined; false when the run ended before all were sent. */
+    private boolean fanOut(SessionPrompts.Conversation c, long session, int turn) throws InterruptedException {
+        var spec = point.sessions();
+        long due = clock.now();
+        List<Thread> calls = new ArrayList<>();
+        String[] answers = new String[spec.fanOut()];
+        boolean all = true;
+        for (int k = 1; k <= spec.fanOut(); k++) {
+            long i = claimOrEnd(due);
+            if (i < 0) {
+                all = false;
+                break;
+            }
+            var at = new SessionTurn(session, turn, k, 0);
+            PreparedRequest req = c.subCall(i, turn, k, Seeds.turn(point.seed(), at));
+            int slot = k - 1;
+            calls.add(Thread.ofVirtual().start(() -> {
+                Exchange e = exchange(req, due, i);
+                if (e.record().succeeded()) answers[slot] = e.answer();
+            }));
+        }
+        for (Thread th : calls) th.join();
+        for (String a : answers) c.subAnswered(a);
+        return all;
+    }
+
+    /** A request's record and, for a session's request, the answer's text. */
+    private record Exchange(RequestRecord record, String answer) {}
+
+    /** Sends {@code req} now, meant for {@code intended}; warm-up as its index was claimed. */
+    private Exchange exchange(PreparedRequest req, long intended, long index) {
+        int now = inFlight.incrementAndGet();
+        peakInFlight.accumulateAndGet(now, Math::max);
+        try {
+            RequestExecutor.Sent sent = executor.send(req, intended, 0, isWarmup(index, intended));
+            RequestRecord r = executor.read(sent);
+            handle(req, r);
+            return new Exchange(r, sent.answer());
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** {@link #claim}, noting when the run is over so that no new session starts. */
+    private long claimOrEnd(long now) {
+        long i = claim(now);
+        if (i < 0) over = true;
+        return i;
     }
 
     /**

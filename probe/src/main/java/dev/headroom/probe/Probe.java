@@ -99,7 +99,17 @@ public final class Probe implements Measurer {
             // The run's clock starts after the preflight: the schedule's time 0 is the first send.
             RunClock clock = new RunClock();
             RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
-            LoadDriver driver = new LoadDriver(executor, prompts, point, clock, sink, monitor::restart, keep);
+            SessionPrompts conversations = point.sessions() == null
+                    ? null
+                    : new SessionPrompts(
+                            resolved.api(),
+                            resolved.model(),
+                            point.sessions(),
+                            workload.ignoreEos(),
+                            runSalt,
+                            point.seed());
+            LoadDriver driver =
+                    new LoadDriver(executor, prompts, conversations, point, clock, sink, monitor::restart, keep);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
             if (driver.fatal() != null) throw driver.fatal();
@@ -194,7 +204,9 @@ public final class Probe implements Measurer {
     /** Most requests in flight at once: the users, the cap, or an estimate for an uncapped open loop. */
     static int expectedConnections(MeasurementRequest point) {
         return switch (point.load()) {
-            case LoadModel.Closed c -> c.concurrency();
+            case LoadModel.Closed c ->
+                c.concurrency()
+                        * (point.sessions() == null ? 1 : 1 + point.sessions().fanOut());
             case LoadModel.Open o ->
                 point.maxConcurrency() > 0
                         ? point.maxConcurrency()

@@ -110,11 +110,36 @@ final class PromptFactory implements RequestSource {
         int osl = trace != null
                 ? trace.outputTokens()[(int) (index % trace.size())]
                 : workload.outputTokens() == null ? 0 : workload.outputTokens().sample(rng);
+        long[] blocks = trace == null ? null : trace.hashIds()[(int) (index % trace.size())];
+        if (blocks != null) {
+            int words = lengths.wordsFor(isl);
+            return request(index, words, isl, osl, blocks(blocks, words));
+        }
         return request(index, lengths.wordsFor(isl), isl, osl);
     }
 
+    /**
+     * A trace's prompt from its hash ids: block i is {@value Trace#BLOCK_TOKENS} filler words drawn from the run's
+     * namespace and the id alone, so requests share text exactly where their ids match (and no other run's); the
+     * last block is cut to what the length model says the whole prompt needs. The nonce in front is the run's, the
+     * same for every request (so lengths are hit as for any prompt): the trace alone says what repeats.
+     */
+    private String blocks(long[] ids, int words) {
+        StringBuilder b = new StringBuilder(words * 5).append(prompt(-2, 0));
+        int left = words;
+        for (int i = 0; i < ids.length && left > 0; i++) {
+            int n = i == ids.length - 1 ? left : Math.min(left, Trace.BLOCK_TOKENS);
+            b.append(words(new SplittableRandom(mix(namespace ^ 0x4A5B1DL, ids[i])), n));
+            left -= n;
+        }
+        return b.toString();
+    }
+
     private PreparedRequest request(long index, int words, int isl, int osl) {
-        String text = prompt(index, words);
+        return request(index, words, isl, osl, prompt(index, words));
+    }
+
+    private PreparedRequest request(long index, int words, int isl, int osl, String text) {
         ObjectNode body = MAPPER.createObjectNode();
         body.put("model", model);
         if (api == Api.CHAT) {

@@ -74,7 +74,7 @@ final class RequestExecutor {
         private final long intendedNanos, slotWaitNanos, sent;
         private final boolean warmup;
         private final Call call;
-        private final StreamState state = new StreamState();
+        private final StreamState state;
         private final Timeouts timeouts = new Timeouts();
         private final CallTrace trace;
         private ScheduledFuture<?> firstTokenGuard, totalGuard;
@@ -96,6 +96,12 @@ final class RequestExecutor {
             this.warmup = warmup;
             this.call = call;
             this.sent = sent;
+            this.state = new StreamState(req.turn() != null);
+        }
+
+        /** A session request's answer text, as the server streamed it (null for an independent request). */
+        String answer() {
+            return state.answer();
         }
     }
 
@@ -251,7 +257,8 @@ final class RequestExecutor {
                 s.responseId,
                 s.usageCached,
                 trace.connection(),
-                req.targetInputTokens());
+                req.targetInputTokens(),
+                req.turn());
     }
 
     private static ErrorKind classify(Throwable e, StreamState state, Timeouts timeouts) {

@@ -38,12 +38,33 @@ final class StreamState {
     String responseId;
     String errorMessage;
 
+    /** The answer's text (content, or a completion's text; not reasoning), when kept: a session resends it. */
+    private final StringBuilder answer;
+
     private final ChunkTemplate template = new ChunkTemplate();
     /** What the last parse saw: how many text fields had text, the last one's name, and usage, finish or error. */
     private int parsedTextFields;
 
     private String parsedTextKey;
+    /** The text field the template's chunks carry. */
+    private String templateKey;
+
     private boolean parsedOther;
+
+    /** A stream whose text is counted, not kept. */
+    StreamState() {
+        this(false);
+    }
+
+    /** @param keepText keep the answer's text ({@link #answer()}) */
+    StreamState(boolean keepText) {
+        this.answer = keepText ? new StringBuilder() : null;
+    }
+
+    /** The answer's text so far, or null when it is not kept. */
+    String answer() {
+        return answer == null ? null : answer.toString();
+    }
 
     /** Handles one event's data, received at {@code nanos}. */
     void onEvent(String data, long nanos) {
@@ -53,6 +74,9 @@ final class StreamState {
         }
         if (template.matches(data)) {
             addChunk(nanos, 1); // the same chunk as the template, with other (non-empty) text
+            if (answer != null && !"reasoning_content".equals(templateKey) && !"reasoning".equals(templateKey)) {
+                answer.append(template.text(data));
+            }
             return;
         }
         try {
@@ -108,7 +132,9 @@ final class StreamState {
             int tokens = completionSoFar > countedTokens ? completionSoFar - countedTokens : 1;
             addChunk(nanos, tokens);
             // One text field, no usage, no finish, no error: later chunks equal to it but for the text are the same.
-            if (parsedTextFields == 1 && !parsedOther && errorKind == null) template.learn(data, parsedTextKey);
+            if (parsedTextFields == 1 && !parsedOther && errorKind == null && template.learn(data, parsedTextKey)) {
+                templateKey = parsedTextKey;
+            }
         }
         if (!sawChoices && usageCompletion < 0 && errorKind == null && textChars == 0) {
             // An object with neither choices nor usage is not an OpenAI chunk.
@@ -124,7 +150,7 @@ final class StreamState {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
                 switch (field) {
-                    case "text" -> chars += v == JsonToken.VALUE_STRING ? text(field, p.getTextLength()) : 0;
+                    case "text" -> chars += v == JsonToken.VALUE_STRING ? text(field, p) : 0;
                     case "delta", "message" -> {
                         if (v == JsonToken.START_OBJECT) chars += parseDelta(p);
                         else p.skipChildren();
@@ -149,7 +175,7 @@ final class StreamState {
             JsonToken v = p.nextToken();
             if ((field.equals("content") || field.equals("reasoning_content") || field.equals("reasoning"))
                     && v == JsonToken.VALUE_STRING) {
-                chars += text(field, p.getTextLength());
+                chars += text(field, p);
             } else {
                 p.skipChildren();
             }
@@ -157,7 +183,11 @@ final class StreamState {
         return chars;
     }
 
-    private int text(String field, int length) {
+    private int text(String field, JsonParser p) throws IOException {
+        int length = p.getTextLength();
+        if (answer != null && length > 0 && (field.equals("content") || field.equals("text"))) {
+            answer.append(p.getText());
+        }
         if (length > 0) {
             parsedTextFields++;
             parsedTextKey = field;

@@ -3,6 +3,7 @@ package dev.headroom.probe;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.Workload;
+import java.util.Locale;
 
 /**
  * The synthetic workload: input and output length distributions, output control, and a shared prefix.
@@ -63,8 +64,14 @@ public record WorkloadSpec(
                     + (outputTokens != null ? ", osl " + outputTokens.text() : "") + (ignoreEos ? ", ignore_eos" : "");
         }
         if (trace != null) {
-            return "trace " + trace.file().getFileName() + " (" + trace.size() + " requests)"
-                    + (ignoreEos ? ", ignore_eos" : "");
+            return "trace " + trace.file().getFileName() + " (" + trace.size() + " requests"
+                    + (trace.hasHashIds()
+                            ? String.format(
+                                    Locale.ROOT,
+                                    ", hash_ids: %.1f %% of blocks repeat an earlier request's",
+                                    trace.statedReuse() * 100)
+                            : "")
+                    + ")" + (ignoreEos ? ", ignore_eos" : "");
         }
         return "isl " + inputTokens.text() + ", osl " + (outputTokens == null ? "server-decided" : outputTokens.text())
                 + (ignoreEos ? ", ignore_eos" : "")

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.sim.http.SimServer;
 import java.io.IOException;
@@ -72,6 +73,21 @@ class DatasetAndTraceTest {
         }
     }
 
+    /** The whole trace, at its recorded arrival times. */
+    private static MeasurementRequest replay(Trace t) {
+        return Points.of(
+                new LoadModel.Open(t.arrivals().meanRate(), t.arrivals()),
+                Duration.ZERO,
+                0,
+                null,
+                t.size(),
+                Duration.ZERO,
+                0,
+                Duration.ZERO,
+                Duration.ofSeconds(10),
+                1);
+    }
+
     @Test
     void traceReplaysArrivalTimesAndLengths(@TempDir Path tmp) throws IOException {
         Path f = tmp.resolve("t.jsonl");
@@ -92,17 +108,7 @@ class DatasetAndTraceTest {
         assertEquals(0.4, t.offsetsSeconds()[4], 1e-9);
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
             var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, null, t, null);
-            var plan = Points.of(
-                    new LoadModel.Open(t.arrivals().meanRate(), t.arrivals()),
-                    Duration.ZERO,
-                    0,
-                    null,
-                    t.size(),
-                    Duration.ZERO,
-                    0,
-                    Duration.ZERO,
-                    Duration.ofSeconds(10),
-                    1);
+            var plan = replay(t);
             List<RequestRecord> rs =
                     new Probe(ProbeSimTest.target(sim)).run(w, plan, rec -> {}).records();
             assertEquals(5, rs.size());
@@ -112,6 +118,42 @@ class DatasetAndTraceTest {
                 assertEquals(3 + i, rs.get(i).completionTokens());
             }
         }
+    }
+
+    @Test
+    void aTracesHashIdsSharePromptTextBlockForBlockAsTheTraceSays(@TempDir Path tmp) throws IOException {
+        Path f = tmp.resolve("mooncake.jsonl");
+        Files.writeString(f, """
+                {"timestamp": 0, "input_length": 1400, "output_length": 4, "hash_ids": [7, 8, 9]}
+                {"timestamp": 300, "input_length": 1300, "output_length": 4, "hash_ids": [7, 8, 10]}
+                {"timestamp": 600, "input_length": 700, "output_length": 4, "hash_ids": [11, 12]}
+                {"timestamp": 900, "input_length": 600, "output_length": 4, "hash_ids": [7, 13]}
+                """);
+        Trace t = Trace.load(f);
+        assertEquals(3.0 / 10, t.statedReuse(), 1e-9, "blocks 7, 8 and 7 again repeat an earlier request's");
+        try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
+            var w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, null, t, null);
+            var plan = replay(t);
+            ProbeResult r = new Probe(ProbeSimTest.target(sim)).run(w, plan, rec -> {});
+            List<RequestRecord> rs = r.records();
+            assertEquals(
+                    List.of(1400, 1300, 700, 600),
+                    rs.stream().map(RequestRecord::promptTokens).toList());
+            // The simulator caches 16-token blocks: the second request finds blocks 7 and 8 (1,024 tokens and the
+            // template and nonce before them), the third nothing but those, the fourth block 7.
+            assertEquals(0, rs.get(0).cachedTokens());
+            assertTrue(
+                    Math.abs(rs.get(1).cachedTokens() - 1024) <= 32, rs.get(1).toString());
+            assertTrue(rs.get(2).cachedTokens() <= 32, rs.get(2).toString());
+            assertTrue(Math.abs(rs.get(3).cachedTokens() - 512) <= 32, rs.get(3).toString());
+            assertTrue(w.describe().contains("hash_ids: 30.0 % of blocks repeat"), w.describe());
+        }
+        Path bad = tmp.resolve("bad.jsonl");
+        Files.writeString(bad, "{\"timestamp\":0,\"input_length\":1400,\"output_length\":4,\"hash_ids\":[1,2]}\n");
+        var e = assertThrows(IllegalArgumentException.class, () -> Trace.load(bad));
+        assertTrue(
+                e.getMessage().contains("line 1") && e.getMessage().contains("3 for input_length 1400"),
+                e.getMessage());
     }
 
     @Test

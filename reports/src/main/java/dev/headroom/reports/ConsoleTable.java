@@ -5,6 +5,7 @@ import dev.headroom.model.Distribution;
 import dev.headroom.model.Knee;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Summary;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +24,45 @@ public final class ConsoleTable {
 
     private ConsoleTable() {}
 
+    /** A session point's turns (their own requests) and how its sessions ended. */
+    static String sessions(SessionSummary s) {
+        StringBuilder b = new StringBuilder();
+        var n = s.sessions();
+        b.append(f(
+                "sessions: %d started, %d completed, %d failed, %d abandoned at the end · duration p50 %s s, "
+                        + "p95 %s s%n",
+                n.started(),
+                n.completed(),
+                n.failed(),
+                n.abandoned(),
+                n(s.durationS().p50()),
+                n(s.durationS().p95())));
+        if (s.subCalls().completed() + s.subCalls().failed() > 0) {
+            b.append(f(
+                    "sub-calls and tool rounds: %d completed, %d failed%n",
+                    s.subCalls().completed(), s.subCalls().failed()));
+        }
+        if (s.droppedTurns() > 0) {
+            b.append(f("context: %d history turns dropped to fit the context%n", s.droppedTurns()));
+        }
+        b.append(f(
+                "%-5s %9s %10s %10s %10s %10s %10s %8s%n",
+                "turn", "requests", "ttft p50", "ttft p95", "e2e p50", "isl mean", "prefilled", "cached"));
+        for (SessionSummary.Turn t : s.turns()) {
+            b.append(f(
+                    "%-5d %9d %10s %10s %10s %10s %10s %8s%n",
+                    t.turn() + 1,
+                    t.completed(),
+                    n(t.ttftMs().p50()),
+                    n(t.ttftMs().p95()),
+                    n(t.e2eMs().p50()),
+                    n(t.islTokens().mean()),
+                    t.reporting() == 0 ? "n/a" : String.valueOf(t.prefilledTokens() / t.reporting()),
+                    t.reporting() == 0 ? "n/a" : f("%.1f%%", t.cachedFraction() * 100)));
+        }
+        return b.toString();
+    }
+
     public static String probe(ProbeReport report) {
         RunInfo run = report.run();
         Summary s = report.summary();
@@ -34,7 +74,7 @@ public final class ConsoleTable {
                 run.simulator() == null ? "" : " (embedded simulator: " + run.simulator() + ")"));
         b.append(f(
                 "load %s · %s · seed %d · window %.1f s%n",
-                run.load().label(), run.workload(), run.seed(), s.windowSeconds()));
+                run.loadLabel(), run.workload(), run.seed(), s.windowSeconds()));
         b.append(f(
                 "requests: %d completed, %d failed, %d incomplete (+%d warm-up)%s%n",
                 s.counts().completed(),
@@ -70,6 +110,7 @@ public final class ConsoleTable {
                 "goodput:    %s req/s · %s tok/s · SLO attainment %.1f%% · error rate %.2f%%%n",
                 n(s.goodputRequestsPerS()), n(s.goodputTokensPerS()), s.sloAttainment() * 100, s.errorRate() * 100));
         if (!s.errors().isEmpty()) b.append("errors:     ").append(s.errors()).append('\n');
+        if (report.sessions() != null) b.append(sessions(report.sessions()));
         if (s.oslShort() > 0) {
             b.append(f("warning: %d completed requests produced fewer output tokens than requested%n", s.oslShort()));
         }

@@ -9,6 +9,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.SessionTurn;
 import dev.headroom.model.TokenSource;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -56,6 +57,7 @@ public final class RequestsJsonl implements AutoCloseable {
      * One line of requests.jsonl read back: times in seconds after the run's start (NaN where the request never got
      * that far), the output tokens counted.
      */
+    /** What the report draws of one request; {@code cachedTokens} is -1 when the server did not say. */
     public record Line(
             long id,
             boolean warmup,
@@ -65,7 +67,9 @@ public final class RequestsJsonl implements AutoCloseable {
             double firstTokenS,
             double lastTokenS,
             double endS,
-            long osl) {}
+            long osl,
+            long isl,
+            long cachedTokens) {}
 
     /** Every line of {@code file} (none when it is missing); a half-written last line, as a kill leaves, is skipped. */
     public static List<Line> read(Path file) {
@@ -88,7 +92,9 @@ public final class RequestsJsonl implements AutoCloseable {
                     num(n.path("first_token_s")),
                     num(n.path("last_token_s")),
                     num(n.path("end_s")),
-                    n.path("osl").asLong()));
+                    n.path("osl").asLong(),
+                    n.path("isl").asLong(),
+                    n.path("cached_tokens").asLong(-1)));
         }
         return out;
     }
@@ -172,7 +178,18 @@ public final class RequestsJsonl implements AutoCloseable {
                 n.path("response_id").asText(null),
                 n.path("cached_tokens").isNumber() ? n.path("cached_tokens").asInt() : -1,
                 connection(n.path("connection").asText("unknown")),
-                n.path("isl_requested").asInt());
+                n.path("isl_requested").asInt(),
+                turn(n));
+    }
+
+    /** A session request's place ({@code session}, {@code turn}, {@code call}, {@code dropped_turns}), or null. */
+    private static SessionTurn turn(JsonNode n) {
+        if (!n.path("session").canConvertToLong()) return null;
+        return new SessionTurn(
+                n.path("session").asLong(),
+                n.path("turn").asInt(),
+                n.path("call").asInt(0),
+                n.path("dropped_turns").asInt(0));
     }
 
     /** Whole microseconds of a time in seconds; -1 when it is null (never happened). */
@@ -231,6 +248,13 @@ public final class RequestsJsonl implements AutoCloseable {
             if (r.responseId() != null) g.writeStringField("response_id", r.responseId());
             g.writeStringField("phase", r.warmup() ? "warmup" : "measure");
             g.writeStringField("outcome", r.outcome().name().toLowerCase(Locale.ROOT));
+            if (r.turn() != null) {
+                g.writeNumberField("session", r.turn().session());
+                g.writeNumberField("turn", r.turn().turn());
+                if (r.turn().call() > 0) g.writeNumberField("call", r.turn().call());
+                if (r.turn().droppedTurns() > 0)
+                    g.writeNumberField("dropped_turns", r.turn().droppedTurns());
+            }
             seconds(g, "intended_s", r.intendedNanos());
             seconds(g, "sent_s", r.sentNanos());
             seconds(g, "first_token_s", r.firstTokenNanos());

@@ -64,6 +64,9 @@ public final class SearchJson {
                 root.path("seed").asLong(),
                 root.path("workload").path("prompt_salt").asText(null),
                 null);
+        if (root.path("workload").has("sessions")) {
+            run = run.withSessions(SessionsJson.readSpec(root.path("workload").path("sessions")));
+        }
         List<Slo> slos = new ArrayList<>();
         root.path("slo").forEach(n -> slos.add(Slo.parse(n.asText())));
         List<SearchReport.Probe> probes = new ArrayList<>();
@@ -166,6 +169,9 @@ public final class SearchJson {
         workload.put("description", s.run().workload());
         // The command's salt; each probe's prompts are made from it and the probe's number (its summary.json).
         if (s.run().promptSalt() != null) workload.put("prompt_salt", s.run().promptSalt());
+        // A search over sessions: its loads are concurrent sessions or new sessions per second.
+        if (s.run().sessions() != null)
+            workload.set("sessions", SessionsJson.writeSpec(s.run().sessions()));
         root.put("seed", s.run().seed());
         ObjectNode range = root.putObject("range");
         JsonNumbers.put(range, "min", s.min(), 6);
@@ -321,9 +327,10 @@ public final class SearchJson {
         if (s.goodput() != null) {
             SearchReport.GoodputResult g = s.goodput();
             String unit = g.unit().equals("tokens") ? "good output tokens/s" : "good requests/s";
+            boolean sessions = s.run().sessions() != null;
             String load = s.run().load() instanceof LoadModel.Open
-                    ? "rate " + ConsoleTable.n(s.value()) + " requests/s"
-                    : "concurrency " + ConsoleTable.n(s.value());
+                    ? "rate " + ConsoleTable.n(s.value()) + (sessions ? " sessions/s" : " requests/s")
+                    : "concurrency " + ConsoleTable.n(s.value()) + (sessions ? " sessions" : "");
             return String.format(
                     Locale.ROOT,
                     "max-goodput under %s: %s ± %s %s at %s (within one sd of the best: %s .. %s; "
@@ -341,7 +348,9 @@ public final class SearchJson {
                     s.probes().size(),
                     s.simulated() ? ", simulated" : "");
         }
-        String unit = s.objective().equals("max-rate") ? " requests/s" : " concurrent requests";
+        String unit = s.run().sessions() != null
+                ? (s.objective().equals("max-rate") ? " new sessions/s" : " concurrent sessions")
+                : (s.objective().equals("max-rate") ? " requests/s" : " concurrent requests");
         if (Double.isNaN(s.value())) {
             return String.format(
                     Locale.ROOT,

@@ -16,6 +16,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.ServerMetrics;
+import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
@@ -117,7 +118,14 @@ public final class SummaryJson {
                 clientWarnings);
         List<String> warnings = new ArrayList<>();
         n.path("warnings").forEach(w -> warnings.add(w.asText()));
-        return new ProbeReport(run, summary, health, n.has("server") ? server(n.path("server")) : null, warnings);
+        SessionSummary sessions = n.has("sessions") ? SessionsJson.read(n.path("sessions")) : null;
+        return new ProbeReport(
+                sessions == null ? run : run.withSessions(sessions.spec()),
+                summary,
+                health,
+                n.has("server") ? server(n.path("server")) : null,
+                warnings,
+                sessions);
     }
 
     /** The load a result records; null when it is none Headroom runs (an imported "all at once", or no mode). */
@@ -148,7 +156,7 @@ public final class SummaryJson {
                 o.path("threshold").asDouble());
     }
 
-    private static Distribution distribution(JsonNode d) {
+    static Distribution distribution(JsonNode d) {
         return new Distribution(
                 d.path("count").asLong(),
                 num(d.path("mean")),
@@ -249,6 +257,7 @@ public final class SummaryJson {
         root.set("connections", connections(run, s.connections()));
         root.set("client", client(report.client(), s));
         if (report.server() != null) root.set("server", server(report.server()));
+        if (report.sessions() != null) root.set("sessions", SessionsJson.write(report.sessions()));
         ArrayNode warnings = root.putArray("warnings");
         report.warnings().forEach(warnings::add);
         return root;
@@ -256,6 +265,8 @@ public final class SummaryJson {
 
     private static ObjectNode load(RunInfo run) {
         ObjectNode load = MAPPER.createObjectNode();
+        // With sessions, the concurrency is sessions in progress and the rate new sessions per second.
+        if (run.sessions() != null) load.put("unit", "sessions");
         switch (run.load()) {
             case LoadModel.Closed c -> {
                 load.put("mode", "closed");
@@ -284,7 +295,7 @@ public final class SummaryJson {
         return load;
     }
 
-    private static ObjectNode distribution(Distribution d, int decimals) {
+    static ObjectNode distribution(Distribution d, int decimals) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("count", d.count());
         JsonNumbers.put(o, "mean", d.mean(), decimals);

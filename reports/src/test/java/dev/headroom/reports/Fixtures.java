@@ -47,7 +47,8 @@ final class Fixtures {
                 "r" + index,
                 index == 1 ? 496 : 16,
                 index == 0 ? RequestRecord.Connection.NEW : RequestRecord.Connection.REUSED,
-                512);
+                512,
+                null);
     }
 
     static List<RequestRecord> records() {

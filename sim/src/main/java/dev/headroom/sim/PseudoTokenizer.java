@@ -61,6 +61,11 @@ public final class PseudoTokenizer {
         return n;
     }
 
+    /** The id of {@code token}, text that is one token (a generated token's, for one). */
+    public static int tokenId(String token) {
+        return id(token, 0, token.length());
+    }
+
     /** Token ids of a chat prompt: per message 3 template ids, its content's, 1 more; then the 3-id primer. */
     public static int[] encodeChat(List<String> roles, List<String> contents) {
         int[] ids = new int[chatPromptTokens(contents)];

@@ -11,6 +11,9 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.ServerMetrics;
+import dev.headroom.model.SessionRecorder;
+import dev.headroom.model.SessionSpec;
+import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.Summary;
@@ -41,7 +44,7 @@ import java.util.Map;
 public final class LoadPoints implements SearchRun.LoadPoint {
     private final String command;
     private final Measurer measurer;
-    private final RunInfo run;
+    private RunInfo run;
     private final Map<String, Object> target;
     private final EngineConfig simulator;
     private final boolean reuseAsked;
@@ -89,6 +92,12 @@ public final class LoadPoints implements SearchRun.LoadPoint {
     /** Write every content chunk's arrival time into requests.jsonl (a summary rebuilt from it then has itl). */
     public LoadPoints withChunkTimes(boolean write) {
         this.chunkTimes = write;
+        return this;
+    }
+
+    /** Every point's load is sessions of {@code spec} (a search over sessions), as its run info says. */
+    public LoadPoints withSessions(SessionSpec spec) {
+        this.run = run.withSessions(spec);
         return this;
     }
 
@@ -141,12 +150,14 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                 run.promptSalt(),
                 target,
                 simulator == null ? null : simulator.settings(),
-                run.workload(),
-                reuseAsked,
+                workload(point),
+                reuseAsked || point.sessions() != null,
                 slos);
         Measurement m;
         ServerMetrics server = null;
         MetricsRecorder metrics = new MetricsRecorder(point.openLoop(), slos);
+        SessionRecorder conversations =
+                point.sessions() == null ? null : new SessionRecorder(point.sessions(), point.openLoop());
         // A search keeps its probe's requests for its margins; their chunk times only when an itl SLO reads them.
         boolean itl = slos.stream().anyMatch(o -> o.metric() == SloMetric.ITL);
         try (MetricsScraper scraper = metricsUrl == null
@@ -156,7 +167,12 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                 RequestsCsv csv = new RequestsCsv(pointDir.resolve("requests.csv"));
                 Progress progress = err == null
                         ? null
-                        : new Progress(err, command + " " + point.load().label())) {
+                        : new Progress(
+                                err,
+                                command + " "
+                                        + (point.sessions() == null
+                                                ? point.load().label()
+                                                : SessionSummary.loadLabel(point.load())))) {
             // Ctrl-C must not lose what was measured: the hook flushes requests.jsonl.
             Thread hook = new Thread(log::close);
             Runtime.getRuntime().addShutdownHook(hook);
@@ -165,6 +181,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                     log.append(r);
                     csv.append(r);
                     metrics.accept(r);
+                    if (conversations != null) conversations.accept(r);
                     if (kept != null) kept.add(itl ? r : r.withoutChunkTimes());
                     if (progress != null) progress.record(r);
                 });
@@ -173,11 +190,19 @@ public final class LoadPoints implements SearchRun.LoadPoint {
             }
             if (scraper != null) server = scraped(scraper);
         }
-        ProbeReport report = report(m, metrics.summary(), server, started);
+        ProbeReport report =
+                report(m, metrics.summary(), conversations == null ? null : conversations.summary(), server, started);
         Measurement.Notes notes = m.notes();
         long startMillis = notes != null ? notes.startEpochMicros() / 1000 : started.toEpochMilli();
         RunFiles.writeResults(pointDir, report, startMillis, metrics.intervals());
         return new Point(m, report);
+    }
+
+    /** What is sent: the run's workload, or for sessions what each session does. */
+    private String workload(MeasurementRequest point) {
+        return point.sessions() == null
+                ? run.workload()
+                : "sessions: " + point.sessions().describe();
     }
 
     private ServerMetrics scraped(MetricsScraper scraper) {
@@ -190,7 +215,8 @@ public final class LoadPoints implements SearchRun.LoadPoint {
         return server;
     }
 
-    private ProbeReport report(Measurement m, Summary summary, ServerMetrics server, Instant started) {
+    private ProbeReport report(
+            Measurement m, Summary summary, SessionSummary sessions, ServerMetrics server, Instant started) {
         MeasurementRequest point = m.request();
         Measurement.Notes n = m.notes();
         String inputLength = n == null ? run.inputLength() : n.inputLength();
@@ -209,9 +235,13 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                 m.seed(),
                 n == null ? null : n.promptSalt(),
                 n == null ? null : n.connections());
+        if (point.sessions() != null) info = info.withSessions(point.sessions());
         // The virtual clock has no client to judge.
         ClientHealth health = ClientHealth.assess(
                 summary, point.load(), n == null ? ClientHealth.Observed.NONE : n.client(), simulator != null);
-        return new ProbeReport(info, summary, health, server, MeasurementWarnings.of(summary, inputLength, reuseAsked));
+        // A session resends its history: cached prompt tokens are what it is for, not a warning.
+        boolean reuse = reuseAsked || point.sessions() != null;
+        return new ProbeReport(
+                info, summary, health, server, MeasurementWarnings.of(summary, inputLength, reuse), sessions);
     }
 }

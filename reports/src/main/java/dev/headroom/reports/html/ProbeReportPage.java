@@ -7,6 +7,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerMetrics;
+import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Summary;
 import dev.headroom.reports.HistogramLog;
 import dev.headroom.reports.RequestsJsonl;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** A probe: latency distributions, in-flight requests and output tokens/s over the run, errors by kind. */
 final class ProbeReportPage {
@@ -84,6 +86,7 @@ final class ProbeReportPage {
                     + " of the run, from the time series in histograms.hlog.");
         }
         page.charts(overTime, overTimeCaptions);
+        if (report.sessions() != null) sessions(page, report.sessions(), requests);
         List<ServerScrapes.Scrape> scrapes = ServerScrapes.read(dir.resolve("server_metrics.jsonl"));
         ServerMetrics server = report.server();
         if (!scrapes.isEmpty()) {
@@ -117,6 +120,53 @@ final class ProbeReportPage {
                     List.of("Every failed measured request, by the kind docs/metrics.md defines."));
         }
         return page;
+    }
+
+    /** A load of sessions: TTFT and the prompt's cached share by turn, and the cache's hit rate over the run. */
+    private static void sessions(Page page, SessionSummary s, List<RequestsJsonl.Line> requests) {
+        page.h2("Sessions");
+        int n = s.turns().size();
+        double[] turn = new double[n], p50 = new double[n], p95 = new double[n], cached = new double[n];
+        for (int i = 0; i < n; i++) {
+            SessionSummary.Turn t = s.turns().get(i);
+            turn[i] = t.turn() + 1;
+            p50[i] = t.ttftMs().p50();
+            p95[i] = t.ttftMs().p95();
+            cached[i] = t.cachedFraction();
+        }
+        page.charts(
+                List.of(
+                        new Chart("TTFT by turn", "turn", "ttft (ms)")
+                                .line("p50", turn, p50)
+                                .line("p95", turn, p95),
+                        new Chart("Cached share of the prompt by turn", "turn", "cached ÷ prompt tokens")
+                                .line("cached", turn, cached),
+                        cacheOverTime(requests)),
+                List.of(
+                        "TTFT of each turn's own request (not sub-calls or tool rounds), from its origin: while the "
+                                + "server's cache holds the history, later turns prefill only their new message.",
+                        "Prompt tokens the server said it served from its prefix cache, over the turn's prompt tokens"
+                                + " (requests whose usage said; docs/sessions.md).",
+                        "The same share over every measured request that ended in each 10-s interval of the run: a "
+                                + "cache under memory pressure shows it falling."));
+    }
+
+    private static Chart cacheOverTime(List<RequestsJsonl.Line> requests) {
+        TreeMap<Long, long[]> bins = new TreeMap<>();
+        for (RequestsJsonl.Line r : requests) {
+            if (r.warmup() || r.outcome() != RequestRecord.Outcome.COMPLETED || r.cachedTokens() < 0) continue;
+            long[] b = bins.computeIfAbsent((long) Math.floor(r.endS() / 10), k -> new long[2]);
+            b[0] += r.cachedTokens();
+            b[1] += r.isl();
+        }
+        double[] x = new double[bins.size()], y = new double[bins.size()];
+        int i = 0;
+        for (var e : bins.entrySet()) {
+            x[i] = e.getKey() * 10 + 5;
+            y[i++] = e.getValue()[1] == 0 ? Double.NaN : (double) e.getValue()[0] / e.getValue()[1];
+        }
+        return new Chart("Prefix-cache hit rate over the run", "time since start (s)", "cached ÷ prompt tokens")
+                .line("cached", x, y);
     }
 
     private static Chart serverQueue(List<ServerScrapes.Scrape> scrapes) {

@@ -225,6 +225,7 @@ public final class Engine {
             blocks.register(seq);
             if (seq.computed == seq.tokens()) {
                 int index = seq.generated++;
+                if (seq.blockHashes != null) seq.blockHashes.generated(index);
                 generationTokensTotal++;
                 boolean last = seq.generated == seq.outputTokens;
                 if (last) {

@@ -5,11 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The KV cache's blocks with automatic prefix caching as vLLM does it: a full block of prompt tokens is keyed by a
- * hash chained over every token before it ({@link BlockHashes}); a request whose prompt starts with cached blocks
- * takes them instead of prefilling them again; a block nobody references stays cached and free, and the least
- * recently freed one is evicted when a block is needed. With caching off it is a plain count of free blocks.
- * Not thread-safe: the engine's thread owns it.
+ * The KV cache's blocks with automatic prefix caching as vLLM does it: a full block of tokens (prompt, and output
+ * once computed) is keyed by a hash chained over every token before it ({@link BlockHashes}); a request whose
+ * prompt starts with cached blocks takes them instead of prefilling them again; a block nobody references stays
+ * cached and free, and the least recently freed one is evicted when a block is needed. With caching off it is a
+ * plain count of free blocks. Not thread-safe: the engine's thread owns it.
  */
 final class PrefixCache {
     /** A cached block and how many running sequences reference it. */
@@ -47,16 +47,16 @@ final class PrefixCache {
     int hitBlocks(Sequence seq) {
         if (!enabled || seq.blockHashes == null) return 0;
         // When every prompt token hits, the last one is computed again for its logits (vLLM does the same).
-        int max = Math.min(seq.blockHashes.length, (seq.promptTokens - 1) / blockSize);
+        int max = Math.min(seq.blockHashes.length(), (seq.promptTokens - 1) / blockSize);
         int n = 0;
-        while (n < max && byHash.containsKey(seq.blockHashes[n])) n++;
+        while (n < max && byHash.containsKey(seq.blockHashes.get(n))) n++;
         return n;
     }
 
     /** Of the first {@code n} hit blocks, those now free (taking them lowers {@link #available()}). */
     int freeAmongHits(Sequence seq, int n) {
         int free = 0;
-        for (int i = 0; i < n; i++) if (byHash.get(seq.blockHashes[i]).refs == 0) free++;
+        for (int i = 0; i < n; i++) if (byHash.get(seq.blockHashes.get(i)).refs == 0) free++;
         return free;
     }
 
@@ -67,7 +67,7 @@ final class PrefixCache {
             hits += (long) n * blockSize;
         }
         for (int i = 0; i < n; i++) {
-            Block b = byHash.get(seq.blockHashes[i]);
+            Block b = byHash.get(seq.blockHashes.get(i));
             if (b.refs++ == 0) evictable.remove(b.hash);
         }
         seq.registered = n;
@@ -91,13 +91,16 @@ final class PrefixCache {
         seq.blocks += n;
     }
 
-    /** Caches the prompt blocks {@code seq} has now fully computed; a block already cached stays a private copy. */
+    /**
+     * Caches the blocks {@code seq} has now fully computed, its output's too when its chain knows their tokens; a
+     * block already cached stays a private copy.
+     */
     void register(Sequence seq) {
         if (!enabled || seq.blockHashes == null) return;
-        int full = Math.min(seq.blockHashes.length, Math.min(seq.computed, seq.promptTokens) / blockSize);
+        int full = Math.min(seq.blockHashes.length(), seq.computed / blockSize);
         // Only a run of cached blocks from the start is reachable: stop at the first block cached by someone else.
         while (seq.registered < full) {
-            long h = seq.blockHashes[seq.registered];
+            long h = seq.blockHashes.get(seq.registered);
             if (byHash.containsKey(h)) break;
             Block b = new Block(h);
             b.refs = 1;
@@ -111,7 +114,7 @@ final class PrefixCache {
         int own = seq.blocks - seq.registered;
         empty += own;
         for (int i = seq.registered - 1; i >= 0; i--) {
-            Block b = byHash.get(seq.blockHashes[i]);
+            Block b = byHash.get(seq.blockHashes.get(i));
             if (--b.refs == 0) evictable.put(b.hash, b);
         }
         seq.blocks = 0;

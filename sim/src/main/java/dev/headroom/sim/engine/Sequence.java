@@ -11,8 +11,8 @@ public final class Sequence {
     final int outputTokens;
     final long arrivalNanos;
     final SequenceListener listener;
-    /** Hash chain of the prompt's full KV blocks ({@link BlockHashes}), or null when its tokens are not known. */
-    final long[] blockHashes;
+    /** Hash chain of its full KV blocks ({@link BlockHashes.Chain}), or null when its tokens are not known. */
+    final BlockHashes.Chain blockHashes;
 
     int computed;
     /** Leading prompt blocks this sequence references in the prefix cache. */
@@ -34,7 +34,7 @@ public final class Sequence {
      *                     ignore_eos and the EOS distribution)
      */
     public Sequence(long id, int promptTokens, int outputTokens, long arrivalNanos, SequenceListener listener) {
-        this(id, promptTokens, outputTokens, arrivalNanos, listener, null);
+        this(id, promptTokens, outputTokens, arrivalNanos, listener, (BlockHashes.Chain) null);
     }
 
     /** @param blockHashes the prompt's block hash chain, so the prefix cache can serve it (null: never cached) */
@@ -45,6 +45,23 @@ public final class Sequence {
             long arrivalNanos,
             SequenceListener listener,
             long[] blockHashes) {
+        this(
+                id,
+                promptTokens,
+                outputTokens,
+                arrivalNanos,
+                listener,
+                blockHashes == null ? null : BlockHashes.Chain.fixed(blockHashes));
+    }
+
+    /** @param chain its block hash chain, growing with its output when it knows the output's tokens (null: none) */
+    public Sequence(
+            long id,
+            int promptTokens,
+            int outputTokens,
+            long arrivalNanos,
+            SequenceListener listener,
+            BlockHashes.Chain chain) {
         if (promptTokens < 1) throw new IllegalArgumentException("prompt must have >= 1 token");
         if (outputTokens < 1) throw new IllegalArgumentException("output must be >= 1 token");
         this.id = id;
@@ -52,7 +69,7 @@ public final class Sequence {
         this.outputTokens = outputTokens;
         this.arrivalNanos = arrivalNanos;
         this.listener = listener;
-        this.blockHashes = blockHashes;
+        this.blockHashes = chain;
     }
 
     /** Prompt plus output so far: what the KV cache must hold. */

@@ -3,7 +3,9 @@ package dev.headroom.sim.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.headroom.sim.Fault;
+import dev.headroom.sim.PseudoTokenizer;
 import dev.headroom.sim.TextGenerator;
+import dev.headroom.sim.engine.BlockHashes;
 import dev.headroom.sim.engine.RealTimeDriver;
 import dev.headroom.sim.engine.Sequence;
 import java.io.ByteArrayOutputStream;
@@ -104,7 +106,13 @@ final class GenerationHandler implements HttpHandler {
                 // The request's own cost before the scheduler sees it (tokenisation, queueing into the engine).
                 long ready = arrival + ctx.engine.requestOverheadNanos();
                 for (long left; (left = ready - RealTimeDriver.now()) > 0; ) LockSupport.parkNanos(left);
-                seq = new Sequence(number, req.promptTokens(), osl, ready, session, req.blockHashes());
+                // The answer's blocks are keyed by the ids of the very text it streams: a next turn resending it hits.
+                long id = number;
+                BlockHashes.Chain chain = BlockHashes.Chain.of(
+                        req.promptIds(),
+                        ctx.engine.blockSize(),
+                        i -> PseudoTokenizer.tokenId(TextGenerator.token(id, i)));
+                seq = new Sequence(number, req.promptTokens(), osl, ready, session, chain);
                 if (!ctx.driver.submit(seq)) {
                     ctx.rejectedQueueFull.increment();
                     outcome = "rejected_queue_full";

@@ -5,7 +5,7 @@ package dev.headroom.sim.http;
  *
  * @param maxTokens     requested cap on output tokens, or null when the client set none
  * @param minTokens     output tokens to produce before the model may stop on its own
- * @param blockHashes   the prompt's KV-block hash chain, for the prefix cache
+ * @param promptIds     the prompt's token ids (template included), whose KV blocks the prefix cache keys
  */
 record GenerationRequest(
         boolean chat,
@@ -16,4 +16,4 @@ record GenerationRequest(
         boolean ignoreEos,
         boolean stream,
         boolean includeUsage,
-        long[] blockHashes) {}
+        int[] promptIds) {}

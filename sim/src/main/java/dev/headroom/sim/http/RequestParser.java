@@ -3,7 +3,6 @@ package dev.headroom.sim.http;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.headroom.sim.PseudoTokenizer;
-import dev.headroom.sim.engine.BlockHashes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,12 +10,9 @@ import java.util.List;
 /** Turns a request body into a {@link GenerationRequest}, or an {@link ApiError} naming what is wrong. */
 final class RequestParser {
     private final String servedModel;
-    private final int blockSize;
 
-    /** @param blockSize the KV block size the prompt's prefix-cache hash chain is cut into */
-    RequestParser(String servedModel, int blockSize) {
+    RequestParser(String servedModel) {
         this.servedModel = servedModel;
-        this.blockSize = blockSize;
     }
 
     GenerationRequest parse(byte[] body, boolean chat) throws ApiError {
@@ -66,16 +62,7 @@ final class RequestParser {
             throw ApiError.badRequest(
                     "min_tokens (" + min + ") must be <= max_tokens (" + maxTokens + ")", "min_tokens");
         }
-        return new GenerationRequest(
-                chat,
-                servedModel,
-                prompt,
-                maxTokens,
-                min,
-                ignoreEos,
-                stream,
-                includeUsage,
-                BlockHashes.of(ids, blockSize));
+        return new GenerationRequest(chat, servedModel, prompt, maxTokens, min, ignoreEos, stream, includeUsage, ids);
     }
 
     /** The chat prompt's token ids, template included. */

@@ -40,7 +40,7 @@ final class ServerContext {
         this.engine = engine;
         this.driver = driver;
         this.behaviour = behaviour;
-        this.parser = new RequestParser(servedModel, engine.blockSize());
+        this.parser = new RequestParser(servedModel);
         this.faults = faults;
         this.traces = traces;
         this.maxBodyBytes = maxBodyBytes;

@@ -1,0 +1,89 @@
+package dev.headroom.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SessionRecorderTest {
+    private static final long MS = 1_000_000;
+
+    /** Two turns, each its own request and one sub-call. */
+    private static final SessionSpec SPEC = new SessionSpec(
+            2, new LengthDistribution.Fixed(100), new LengthDistribution.Fixed(10), ThinkTime.NONE, 0, 1, 0, 0);
+
+    private static RequestRecord call(
+            long index, long session, int turn, int call, long startMs, int prompt, int cached) {
+        long[] tokens = {(startMs + 20) * MS, (startMs + 30) * MS};
+        return RequestRecord.completed(
+                        index,
+                        startMs * MS,
+                        startMs * MS,
+                        tokens,
+                        (startMs + 30) * MS,
+                        prompt,
+                        TokenSource.USAGE,
+                        2,
+                        0,
+                        cached)
+                .withTurn(new SessionTurn(session, turn, call, 0));
+    }
+
+    @Test
+    void sessionsAreCountedByHowTheyEndedAndTurnsByIndex() {
+        SessionRecorder r = new SessionRecorder(SPEC, false);
+        // Session 0: both turns and both sub-calls complete.
+        r.accept(call(0, 0, 0, 0, 0, 100, 0));
+        r.accept(call(1, 0, 0, 1, 40, 100, 0));
+        r.accept(call(2, 0, 1, 0, 80, 240, 96));
+        r.accept(call(3, 0, 1, 1, 120, 100, 0));
+        // Session 1: its first turn fails, so it ends there.
+        r.accept(RequestRecord.failed(4, 0, 0, 5 * MS, 100, 10, 500, ErrorKind.HTTP_5XX, "boom")
+                .withTurn(new SessionTurn(1, 0, 0, 0)));
+        // Session 2: still on its first turn when the run ends.
+        r.accept(call(5, 2, 0, 0, 0, 100, 0));
+        // Session 3 began in the warm-up: in no session count, but its measured sub-call counts by turn.
+        r.accept(call(6, 3, 0, 0, 0, 100, 0).asWarmup());
+        r.accept(call(7, 3, 0, 1, 40, 100, 0));
+        SessionSummary s = r.summary();
+        assertEquals(new SessionSummary.Sessions(3, 1, 1, 1), s.sessions());
+        assertEquals(new SessionSummary.Sessions(3, 1, 1, 1), s.sessions(), "session 3 began in the warm-up");
+        assertEquals(new SessionSummary.Calls(3, 0), s.subCalls(), "every measured sub-call, session 3's too");
+        assertEquals(0.150, s.durationS().p50(), 0.001, "from the first turn's send to the last call's end");
+        assertEquals(2, s.turns().size());
+        SessionSummary.Turn first = s.turns().get(0), second = s.turns().get(1);
+        assertEquals(2, first.completed());
+        assertEquals(1, first.failed());
+        assertEquals(1, second.completed());
+        assertEquals(20, second.ttftMs().p50(), 0.1);
+        assertEquals(240, second.promptTokens());
+        assertEquals(96, second.cachedTokens());
+        assertEquals(144, second.prefilledTokens());
+        assertEquals(0.4, second.cachedFraction(), 1e-9);
+    }
+
+    @Test
+    void thinkTimesParseSampleAndRefuseNonsenseInOneLine() {
+        assertEquals(new ThinkTime.Fixed(2), ThinkTime.parse("2s"));
+        assertEquals(new ThinkTime.Fixed(0.5), ThinkTime.parse("500ms"));
+        assertEquals(new ThinkTime.Exponential(60), ThinkTime.parse("exp:1m"));
+        assertEquals(new ThinkTime.Uniform(1, 3), ThinkTime.parse("uniform:1s,3s"));
+        ThinkTime ln = ThinkTime.parse("lognormal:4s,2s");
+        assertEquals("lognormal:4s,2s", ln.text());
+        SplittableRandom rng = new SplittableRandom(1);
+        double sum = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double v = ln.sampleSeconds(rng);
+            assertTrue(v > 0);
+            sum += v;
+        }
+        assertEquals(4, sum / 20_000, 0.15, "the log-normal's mean is the one asked for");
+        for (String bad : new String[] {"2", "exp:", "gauss:1s", "uniform:3s,1s", "exp:-1s", "exp:1s,2s"}) {
+            BadInputException e = assertThrows(BadInputException.class, () -> ThinkTime.parse(bad), bad);
+            assertTrue(e.getMessage().contains("think-time"), e.getMessage());
+            assertEquals(1, e.getMessage().lines().count());
+        }
+    }
+}

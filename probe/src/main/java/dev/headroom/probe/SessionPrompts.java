@@ -1,0 +1,161 @@
+package dev.headroom.probe;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.headroom.model.BadInputException;
+import dev.headroom.model.SessionSpec;
+import dev.headroom.model.SessionTurn;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A run's conversations: one system prompt shared by every session of the run (and no other run: its text comes from
+ * the run's salt), and per session a history of the user's messages and the server's actual answers, resent whole
+ * each turn. Every new user message starts with a nonce of its own, so only what the session really repeats — its
+ * history and the system prompt — can come from a prefix cache.
+ */
+final class SessionPrompts {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Tokens a chat template adds per message, for the context cap's estimate (Llama 3: 4 to 5). */
+    static final int MESSAGE_TOKENS = 5;
+    /** A nonce's tokens, about (digit groups and punctuation). */
+    static final int NONCE_TOKENS = 8;
+
+    private final String model;
+    private final SessionSpec spec;
+    private final PromptFactory text;
+    private final String system;
+    private final boolean ignoreEos;
+
+    SessionPrompts(Api api, String model, SessionSpec spec, boolean ignoreEos, String salt, long seed) {
+        if (api != Api.CHAT) throw new BadInputException("sessions need the chat API ({api} chat): they send messages");
+        this.model = model;
+        this.spec = spec;
+        this.ignoreEos = ignoreEos;
+        this.text = new PromptFactory(
+                api,
+                model,
+                new WorkloadSpec(new dev.headroom.model.LengthDistribution.Fixed(1), null, ignoreEos, 0),
+                salt,
+                seed);
+        this.system = spec.systemPromptTokens() > 0 ? text.prompt(-1, spec.systemPromptTokens() - NONCE_TOKENS) : null;
+    }
+
+    /** A new session's conversation. */
+    Conversation start(long session) {
+        return new Conversation(session);
+    }
+
+    /** One message of a history, with its length in tokens as far as the client knows it. */
+    private record Message(String role, String content, int tokens) {}
+
+    /** One session's history and the requests it sends next. */
+    final class Conversation {
+        private final long session;
+        /** Earlier turns, each its user message, its answer, and its tool rounds' messages. */
+        private final List<List<Message>> turns = new ArrayList<>();
+
+        private List<Message> current;
+        private final List<String> subResults = new ArrayList<>();
+        private int dropped;
+
+        private Conversation(long session) {
+            this.session = session;
+        }
+
+        /**
+         * Turn {@code turn}'s own request: the history, then a new user message of about {@code isl} tokens (after
+         * the answers of the last turn's sub-calls, when it made any).
+         */
+        PreparedRequest turn(long index, int turn, SplittableRandom rng) {
+            int isl = spec.turnInput().sample(rng);
+            int osl = spec.turnOutput().sample(rng);
+            StringBuilder content = new StringBuilder();
+            if (!subResults.isEmpty()) {
+                for (String r : subResults)
+                    content.append("[sub-call result]").append(r).append('\n');
+                subResults.clear();
+            }
+            content.append(text.prompt(index, Math.max(1, isl - NONCE_TOKENS)));
+            current = new ArrayList<>();
+            current.add(new Message("user", content.toString(), isl));
+            turns.add(current);
+            return request(index, new SessionTurn(session, turn, 0, 0), null, isl, osl);
+        }
+
+        /** Tool round {@code round} (from 1) of turn {@code turn}: the history with a short fixed tool result. */
+        PreparedRequest toolRound(long index, int turn, int round, SplittableRandom rng) {
+            int osl = spec.turnOutput().sample(rng);
+            String result = "tool result " + round + ":" + text.prompt(index, SessionSpec.TOOL_RESULT_TOKENS);
+            current.add(new Message("user", result, SessionSpec.TOOL_RESULT_TOKENS + NONCE_TOKENS));
+            return request(
+                    index,
+                    new SessionTurn(session, turn, spec.fanOut() + round, 0),
+                    null,
+                    SessionSpec.TOOL_RESULT_TOKENS,
+                    osl);
+        }
+
+        /** Sub-call {@code call} (from 1) of turn {@code turn}: the system prompt and a task of its own. */
+        PreparedRequest subCall(long index, int turn, int call, SplittableRandom rng) {
+            int isl = spec.turnInput().sample(rng);
+            int osl = spec.turnOutput().sample(rng);
+            List<Message> task = List.of(new Message("user", text.prompt(index, Math.max(1, isl - NONCE_TOKENS)), isl));
+            return request(index, new SessionTurn(session, turn, call, 0), task, isl, osl);
+        }
+
+        /** The server's answer to the last turn or tool round, resent from now on. */
+        void answered(String answer, int tokens) {
+            current.add(new Message("assistant", answer == null ? "" : answer, Math.max(0, tokens)));
+        }
+
+        /** A sub-call's answer: it joins the next turn's user message. */
+        void subAnswered(String answer) {
+            if (answer != null && !answer.isEmpty()) subResults.add(answer);
+        }
+
+        /** The body: system prompt, the history (oldest turns dropped to fit the context), then {@code own} or not. */
+        private PreparedRequest request(long index, SessionTurn where, List<Message> own, int isl, int osl) {
+            List<Message> messages = new ArrayList<>();
+            if (system != null) messages.add(new Message("system", system, spec.systemPromptTokens()));
+            if (own != null) {
+                messages.addAll(own);
+            } else {
+                capToContext(osl);
+                for (List<Message> t : turns) messages.addAll(t);
+            }
+            ObjectNode body = MAPPER.createObjectNode();
+            body.put("model", model);
+            ArrayNode array = body.putArray("messages");
+            for (Message m : messages) array.addObject().put("role", m.role()).put("content", m.content());
+            RequestBodies.outputAndStreaming(body, Api.CHAT, osl, ignoreEos);
+            int tokens = 0;
+            for (Message m : messages) tokens += m.tokens() + MESSAGE_TOKENS;
+            SessionTurn placed =
+                    new SessionTurn(where.session(), where.turn(), where.call(), own == null ? dropped : 0);
+            try {
+                return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), tokens, osl, -1, placed);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Drops the oldest earlier turns while the prompt's estimate plus the answer would exceed the context. */
+        private void capToContext(int osl) {
+            if (spec.maxContextTokens() <= 0) return;
+            while (turns.size() > 1 && estimate() + osl > spec.maxContextTokens()) {
+                turns.removeFirst();
+                dropped++;
+            }
+        }
+
+        private int estimate() {
+            int n = system == null ? 0 : spec.systemPromptTokens() + MESSAGE_TOKENS;
+            for (List<Message> t : turns) for (Message m : t) n += m.tokens() + MESSAGE_TOKENS;
+            return n;
+        }
+    }
+}
