@@ -78,13 +78,19 @@ public final class ProbeCommand implements Callable<Integer> {
                     work.workload(),
                     work.trace().size());
         } else {
-            var conversations = sessions.toSpec(point.sessions(), load.thinkTime());
+            int datasetTurns = work.dataset() == null
+                    ? 0
+                    : work.dataset().conversations().stream()
+                            .mapToInt(c -> c.turns())
+                            .max()
+                            .orElse(0);
+            var conversations = sessions.toSpec(point.sessions(), load.thinkTime(), datasetTurns);
             if (conversations != null && target.virtual()) {
                 throw new BadInputException("--virtual does not run sessions yet: drop --virtual to run them on the "
                         + "embedded simulator over HTTP (or give --url)");
             }
-            if (conversations != null && (work.dataset() != null || work.sharedPrefixTokens() > 0)) {
-                throw new BadInputException("sessions build their own prompts: drop --dataset and --shared-prefix "
+            if (conversations != null && work.sharedPrefixTokens() > 0) {
+                throw new BadInputException("sessions build their own prompts: drop --shared-prefix "
                         + "(--system-prompt-tokens is the prefix sessions share)");
             }
             plan = run.plan(point.toLoad(load, 8), load, work.workload(), conversations);

@@ -54,15 +54,27 @@ public final class SessionOptions {
 
     /** The sessions asked for (with {@code think}'s wait), or null without sessions; session options alone fail. */
     SessionSpec toSpec(boolean sessions, ThinkTime think) {
+        return toSpec(sessions, think, 0);
+    }
+
+    /**
+     * As above, replaying conversations of up to {@code datasetTurns} user turns (0: none): then a session has its
+     * conversation's turns (at most --turns) and asks each answer for the recorded reply's length unless --turn-osl.
+     */
+    SessionSpec toSpec(boolean sessions, ThinkTime think, int datasetTurns) {
         if (!sessions) {
             String given = given();
             if (given != null) throw new BadInputException(given + " needs --sessions or --session-rate");
             return null;
         }
+        boolean replay = datasetTurns > 0;
+        if (replay && turnIsl != null) {
+            throw new BadInputException("--turn-isl: a replayed conversation's messages are its own; drop it");
+        }
         return new SessionSpec(
-                turns == null ? 4 : turns,
-                turnIsl == null ? new LengthDistribution.Fixed(128) : length("--turn-isl", turnIsl),
-                turnOsl == null ? new LengthDistribution.Fixed(128) : length("--turn-osl", turnOsl),
+                turns != null ? turns : replay ? datasetTurns : 4,
+                turnIsl != null ? length("--turn-isl", turnIsl) : replay ? null : new LengthDistribution.Fixed(128),
+                turnOsl != null ? length("--turn-osl", turnOsl) : replay ? null : new LengthDistribution.Fixed(128),
                 think,
                 systemPromptTokens == null ? 0 : systemPromptTokens,
                 fanOut == null ? 0 : fanOut,

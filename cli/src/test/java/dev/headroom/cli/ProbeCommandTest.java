@@ -328,7 +328,7 @@ class ProbeCommandTest {
     }
 
     @Test
-    void sessionOptionsWithoutSessionsAreBadInputNamingThem(@TempDir Path tmp) {
+    void sessionOptionsWithoutSessionsAreBadInputNamingThem(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("never");
         var turns = CliTest.run("probe", "--turns", "3", "--out", out.toString());
         assertEquals(2, turns.code(), turns.err());
@@ -345,7 +345,15 @@ class ProbeCommandTest {
         assertEquals(2, badThink.code(), badThink.err());
         assertTrue(badThink.err().contains("gauss:1s") && badThink.err().contains("exp:MEAN"), badThink.err());
         assertTrue(both.err().startsWith("error: --concurrency=N, --sessions=N are mutually exclusive"), both.err());
-        for (var res : List.of(turns, think, virtual, badThink)) {
+        Path chats = tmp.resolve("sharegpt.json");
+        Files.writeString(chats, "[{\"conversations\":[{\"from\":\"human\",\"value\":\"hi\"}]}]");
+        var replayIsl = CliTest.run(
+                "probe", "--sessions", "2", "--dataset", chats.toString(), "--turn-isl", "50", "--out", out.toString());
+        assertEquals(2, replayIsl.code(), replayIsl.err());
+        assertTrue(
+                replayIsl.err().contains("--turn-isl: a replayed conversation's messages are its own"),
+                replayIsl.err());
+        for (var res : List.of(turns, think, virtual, badThink, replayIsl)) {
             assertEquals(1, res.err().strip().lines().count(), res.err());
         }
         assertFalse(Files.exists(out), "nothing is written for bad input");

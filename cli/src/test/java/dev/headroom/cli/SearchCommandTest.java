@@ -59,6 +59,70 @@ class SearchCommandTest {
     }
 
     @Test
+    void aSearchInSessionsCountsSessionsAndRecordsWhatEachDid(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("chat");
+        var r = CliTest.run(
+                "search",
+                "--load-unit",
+                "sessions",
+                "--turns",
+                "2",
+                "--turn-isl",
+                "64",
+                "--turn-osl",
+                "16",
+                "--slo",
+                "e2e:p99<600s",
+                "--min",
+                "2",
+                "--max",
+                "4",
+                "--max-probes",
+                "2",
+                "--probe-duration",
+                "3s",
+                "--out",
+                out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("concurrent sessions"), r.out());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        assertEquals(2, s.at("/workload/sessions/turns").asInt(), s.toString());
+        assertTrue(Files.isDirectory(out.resolve("01-sessions=2")), "probe directories say sessions");
+        JsonNode probe = new ObjectMapper()
+                .readTree(out.resolve("01-sessions=2/summary.json").toFile());
+        assertEquals("sessions", probe.at("/load/unit").asText());
+        assertTrue(
+                probe.at("/sessions/turns/1/completed").asLong() > 0,
+                probe.path("sessions").toString());
+        // Read back for a resume: the same sessions.
+        assertTrue(dev.headroom.reports.SearchJson.read(out.resolve("search.json"))
+                        .run()
+                        .sessions()
+                != null);
+        var virtual = CliTest.run(
+                "search",
+                "--virtual",
+                "--load-unit",
+                "sessions",
+                "--slo",
+                "ttft:p95<1s",
+                "--out",
+                tmp.resolve("v").toString());
+        assertEquals(2, virtual.code(), virtual.err());
+        assertTrue(virtual.err().contains("--virtual does not run sessions"), virtual.err());
+        var unit = CliTest.run(
+                "search",
+                "--load-unit",
+                "users",
+                "--slo",
+                "ttft:p95<1s",
+                "--out",
+                tmp.resolve("u").toString());
+        assertEquals(2, unit.code(), unit.err());
+        assertTrue(unit.err().contains("users") && unit.err().contains("requests, sessions"), unit.err());
+    }
+
+    @Test
     void aSearchNeedsAnSloAndASaneRange() {
         assertEquals(2, CliTest.run("search", "--virtual").code());
         var r = CliTest.run("search", "--virtual", "--slo", "ttft:p95<1s", "--min", "10", "--max", "5");

@@ -66,8 +66,16 @@ public record RunInfo(
                 null);
     }
 
-    /** This run with its load counted in sessions of {@code spec}, and described by them. */
+    /**
+     * This run with its load counted in sessions of {@code spec}, and described by them (a replay of conversations
+     * also by its own workload, the dataset's).
+     */
     public RunInfo withSessions(SessionSpec spec) {
+        String described = "sessions: " + spec.describe() + (spec.turnInput() == null ? "; " + workload : "");
+        return described(described).carrying(spec);
+    }
+
+    private RunInfo described(String description) {
         return new RunInfo(
                 toolVersion,
                 startedAt,
@@ -78,7 +86,27 @@ public record RunInfo(
                 load,
                 maxConcurrency,
                 thinkTimeSeconds,
-                "sessions: " + spec.describe(),
+                description,
+                inputLength,
+                seed,
+                promptSalt,
+                connections,
+                sessions);
+    }
+
+    /** This run, read back from a result that says its load was sessions of {@code spec}: described as it was. */
+    public RunInfo carrying(SessionSpec spec) {
+        return new RunInfo(
+                toolVersion,
+                startedAt,
+                url,
+                model,
+                api,
+                simulator,
+                load,
+                maxConcurrency,
+                thinkTimeSeconds,
+                workload,
                 inputLength,
                 seed,
                 promptSalt,

@@ -65,7 +65,7 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
         if (!r.succeeded() && (t.main() || t.call() > spec.fanOut())) {
             if (s.measured) failed++;
             live.remove(t.session());
-        } else if (s.calls == spec.turns() * spec.callsPerTurn()) {
+        } else if (s.calls == t.turns() * spec.callsPerTurn()) {
             if (!s.measured) {
                 live.remove(t.session());
                 return;

@@ -8,8 +8,9 @@ package dev.headroom.model;
  * send back a short fixed result. Histories that would exceed {@code maxContextTokens} drop their oldest turns.
  *
  * @param turns              turns per session (>= 1)
- * @param turnInput          tokens of each new user message
- * @param turnOutput         tokens asked for each answer (max_tokens)
+ * @param turnInput          tokens of each new user message; null: a replayed conversation's own messages
+ * @param turnOutput         tokens asked for each answer (max_tokens); null: the length of the reply a replayed
+ *                           conversation recorded
  * @param thinkTime          the wait after each answer before the session's next turn
  * @param systemPromptTokens a system prompt shared by every session (0: none)
  * @param fanOut             sub-calls per turn, sent in parallel after the turn's answer (0: none)
@@ -30,9 +31,6 @@ public record SessionSpec(
 
     public SessionSpec {
         if (turns < 1) throw new BadInputException("{turns} must be >= 1, got " + turns);
-        if (turnInput == null || turnOutput == null) {
-            throw new IllegalArgumentException("a session needs its turns' input and output lengths");
-        }
         if (thinkTime == null) thinkTime = ThinkTime.NONE;
         if (systemPromptTokens < 0) {
             throw new BadInputException("{system-prompt-tokens} must be >= 0, got " + systemPromptTokens);
@@ -55,7 +53,11 @@ public record SessionSpec(
 
     /** One line saying what each session does, for config.yaml and summary.json. */
     public String describe() {
-        return turns + " turns, turn isl " + turnInput.text() + ", osl " + turnOutput.text()
+        return turns
+                + (turnInput == null
+                        ? " turns at most, conversations replayed"
+                        : " turns, turn isl " + turnInput.text())
+                + ", osl " + (turnOutput == null ? "as recorded" : turnOutput.text())
                 + (systemPromptTokens > 0 ? ", system prompt " + systemPromptTokens : "")
                 + (thinkTime.meanSeconds() > 0 ? ", think " + thinkTime.text() : "")
                 + (fanOut > 0 ? ", fan-out " + fanOut : "")

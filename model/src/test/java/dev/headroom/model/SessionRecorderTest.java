@@ -28,7 +28,7 @@ class SessionRecorderTest {
                         2,
                         0,
                         cached)
-                .withTurn(new SessionTurn(session, turn, call, 0));
+                .withTurn(new SessionTurn(session, turn, call, 0, 2));
     }
 
     @Test
@@ -41,7 +41,7 @@ class SessionRecorderTest {
         r.accept(call(3, 0, 1, 1, 120, 100, 0));
         // Session 1: its first turn fails, so it ends there.
         r.accept(RequestRecord.failed(4, 0, 0, 5 * MS, 100, 10, 500, ErrorKind.HTTP_5XX, "boom")
-                .withTurn(new SessionTurn(1, 0, 0, 0)));
+                .withTurn(new SessionTurn(1, 0, 0, 0, 2)));
         // Session 2: still on its first turn when the run ends.
         r.accept(call(5, 2, 0, 0, 0, 100, 0));
         // Session 3 began in the warm-up: in no session count, but its measured sub-call counts by turn.

@@ -16,9 +16,21 @@ import java.util.List;
 /**
  * Prompts from a file: JSONL with {@code prompt} or {@code messages} (+ optional {@code max_tokens}) per line, or
  * a ShareGPT JSON array ({@code conversations} of {@code from}/{@code value} turns: the first human turn is the
- * prompt, the reply's length (≈ 4 characters per token) the output length).
+ * prompt, the reply's length (≈ 4 characters per token) the output length). Each entry is also a whole
+ * conversation, for sessions: its user turns in order, each with the length of the reply that followed it.
+ *
+ * @param conversations one per entry, in the same order
  */
-public record Dataset(Path file, List<Entry> entries) {
+public record Dataset(Path file, List<Entry> entries, List<Conversation> conversations) {
+    /** Characters per token of a recorded reply, for its length. */
+    static final float CHARS_PER_TOKEN = 4f;
+
+    /** A conversation's user messages, and the length in tokens of the reply each got (0: none recorded). */
+    public record Conversation(List<String> userTurns, int[] replyTokens) {
+        public int turns() {
+            return userTurns.size();
+        }
+    }
 
     /** One prompt: a chat message list (always; a plain prompt is one user message) and an optional output length. */
     public record Entry(List<Message> messages, int maxTokens) {}
@@ -29,6 +41,7 @@ public record Dataset(Path file, List<Entry> entries) {
         if (!Files.isRegularFile(file)) throw new BadInputException("{dataset} " + file + ": no such file");
         ObjectMapper json = new ObjectMapper();
         List<Entry> out = new ArrayList<>();
+        List<Conversation> conversations = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             in.mark(1 << 16);
             int c;
@@ -38,8 +51,11 @@ public record Dataset(Path file, List<Entry> entries) {
             in.reset();
             if (c == '[') {
                 for (JsonNode conv : json.readTree(in)) {
-                    Entry e = shareGpt(conv);
-                    if (e != null) out.add(e);
+                    Conversation talk = conversation(conv.path("conversations"), "from", "value");
+                    if (talk == null) continue;
+                    out.add(new Entry(
+                            List.of(new Message("user", talk.userTurns().getFirst())), talk.replyTokens()[0]));
+                    conversations.add(talk);
                 }
             } else {
                 String line;
@@ -47,7 +63,13 @@ public record Dataset(Path file, List<Entry> entries) {
                 while ((line = in.readLine()) != null) {
                     n++;
                     if (line.isBlank()) continue;
-                    out.add(jsonl(json.readTree(line), file, n));
+                    JsonNode o = json.readTree(line);
+                    Entry e = jsonl(o, file, n);
+                    out.add(e);
+                    Conversation talk =
+                            o.path("messages").isArray() ? conversation(o.path("messages"), "role", "content") : null;
+                    conversations.add(
+                            talk != null ? talk : new Conversation(List.of(text(e)), new int[] {e.maxTokens()}));
                 }
             }
         } catch (JacksonException e) {
@@ -57,7 +79,14 @@ public record Dataset(Path file, List<Entry> entries) {
             throw new UncheckedIOException("cannot read dataset " + file + ": " + e.getMessage(), e);
         }
         if (out.isEmpty()) throw new BadInputException("{dataset} " + file + " holds no usable prompt");
-        return new Dataset(file, List.copyOf(out));
+        return new Dataset(file, List.copyOf(out), List.copyOf(conversations));
+    }
+
+    /** An entry's prompt as one text (its messages' contents). */
+    private static String text(Entry e) {
+        StringBuilder b = new StringBuilder();
+        for (Message m : e.messages()) b.append(b.isEmpty() ? "" : "\n").append(m.content());
+        return b.toString();
     }
 
     private static Entry jsonl(JsonNode o, Path file, int line) {
@@ -76,19 +105,26 @@ public record Dataset(Path file, List<Entry> entries) {
                 + "\"messages\" (a non-empty array)");
     }
 
-    private static Entry shareGpt(JsonNode conv) {
-        JsonNode turns = conv.path("conversations");
-        String prompt = null;
-        String reply = null;
+    /**
+     * The user turns of {@code turns} (ShareGPT's {@code from}/{@code value}, or chat {@code role}/{@code content}),
+     * each with the length of the reply that followed it; null when it has no non-blank user turn.
+     */
+    private static Conversation conversation(JsonNode turns, String who, String what) {
+        List<String> users = new ArrayList<>();
+        List<Integer> replies = new ArrayList<>();
         for (JsonNode t : turns) {
-            String from = t.path("from").asText();
-            if (prompt == null && (from.equals("human") || from.equals("user")))
-                prompt = t.path("value").asText();
-            else if (prompt != null && reply == null && (from.equals("gpt") || from.equals("assistant")))
-                reply = t.path("value").asText();
+            String from = t.path(who).asText();
+            String value = t.path(what).asText("");
+            if (from.equals("human") || from.equals("user")) {
+                if (value.isBlank()) continue;
+                users.add(value);
+                replies.add(0);
+            } else if ((from.equals("gpt") || from.equals("assistant")) && !users.isEmpty() && replies.getLast() == 0) {
+                replies.set(replies.size() - 1, Math.max(1, Math.round(value.length() / CHARS_PER_TOKEN)));
+            }
         }
-        if (prompt == null || prompt.isBlank()) return null;
-        int osl = reply == null ? 0 : Math.max(1, Math.round(reply.length() / 4f));
-        return new Entry(List.of(new Message("user", prompt)), osl);
+        if (users.isEmpty()) return null;
+        return new Conversation(
+                List.copyOf(users), replies.stream().mapToInt(Integer::intValue).toArray());
     }
 }

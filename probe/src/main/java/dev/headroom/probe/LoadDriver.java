@@ -246,7 +246,7 @@ final class LoadDriver {
             if (ramp > 0 && t < ramp) gap /= Math.max(0.05, t / ramp);
             t += gap;
         }
-        stopAt = Math.min(stopAt, clock.now());
+        // No new session: those running go on to the end of the run (or of its count, which claim() then set).
         for (Thread th : running) joinUntilGrace(th);
     }
 
@@ -257,11 +257,11 @@ final class LoadDriver {
     private boolean runSession(long session, long firstDue) throws InterruptedException {
         var spec = point.sessions();
         SessionPrompts.Conversation c = sessions.start(session);
-        for (int turn = 0; turn < spec.turns(); turn++) {
+        for (int turn = 0; turn < c.turns(); turn++) {
             long due = turn == 0 ? firstDue : clock.now();
             long i = claimOrEnd(due);
             if (i < 0) return false;
-            var where = new SessionTurn(session, turn, 0, 0);
+            var where = new SessionTurn(session, turn, 0, 0, c.turns());
             Exchange e = exchange(c.turn(i, turn, Seeds.turn(point.seed(), where)), due, i);
             if (!e.record().succeeded()) return true; // the user gives up on a failed turn; the record says why
             c.answered(e.answer(), e.record().completionTokens());
@@ -269,13 +269,13 @@ final class LoadDriver {
                 long r = claimOrEnd(clock.now());
                 if (r < 0) return false;
                 int call = spec.fanOut() + round;
-                var at = new SessionTurn(session, turn, call, 0);
+                var at = new SessionTurn(session, turn, call, 0, c.turns());
                 Exchange tool = exchange(c.toolRound(r, turn, round, Seeds.turn(point.seed(), at)), clock.now(), r);
                 if (!tool.record().succeeded()) return true;
                 c.answered(tool.answer(), tool.record().completionTokens());
             }
             if (spec.fanOut() > 0 && !fanOut(c, session, turn)) return false;
-            if (turn + 1 < spec.turns()) {
+            if (turn + 1 < c.turns()) {
                 double think = spec.thinkTime().sampleSeconds(Seeds.think(point.seed(), where));
                 if (think > 0) clock.sleepUntil(clock.now() + seconds(think));
             }
@@ -296,7 +296,7 @@ final class LoadDriver {
                 all = false;
                 break;
             }
-            var at = new SessionTurn(session, turn, k, 0);
+            var at = new SessionTurn(session, turn, k, 0, c.turns());
             PreparedRequest req = c.subCall(i, turn, k, Seeds.turn(point.seed(), at));
             int slot = k - 1;
             calls.add(Thread.ofVirtual().start(() -> {

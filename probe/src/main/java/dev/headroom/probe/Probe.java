@@ -107,7 +107,8 @@ public final class Probe implements Measurer {
                             point.sessions(),
                             workload.ignoreEos(),
                             runSalt,
-                            point.seed());
+                            point.seed(),
+                            workload.dataset());
             LoadDriver driver =
                     new LoadDriver(executor, prompts, conversations, point, clock, sink, monitor::restart, keep);
             List<RequestRecord> records = driver.run();

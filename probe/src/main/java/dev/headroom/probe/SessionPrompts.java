@@ -15,7 +15,9 @@ import java.util.SplittableRandom;
  * A run's conversations: one system prompt shared by every session of the run (and no other run: its text comes from
  * the run's salt), and per session a history of the user's messages and the server's actual answers, resent whole
  * each turn. Every new user message starts with a nonce of its own, so only what the session really repeats — its
- * history and the system prompt — can come from a prefix cache.
+ * history and the system prompt — can come from a prefix cache. With a dataset, each session replays one of its
+ * conversations (a seeded shuffle, cycled): its user messages in order, its first led by the nonce, each answer asked
+ * for at the length of the reply the dataset recorded unless the turn's output length was given.
  */
 final class SessionPrompts {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -23,14 +25,29 @@ final class SessionPrompts {
     static final int MESSAGE_TOKENS = 5;
     /** A nonce's tokens, about (digit groups and punctuation). */
     static final int NONCE_TOKENS = 8;
+    /** A length to be as recorded where there is no record (a sub-call's task, a reply the dataset lacks). */
+    static final int RECORDED_FALLBACK = 128;
 
     private final String model;
     private final SessionSpec spec;
     private final PromptFactory text;
     private final String system;
     private final boolean ignoreEos;
+    private final Dataset dataset;
+    private final int[] order;
 
     SessionPrompts(Api api, String model, SessionSpec spec, boolean ignoreEos, String salt, long seed) {
+        this(api, model, spec, ignoreEos, salt, seed, null);
+    }
+
+    /** @param dataset conversations to replay, or null for synthetic turns */
+    SessionPrompts(
+            Api api, String model, SessionSpec spec, boolean ignoreEos, String salt, long seed, Dataset dataset) {
+        if (dataset == null && (spec.turnOutput() == null || spec.turnInput() == null)) {
+            throw new BadInputException("messages and answers as recorded need a dataset of conversations to replay");
+        }
+        this.dataset = dataset;
+        this.order = dataset == null ? null : shuffled(dataset.conversations().size(), seed);
         if (api != Api.CHAT) throw new BadInputException("sessions need the chat API ({api} chat): they send messages");
         this.model = model;
         this.spec = spec;
@@ -49,6 +66,19 @@ final class SessionPrompts {
         return new Conversation(session);
     }
 
+    private static int[] shuffled(int n, long seed) {
+        int[] p = new int[n];
+        for (int i = 0; i < n; i++) p[i] = i;
+        SplittableRandom r = new SplittableRandom(seed ^ 0x5E55101L);
+        for (int i = n - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            int t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+        return p;
+    }
+
     /** One message of a history, with its length in tokens as far as the client knows it. */
     private record Message(String role, String content, int tokens) {}
 
@@ -61,9 +91,17 @@ final class SessionPrompts {
         private List<Message> current;
         private final List<String> subResults = new ArrayList<>();
         private int dropped;
+        /** The dataset conversation this session replays, or null. */
+        private final Dataset.Conversation replay;
 
         private Conversation(long session) {
             this.session = session;
+            this.replay = dataset == null ? null : dataset.conversations().get(order[(int) (session % order.length)]);
+        }
+
+        /** Turns this session has: the spec's, or the replayed conversation's (at most the spec's). */
+        int turns() {
+            return replay == null ? spec.turns() : Math.min(spec.turns(), replay.turns());
         }
 
         /**
@@ -71,29 +109,41 @@ final class SessionPrompts {
          * the answers of the last turn's sub-calls, when it made any).
          */
         PreparedRequest turn(long index, int turn, SplittableRandom rng) {
-            int isl = spec.turnInput().sample(rng);
-            int osl = spec.turnOutput().sample(rng);
+            int isl = spec.turnInput() == null
+                    ? RECORDED_FALLBACK
+                    : spec.turnInput().sample(rng);
+            int osl = spec.turnOutput() == null
+                    ? RECORDED_FALLBACK
+                    : spec.turnOutput().sample(rng);
             StringBuilder content = new StringBuilder();
             if (!subResults.isEmpty()) {
                 for (String r : subResults)
                     content.append("[sub-call result]").append(r).append('\n');
                 subResults.clear();
             }
-            content.append(text.prompt(index, Math.max(1, isl - NONCE_TOKENS)));
+            if (replay != null) {
+                String said = replay.userTurns().get(turn);
+                if (turn == 0) content.append(text.prompt(index, 0)).append('\n'); // this session's own
+                content.append(said);
+                isl = Math.max(1, Math.round(said.length() / Dataset.CHARS_PER_TOKEN));
+                if (spec.turnOutput() == null && replay.replyTokens()[turn] > 0) osl = replay.replyTokens()[turn];
+            } else {
+                content.append(text.prompt(index, Math.max(1, isl - NONCE_TOKENS)));
+            }
             current = new ArrayList<>();
             current.add(new Message("user", content.toString(), isl));
             turns.add(current);
-            return request(index, new SessionTurn(session, turn, 0, 0), null, isl, osl);
+            return request(index, new SessionTurn(session, turn, 0, 0, turns()), null, isl, osl);
         }
 
         /** Tool round {@code round} (from 1) of turn {@code turn}: the history with a short fixed tool result. */
         PreparedRequest toolRound(long index, int turn, int round, SplittableRandom rng) {
-            int osl = spec.turnOutput().sample(rng);
+            int osl = answerLength(rng);
             String result = "tool result " + round + ":" + text.prompt(index, SessionSpec.TOOL_RESULT_TOKENS);
             current.add(new Message("user", result, SessionSpec.TOOL_RESULT_TOKENS + NONCE_TOKENS));
             return request(
                     index,
-                    new SessionTurn(session, turn, spec.fanOut() + round, 0),
+                    new SessionTurn(session, turn, spec.fanOut() + round, 0, turns()),
                     null,
                     SessionSpec.TOOL_RESULT_TOKENS,
                     osl);
@@ -101,10 +151,18 @@ final class SessionPrompts {
 
         /** Sub-call {@code call} (from 1) of turn {@code turn}: the system prompt and a task of its own. */
         PreparedRequest subCall(long index, int turn, int call, SplittableRandom rng) {
-            int isl = spec.turnInput().sample(rng);
-            int osl = spec.turnOutput().sample(rng);
+            int isl = spec.turnInput() == null
+                    ? RECORDED_FALLBACK
+                    : spec.turnInput().sample(rng);
+            int osl = answerLength(rng);
             List<Message> task = List.of(new Message("user", text.prompt(index, Math.max(1, isl - NONCE_TOKENS)), isl));
-            return request(index, new SessionTurn(session, turn, call, 0), task, isl, osl);
+            return request(index, new SessionTurn(session, turn, call, 0, turns()), task, isl, osl);
+        }
+
+        private int answerLength(SplittableRandom rng) {
+            return spec.turnOutput() == null
+                    ? RECORDED_FALLBACK
+                    : spec.turnOutput().sample(rng);
         }
 
         /** The server's answer to the last turn or tool round, resent from now on. */
@@ -134,8 +192,8 @@ final class SessionPrompts {
             RequestBodies.outputAndStreaming(body, Api.CHAT, osl, ignoreEos);
             int tokens = 0;
             for (Message m : messages) tokens += m.tokens() + MESSAGE_TOKENS;
-            SessionTurn placed =
-                    new SessionTurn(where.session(), where.turn(), where.call(), own == null ? dropped : 0);
+            SessionTurn placed = new SessionTurn(
+                    where.session(), where.turn(), where.call(), own == null ? dropped : 0, where.turns());
             try {
                 return new PreparedRequest(index, MAPPER.writeValueAsBytes(body), tokens, osl, -1, placed);
             } catch (IOException e) {

@@ -3,6 +3,7 @@ package dev.headroom.probe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
@@ -15,11 +16,15 @@ import dev.headroom.model.ThinkTime;
 import dev.headroom.model.Workload;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.SimServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Multi-turn sessions against the simulator, whose prefix cache keys the blocks of prompts and of answers. */
 class SessionsTest {
@@ -183,6 +188,80 @@ class SessionsTest {
         assertEquals(1, next.turn().turn());
         int grew = next.promptTokens() - tool.promptTokens();
         assertTrue(grew >= 30 + 3 * 30 + 100, "next turn grew by " + grew);
+    }
+
+    @Test
+    void aShareGptConversationIsReplayedWholeTurnByTurn(@TempDir Path tmp) throws IOException {
+        Path f = tmp.resolve("sharegpt.json");
+        Files.writeString(
+                f, """
+                [{"id": "a", "conversations": [
+                   {"from": "human", "value": "How do tides work? Explain the moon's part in them."},
+                   {"from": "gpt", "value": "%s"},
+                   {"from": "human", "value": "And the sun's part?"},
+                   {"from": "gpt", "value": "%s"},
+                   {"from": "human", "value": "Why two tides a day?"},
+                   {"from": "gpt", "value": "%s"}]},
+                 {"id": "b", "conversations": [
+                   {"from": "human", "value": "Name three prime numbers."},
+                   {"from": "gpt", "value": "%s"},
+                   {"from": "human", "value": "Now three more, larger."},
+                   {"from": "gpt", "value": "%s"}]}]
+                """.formatted("x".repeat(40), "x".repeat(80), "x".repeat(120), "x".repeat(24), "x".repeat(48)));
+        Dataset d = Dataset.load(f);
+        assertEquals(
+                List.of(3, 2),
+                d.conversations().stream().map(Dataset.Conversation::turns).toList());
+        SessionSpec spec = new SessionSpec(3, new LengthDistribution.Fixed(1), null, ThinkTime.NONE, 0, 0, 0, 0);
+        RunLength length = new RunLength(5, Double.POSITIVE_INFINITY, 0, 0, 0, 30);
+        MeasurementRequest point =
+                new MeasurementRequest(new LoadModel.Closed(1), Workload.fixed(1, 1), length, 7, null, 0, 0, spec);
+        WorkloadSpec w = new WorkloadSpec(new LengthDistribution.Fixed(1), null, true, 0, d, null, null);
+        List<RequestRecord> records;
+        try (SimServer sim = SimServer.start(SimServer.Config.loopback(ProbeSimTest.engine()))) {
+            records = new Probe(ProbeSimTest.target(sim)).run(w, point, r -> {}).records();
+        }
+        Map<Long, List<RequestRecord>> sessions = bySession(records);
+        assertEquals(2, sessions.size(), records.toString());
+        // Each session is one conversation, whole: its own number of turns, each answer as long as the recorded one.
+        Map<Integer, List<Integer>> answersByTurns = sessions.values().stream()
+                .collect(Collectors.toMap(
+                        s -> s.size(),
+                        s -> s.stream().map(RequestRecord::completionTokens).toList()));
+        assertEquals(Map.of(3, List.of(10, 20, 30), 2, List.of(6, 12)), answersByTurns);
+        for (List<RequestRecord> s : sessions.values()) {
+            for (int t = 0; t < s.size(); t++) {
+                assertEquals(s.size(), s.get(t).turn().turns(), s.get(t).toString());
+                assertTrue(s.get(t).succeeded(), s.get(t).toString());
+                if (t > 0) {
+                    // The history holds the answer before: the prompt grew by it and the next message.
+                    int grew = s.get(t).promptTokens() - s.get(t - 1).promptTokens();
+                    assertTrue(grew > s.get(t - 1).completionTokens(), "turn " + t + " grew by " + grew);
+                }
+            }
+        }
+        SessionRecorder rec = new SessionRecorder(spec, false);
+        records.forEach(rec);
+        assertEquals(2, rec.summary().sessions().completed(), "a two-turn conversation completes at its second turn");
+    }
+
+    @Test
+    void anOpenLoopSessionRunsToItsEndWhenTheNextArrivalFallsAfterTheRun() {
+        // One session every 10 s, a 3-s run: the first session's later turns are still sent (a bug once ended the
+        // run when the pacer found the next arrival past its end).
+        RunLength length = new RunLength(0, 3, 0, 0, 0, 30);
+        MeasurementRequest point = new MeasurementRequest(
+                new LoadModel.Open(0.1, new ArrivalProcess.Constant()),
+                Workload.fixed(1, 1),
+                length,
+                7,
+                null,
+                0,
+                0,
+                chat(3, 100, 16, 0));
+        List<RequestRecord> s = bySession(run(ProbeSimTest.engine(), point)).get(0L);
+        assertEquals(3, s.size(), String.valueOf(s));
+        assertEquals(0, s.get(0).intendedNanos(), "the first turn is timed from its arrival slot");
     }
 
     @Test

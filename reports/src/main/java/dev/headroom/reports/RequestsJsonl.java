@@ -182,14 +182,18 @@ public final class RequestsJsonl implements AutoCloseable {
                 turn(n));
     }
 
-    /** A session request's place ({@code session}, {@code turn}, {@code call}, {@code dropped_turns}), or null. */
+    /**
+     * A session request's place ({@code session}, {@code turn}, {@code call}, {@code dropped_turns},
+     * {@code session_turns}), or null.
+     */
     private static SessionTurn turn(JsonNode n) {
         if (!n.path("session").canConvertToLong()) return null;
         return new SessionTurn(
                 n.path("session").asLong(),
                 n.path("turn").asInt(),
                 n.path("call").asInt(0),
-                n.path("dropped_turns").asInt(0));
+                n.path("dropped_turns").asInt(0),
+                n.path("session_turns").asInt(n.path("turn").asInt() + 1));
     }
 
     /** Whole microseconds of a time in seconds; -1 when it is null (never happened). */
@@ -251,6 +255,7 @@ public final class RequestsJsonl implements AutoCloseable {
             if (r.turn() != null) {
                 g.writeNumberField("session", r.turn().session());
                 g.writeNumberField("turn", r.turn().turn());
+                g.writeNumberField("session_turns", r.turn().turns());
                 if (r.turn().call() > 0) g.writeNumberField("call", r.turn().call());
                 if (r.turn().droppedTurns() > 0)
                     g.writeNumberField("dropped_turns", r.turn().droppedTurns());

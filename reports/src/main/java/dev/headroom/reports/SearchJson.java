@@ -65,7 +65,7 @@ public final class SearchJson {
                 root.path("workload").path("prompt_salt").asText(null),
                 null);
         if (root.path("workload").has("sessions")) {
-            run = run.withSessions(SessionsJson.readSpec(root.path("workload").path("sessions")));
+            run = run.carrying(SessionsJson.readSpec(root.path("workload").path("sessions")));
         }
         List<Slo> slos = new ArrayList<>();
         root.path("slo").forEach(n -> slos.add(Slo.parse(n.asText())));

@@ -52,8 +52,12 @@ final class SessionsJson {
     static ObjectNode writeSpec(SessionSpec spec) {
         ObjectNode sp = MAPPER.createObjectNode();
         sp.put("turns", spec.turns());
-        sp.put("turn_isl", spec.turnInput().text());
-        sp.put("turn_osl", spec.turnOutput().text());
+        sp.put(
+                "turn_isl",
+                spec.turnInput() == null ? "recorded" : spec.turnInput().text());
+        sp.put(
+                "turn_osl",
+                spec.turnOutput() == null ? "recorded" : spec.turnOutput().text());
         sp.put("think_time", spec.thinkTime().text());
         sp.put("system_prompt_tokens", spec.systemPromptTokens());
         sp.put("fan_out", spec.fanOut());
@@ -65,8 +69,12 @@ final class SessionsJson {
     static SessionSpec readSpec(JsonNode sp) {
         return new SessionSpec(
                 sp.path("turns").asInt(),
-                LengthDistribution.parse(sp.path("turn_isl").asText()),
-                LengthDistribution.parse(sp.path("turn_osl").asText()),
+                sp.path("turn_isl").asText().equals("recorded")
+                        ? null
+                        : LengthDistribution.parse(sp.path("turn_isl").asText()),
+                sp.path("turn_osl").asText().equals("recorded")
+                        ? null
+                        : LengthDistribution.parse(sp.path("turn_osl").asText()),
                 ThinkTime.parse(sp.path("think_time").asText("0s")),
                 sp.path("system_prompt_tokens").asInt(),
                 sp.path("fan_out").asInt(),

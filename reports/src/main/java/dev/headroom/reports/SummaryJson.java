@@ -120,7 +120,7 @@ public final class SummaryJson {
         n.path("warnings").forEach(w -> warnings.add(w.asText()));
         SessionSummary sessions = n.has("sessions") ? SessionsJson.read(n.path("sessions")) : null;
         return new ProbeReport(
-                sessions == null ? run : run.withSessions(sessions.spec()),
+                sessions == null ? run : run.carrying(sessions.spec()),
                 summary,
                 health,
                 n.has("server") ? server(n.path("server")) : null,

@@ -202,7 +202,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
     private String workload(MeasurementRequest point) {
         return point.sessions() == null
                 ? run.workload()
-                : "sessions: " + point.sessions().describe();
+                : run.withSessions(point.sessions()).workload();
     }
 
     private ServerMetrics scraped(MetricsScraper scraper) {
