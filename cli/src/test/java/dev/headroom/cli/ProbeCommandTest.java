@@ -311,6 +311,14 @@ class ProbeCommandTest {
             turnRequests += t.path("completed").asLong();
         assertEquals(s.at("/counts/completed").asLong(), turnRequests, "every request is one turn's own");
         assertTrue(sessions.at("/counts/completed").asLong() >= 3, sessions.toString());
+        // No SLO given: every completed session is good, and goodput in sessions is their rate over the window.
+        assertEquals(
+                sessions.at("/counts/completed").asLong(),
+                sessions.at("/counts/good").asLong());
+        assertEquals(
+                sessions.at("/counts/good").asDouble() / s.path("window_s").asDouble(),
+                sessions.path("goodput_sessions_per_s").asDouble(),
+                1e-3);
         // Later turns resend the history: more prompt, more of it cached.
         JsonNode first = sessions.path("turns").get(0),
                 last = sessions.path("turns").get(2);

@@ -16,14 +16,22 @@ import org.HdrHistogram.Histogram;
 public final class SessionRecorder implements Consumer<RequestRecord> {
     private final SessionSpec spec;
     private final boolean openLoop;
+    private final List<Slo> slos;
     private final TreeMap<Integer, TurnAcc> turns = new TreeMap<>();
     private final Map<Long, Live> live = new HashMap<>();
     private final Histogram duration = new Histogram(3);
-    private long subCompleted, subFailed, started, completed, failed, dropped;
+    private long subCompleted, subFailed, started, completed, failed, dropped, good;
 
+    /** No SLOs: every completed session is good. */
     public SessionRecorder(SessionSpec spec, boolean openLoop) {
+        this(spec, openLoop, List.of());
+    }
+
+    /** @param slos what every request of a good session meets (as {@link Metrics#isGood} judges one) */
+    public SessionRecorder(SessionSpec spec, boolean openLoop, List<Slo> slos) {
         this.spec = spec;
         this.openLoop = openLoop;
+        this.slos = List.copyOf(slos);
     }
 
     private static final class TurnAcc {
@@ -37,6 +45,7 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
         final boolean measured;
         long endMicros;
         int calls;
+        boolean allGood = true;
 
         Live(long originMicros, boolean measured) {
             this.originMicros = originMicros;
@@ -58,6 +67,7 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
         }
         s.endMicros = Math.max(s.endMicros, Metrics.micros(r.endNanos()));
         s.calls++;
+        s.allGood &= Metrics.isGood(r, openLoop, slos);
         // Every measured request counts by turn, whenever its session began; sessions count when they began measured.
         if (!r.warmup() && r.outcome() != RequestRecord.Outcome.INCOMPLETE) byTurn(r, t);
         if (r.outcome() == RequestRecord.Outcome.INCOMPLETE) return; // abandoned: counted at the summary
@@ -71,6 +81,7 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
                 return;
             }
             completed++;
+            if (s.allGood) good++;
             duration.recordValue(Math.max(0, s.endMicros - s.originMicros));
             live.remove(t.session());
         }
@@ -103,8 +114,16 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
         }
     }
 
-    /** What was recorded so far; sessions still open are the abandoned ones. */
-    public synchronized SessionSummary summary() {
+    /** What was recorded so far; sessions still open are the abandoned ones; no goodput rate. */
+    public SessionSummary summary() {
+        return summary(Double.NaN);
+    }
+
+    /**
+     * What was recorded so far, with goodput over {@code windowSeconds} (the point's measurement window): completed
+     * sessions every request of which met the SLOs, per second.
+     */
+    public synchronized SessionSummary summary(double windowSeconds) {
         List<SessionSummary.Turn> out = turns.entrySet().stream()
                 .map(e -> {
                     TurnAcc a = e.getValue();
@@ -125,8 +144,9 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
                 spec,
                 out,
                 new SessionSummary.Calls(subCompleted, subFailed),
-                new SessionSummary.Sessions(started, completed, failed, abandoned),
+                new SessionSummary.Sessions(started, completed, failed, abandoned, good),
                 Distribution.of(duration, 1e-6),
-                dropped);
+                dropped,
+                windowSeconds > 0 ? good / windowSeconds : Double.NaN);
     }
 }

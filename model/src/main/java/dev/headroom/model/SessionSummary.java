@@ -14,6 +14,8 @@ import java.util.List;
  * @param durationS    completed sessions: from the first turn's origin (open loop: its arrival slot) to the end of
  *                     the session's last request
  * @param droppedTurns history turns left out of prompts to fit the context, summed over every request
+ * @param goodputSessionsPerS good sessions ({@link Sessions#good}) per second of the measurement window; NaN when the
+ *                     window is not known
  */
 public record SessionSummary(
         SessionSpec spec,
@@ -21,7 +23,8 @@ public record SessionSummary(
         Calls subCalls,
         Sessions sessions,
         Distribution durationS,
-        long droppedTurns) {
+        long droppedTurns,
+        double goodputSessionsPerS) {
     public SessionSummary {
         turns = List.copyOf(turns);
     }
@@ -62,8 +65,9 @@ public record SessionSummary(
      * @param completed every call of every turn completed
      * @param failed    a request failed (the session ended there: a user gives up on a failed turn)
      * @param abandoned the run ended before the session did
+     * @param good      completed sessions every request of which met every SLO
      */
-    public record Sessions(long started, long completed, long failed, long abandoned) {}
+    public record Sessions(long started, long completed, long failed, long abandoned, long good) {}
 
     /** The load's label in sessions: {@code sessions=N} or {@code session_rate=R/s poisson}. */
     public static String loadLabel(LoadModel load) {

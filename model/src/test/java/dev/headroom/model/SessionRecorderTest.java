@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -48,8 +49,7 @@ class SessionRecorderTest {
         r.accept(call(6, 3, 0, 0, 0, 100, 0).asWarmup());
         r.accept(call(7, 3, 0, 1, 40, 100, 0));
         SessionSummary s = r.summary();
-        assertEquals(new SessionSummary.Sessions(3, 1, 1, 1), s.sessions());
-        assertEquals(new SessionSummary.Sessions(3, 1, 1, 1), s.sessions(), "session 3 began in the warm-up");
+        assertEquals(new SessionSummary.Sessions(3, 1, 1, 1, 1), s.sessions(), "session 3 began in the warm-up");
         assertEquals(new SessionSummary.Calls(3, 0), s.subCalls(), "every measured sub-call, session 3's too");
         assertEquals(0.150, s.durationS().p50(), 0.001, "from the first turn's send to the last call's end");
         assertEquals(2, s.turns().size());
@@ -62,6 +62,22 @@ class SessionRecorderTest {
         assertEquals(96, second.cachedTokens());
         assertEquals(144, second.prefilledTokens());
         assertEquals(0.4, second.cachedFraction(), 1e-9);
+    }
+
+    @Test
+    void aGoodSessionMetEverySloWithEveryRequest() {
+        for (String slo : new String[] {"ttft:p95<100ms", "ttft:p95<10ms"}) {
+            SessionRecorder r = new SessionRecorder(SPEC, false, List.of(Slo.parse(slo)));
+            r.accept(call(0, 0, 0, 0, 0, 100, 0));
+            r.accept(call(1, 0, 0, 1, 40, 100, 0));
+            r.accept(call(2, 0, 1, 0, 80, 240, 96));
+            r.accept(call(3, 0, 1, 1, 120, 100, 0));
+            SessionSummary s = r.summary(10);
+            long good = slo.equals("ttft:p95<100ms") ? 1 : 0; // every call's ttft is 20 ms
+            assertEquals(1, s.sessions().completed(), slo);
+            assertEquals(good, s.sessions().good(), slo);
+            assertEquals(good / 10.0, s.goodputSessionsPerS(), 1e-12, slo);
+        }
     }
 
     @Test

@@ -29,14 +29,16 @@ public final class ConsoleTable {
         StringBuilder b = new StringBuilder();
         var n = s.sessions();
         b.append(f(
-                "sessions: %d started, %d completed, %d failed, %d abandoned at the end · duration p50 %s s, "
-                        + "p95 %s s%n",
+                "sessions: %d started, %d completed (%d met every SLO), %d failed, %d abandoned at the end · "
+                        + "duration p50 %s s, p95 %s s · goodput %s sessions/s%n",
                 n.started(),
                 n.completed(),
+                n.good(),
                 n.failed(),
                 n.abandoned(),
                 n(s.durationS().p50()),
-                n(s.durationS().p95())));
+                n(s.durationS().p95()),
+                n(s.goodputSessionsPerS())));
         if (s.subCalls().completed() + s.subCalls().failed() > 0) {
             b.append(f(
                     "sub-calls and tool rounds: %d completed, %d failed%n",

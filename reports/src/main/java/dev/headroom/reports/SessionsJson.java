@@ -25,10 +25,12 @@ final class SessionsJson {
         n.put("completed", s.sessions().completed());
         n.put("failed", s.sessions().failed());
         n.put("abandoned", s.sessions().abandoned());
+        n.put("good", s.sessions().good());
         n.put("sub_calls_completed", s.subCalls().completed());
         n.put("sub_calls_failed", s.subCalls().failed());
         n.put("dropped_turns", s.droppedTurns());
         o.set("duration_s", SummaryJson.distribution(s.durationS(), 3));
+        JsonNumbers.put(o, "goodput_sessions_per_s", s.goodputSessionsPerS(), 4);
         ArrayNode turns = o.putArray("turns");
         for (SessionSummary.Turn t : s.turns()) {
             ObjectNode u = turns.addObject();
@@ -109,8 +111,10 @@ final class SessionsJson {
                         n.path("started").asLong(),
                         n.path("completed").asLong(),
                         n.path("failed").asLong(),
-                        n.path("abandoned").asLong()),
+                        n.path("abandoned").asLong(),
+                        n.path("good").asLong()),
                 SummaryJson.distribution(o.path("duration_s")),
-                n.path("dropped_turns").asLong());
+                n.path("dropped_turns").asLong(),
+                JsonNumbers.num(o.path("goodput_sessions_per_s")));
     }
 }

@@ -157,7 +157,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
         ServerMetrics server = null;
         MetricsRecorder metrics = new MetricsRecorder(point.openLoop(), slos);
         SessionRecorder conversations =
-                point.sessions() == null ? null : new SessionRecorder(point.sessions(), point.openLoop());
+                point.sessions() == null ? null : new SessionRecorder(point.sessions(), point.openLoop(), slos);
         // A search keeps its probe's requests for its margins; their chunk times only when an itl SLO reads them.
         boolean itl = slos.stream().anyMatch(o -> o.metric() == SloMetric.ITL);
         try (MetricsScraper scraper = metricsUrl == null
@@ -190,8 +190,13 @@ public final class LoadPoints implements SearchRun.LoadPoint {
             }
             if (scraper != null) server = scraped(scraper);
         }
-        ProbeReport report =
-                report(m, metrics.summary(), conversations == null ? null : conversations.summary(), server, started);
+        Summary summary = metrics.summary();
+        ProbeReport report = report(
+                m,
+                summary,
+                conversations == null ? null : conversations.summary(summary.windowSeconds()),
+                server,
+                started);
         Measurement.Notes notes = m.notes();
         long startMillis = notes != null ? notes.startEpochMicros() / 1000 : started.toEpochMilli();
         RunFiles.writeResults(pointDir, report, startMillis, metrics.intervals());
