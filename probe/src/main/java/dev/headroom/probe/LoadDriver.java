@@ -193,7 +193,7 @@ final class LoadDriver {
                 PreparedRequest req = prepare(i);
                 // Warm-up or measured is decided when the index is claimed, as claim() counted it: deciding again at
                 // the send, a request claimed just before the warm-up ended would be measured beyond --requests.
-                send(req, clock.now(), 0, isWarmup(i, claimed));
+                send(req, clock.now(), isWarmup(i, claimed));
                 if (point.thinkTimeSeconds() > 0) clock.sleepUntil(clock.now() + seconds(point.thinkTimeSeconds()));
             }
         } catch (InterruptedException e) {
@@ -262,7 +262,7 @@ final class LoadDriver {
             long i = claimOrEnd(due);
             if (i < 0) return false;
             var where = new SessionTurn(session, turn, 0, 0, c.turns());
-            Exchange e = exchange(c.turn(i, turn, Seeds.turn(point.seed(), where)), due, i);
+            Exchange e = send(c.turn(i, turn, Seeds.turn(point.seed(), where)), due, isWarmup(i, due));
             if (!e.record().succeeded()) return true; // the user gives up on a failed turn; the record says why
             c.answered(e.answer(), e.record().completionTokens());
             for (int round = 1; round <= spec.toolCalls(); round++) {
@@ -270,7 +270,9 @@ final class LoadDriver {
                 if (r < 0) return false;
                 int call = spec.fanOut() + round;
                 var at = new SessionTurn(session, turn, call, 0, c.turns());
-                Exchange tool = exchange(c.toolRound(r, turn, round, Seeds.turn(point.seed(), at)), clock.now(), r);
+                long toolDue = clock.now();
+                Exchange tool =
+                        send(c.toolRound(r, turn, round, Seeds.turn(point.seed(), at)), toolDue, isWarmup(r, toolDue));
                 if (!tool.record().succeeded()) return true;
                 c.answered(tool.answer(), tool.record().completionTokens());
             }
@@ -300,7 +302,7 @@ final class LoadDriver {
             PreparedRequest req = c.subCall(i, turn, k, Seeds.turn(point.seed(), at));
             int slot = k - 1;
             calls.add(Thread.ofVirtual().start(() -> {
-                Exchange e = exchange(req, due, i);
+                Exchange e = send(req, due, isWarmup(i, due));
                 if (e.record().succeeded()) answers[slot] = e.answer();
             }));
         }
@@ -312,12 +314,12 @@ final class LoadDriver {
     /** A request's record and, for a session's request, the answer's text. */
     private record Exchange(RequestRecord record, String answer) {}
 
-    /** Sends {@code req} now, meant for {@code intended}; warm-up as its index was claimed. */
-    private Exchange exchange(PreparedRequest req, long intended, long index) {
+    /** Sends {@code req} now, meant for {@code intended}: its record and, for a session's request, its answer. */
+    private Exchange send(PreparedRequest req, long intended, boolean warmup) {
         int now = inFlight.incrementAndGet();
         peakInFlight.accumulateAndGet(now, Math::max);
         try {
-            RequestExecutor.Sent sent = executor.send(req, intended, 0, isWarmup(index, intended));
+            RequestExecutor.Sent sent = executor.send(req, intended, 0, warmup);
             RequestRecord r = executor.read(sent);
             handle(req, r);
             return new Exchange(r, sent.answer());
@@ -489,16 +491,6 @@ final class LoadDriver {
     /** Lengths come from a stream seeded by (seed, index): the same requests whatever the thread timing. */
     private PreparedRequest prepare(long index) {
         return prompts.prepare(index, Seeds.request(point.seed(), index));
-    }
-
-    private void send(PreparedRequest req, long intended, long slotWait, boolean warmup) {
-        int now = inFlight.incrementAndGet();
-        peakInFlight.accumulateAndGet(now, Math::max);
-        try {
-            handle(req, executor.execute(req, intended, slotWait, warmup));
-        } finally {
-            inFlight.decrementAndGet();
-        }
     }
 
     /** What every finished request goes through: kept, handed to the sink, and the stop rules asked. */
