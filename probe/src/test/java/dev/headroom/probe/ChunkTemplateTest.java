@@ -94,4 +94,30 @@ class ChunkTemplateTest {
         assertFalse(t.matches(twice));
         assertFalse(t.matches(twice.replace("\"a\"", "\"c\"")));
     }
+
+    @Test
+    void aSessionsAnswerIsKeptExactlyAsStreamedWhetherParsedOrMatchedByTheTemplate() {
+        List<String> events = List.of(
+                "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}",
+                chunk("", "\"Hello\"", null),
+                chunk("", "\" world\"", null), // the template's from here: not parsed
+                chunk("", "\", \\\"quoted\\\"\\n\"", null), // escapes: parsed, unescaped
+                "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"thinking\"}}]}",
+                chunk("", "\" done\"", null),
+                chunk("", "\".\"", "stop"),
+                "{\"id\":\"c\",\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":6}}",
+                "[DONE]");
+        StreamState kept = new StreamState(true);
+        StreamState counted = new StreamState();
+        long t = 0;
+        for (String e : events) {
+            kept.onEvent(e, t += 1000);
+            counted.onEvent(e, t);
+        }
+        // Reasoning is not the answer a conversation resends; the rest is, byte for byte once unescaped.
+        assertEquals("Hello world, \"quoted\"\n done.", kept.answer());
+        assertEquals(null, counted.answer(), "an independent request keeps no text");
+        assertEquals(counted.chunks, kept.chunks, "keeping the text changes no count");
+        assertEquals(counted.countedTokens, kept.countedTokens);
+    }
 }
