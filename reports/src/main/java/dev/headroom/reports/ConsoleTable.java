@@ -5,6 +5,7 @@ import dev.headroom.model.Distribution;
 import dev.headroom.model.Knee;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Summary;
 import java.util.List;
@@ -129,6 +130,16 @@ public final class ConsoleTable {
                     cache.cachedFraction() * 100,
                     cache.hits(),
                     cache.reporting()));
+        }
+        ServerMetrics server = report.server();
+        if (server != null && !Double.isNaN(server.prefixCacheHitRate())) {
+            // The server's own count, beside the client's: a check on both (it includes the warm-up).
+            b.append(f(
+                    "server's prefix cache (/metrics, warm-up included): %.0f of %.0f prompt tokens looked up hit "
+                            + "(%.1f%%)%n",
+                    server.counters().get("prefix_cache_hits"),
+                    server.counters().get("prefix_cache_queries"),
+                    server.prefixCacheHitRate() * 100));
         }
         if (run.connections() != null) {
             b.append(f(
