@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.SessionSpec;
 import dev.headroom.model.SessionTurn;
 import java.io.IOException;
@@ -53,11 +54,7 @@ final class SessionPrompts {
         this.spec = spec;
         this.ignoreEos = ignoreEos;
         this.text = new PromptFactory(
-                api,
-                model,
-                new WorkloadSpec(new dev.headroom.model.LengthDistribution.Fixed(1), null, ignoreEos, 0),
-                salt,
-                seed);
+                api, model, new WorkloadSpec(new LengthDistribution.Fixed(1), null, ignoreEos, 0), salt, seed);
         this.system = spec.systemPromptTokens() > 0 ? text.prompt(-1, spec.systemPromptTokens() - NONCE_TOKENS) : null;
     }
 
