@@ -79,10 +79,10 @@ class PlanCommandTest {
                 PlanInputs.forecast(lists).classes().stream().map(c -> c.slo()).toList());
         assertEquals(
                 CapacityInputs.parse(List.of(CONFIGS.resolve("capacities.yaml").toString())).stream()
-                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.maxRps())
+                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.max())
                         .toList(),
                 CapacityInputs.parse(List.of(plain.toString())).stream()
-                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.maxRps())
+                        .map(c -> c.workloadClass() + "@" + c.option() + "=" + c.max())
                         .toList());
         var r = CliTest.run(
                 "plan",
@@ -238,6 +238,137 @@ class PlanCommandTest {
         assertTrue(tier.err().contains("free"), tier.err());
     }
 
+    static final String USERS_FORECAST = """
+            horizon_months: 2
+            classes:
+              - name: assistant
+                unit: users
+                session: {turns: 2, turn_isl: 64, turn_osl: 16}
+                slo: "ttft:p95<200ms"
+                traffic:
+                  peak_users: 40
+                  diurnal: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.5, 0.5, 0.5, 0.5,
+                            1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]
+                  growth_per_month: 0.10
+            """;
+
+    @Test
+    void aClassOfActiveUsersIsPlannedFromASearchInSessions(@TempDir Path tmp) throws IOException {
+        // Two slots make the simulator saturate at a few sessions, so a short search brackets its boundary.
+        Path search = tmp.resolve("s");
+        var s = CliTest.run(
+                "search",
+                "--load-unit",
+                "sessions",
+                "--turns",
+                "2",
+                "--turn-isl",
+                "64",
+                "--turn-osl",
+                "16",
+                "--slo",
+                "ttft:p95<200ms",
+                "--sim-max-num-seqs",
+                "2",
+                "--min",
+                "1",
+                "--max",
+                "16",
+                "--max-probes",
+                "3",
+                "--probe-duration",
+                "4s",
+                "--no-report",
+                "--out",
+                search.toString());
+        assertEquals(0, s.code(), s.err());
+        JsonNode sj = new ObjectMapper().readTree(search.resolve("search.json").toFile());
+        double users = sj.at("/result/value").asDouble();
+        assertTrue(users >= 1 && users < 16, sj.path("result").toString());
+        Capacity c = CapacityInputs.parse(List.of("assistant@h100=" + search)).getFirst();
+        assertEquals(dev.headroom.model.plan.LoadUnit.USERS, c.unit());
+        assertEquals(users, c.max(), 1e-9);
+        String dir = null;
+        for (JsonNode p : sj.get("probes"))
+            if (p.get("load").asDouble() == users) dir = p.get("dir").asText();
+        double seconds = new ObjectMapper()
+                .readTree(search.resolve(dir).resolve("summary.json").toFile())
+                .at("/sessions/duration_s/mean")
+                .asDouble();
+        assertEquals(seconds, c.sessionSeconds(), 1e-9);
+
+        Path forecast = tmp.resolve("forecast.yaml");
+        Files.writeString(forecast, USERS_FORECAST);
+        Path out = tmp.resolve("p");
+        var r = CliTest.run(
+                "plan",
+                "--forecast",
+                forecast.toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--option",
+                "h100",
+                "--capacity",
+                "assistant@h100=" + search,
+                "--no-report",
+                "--out",
+                out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("users per replica"), r.out());
+        JsonNode plan = new ObjectMapper().readTree(out.resolve("plan.json").toFile());
+        assertEquals("users", plan.at("/classes/0/unit").asText());
+        assertEquals(208, plan.at("/classes/0/input_tokens_per_session").asDouble(), 1e-9); // 64 × 3 + 16
+        assertEquals(users, plan.at("/capacities/0/max_users").asDouble(), 1e-9);
+        // Month 1 peaks at 40 users, month 2 at 44: ⌈users ÷ (capacity × 0.8)⌉ + 1 replicas.
+        for (int m = 0; m < 2; m++) {
+            double peak = 40 * Math.pow(1.1, m);
+            assertEquals(
+                    Math.ceil(peak / (users * 0.8) - 1e-9) + 1,
+                    plan.at("/months/" + m + "/replicas/point").asDouble(),
+                    plan.at("/months/" + m).toString());
+        }
+        // Sessions served in month 1: user-hours (40 × mean diurnal 11.6 / 24 × 730) ÷ the mean session duration.
+        double sessions = 40 * 11.6 / 24 * 730 * 3600 / seconds;
+        assertEquals(sessions * 32, plan.at("/months/0/tokens/output").asDouble(), sessions * 32 * 1e-6);
+
+        // The same search cannot plan a class of independent requests, and a class in users takes peak_users.
+        Path rag = tmp.resolve("rag.yaml");
+        Files.writeString(rag, "- {option: h100, class: rag, max_rps: 3.24}\n");
+        var requests = CliTest.run(
+                "plan",
+                "--forecast",
+                CONFIGS.resolve("forecast.yaml").toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--option",
+                "h100",
+                "--capacity",
+                rag.toString(),
+                "--capacity",
+                "chat@h100=" + search,
+                "--out",
+                tmp.resolve("q").toString());
+        assertEquals(2, requests.code(), requests.err());
+        assertTrue(
+                requests.err().contains("is in users") && requests.err().contains("independent requests"),
+                requests.err());
+        Path rps = tmp.resolve("rps.yaml");
+        Files.writeString(rps, USERS_FORECAST.replace("peak_users", "peak_rps"));
+        var wrongKey = CliTest.run(
+                "plan",
+                "--forecast",
+                rps.toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--capacity",
+                "assistant@h100=" + search,
+                "--out",
+                tmp.resolve("w").toString());
+        assertEquals(2, wrongKey.code(), wrongKey.err());
+        assertTrue(wrongKey.err().contains("peak_rps") && wrongKey.err().contains("peak_users"), wrongKey.err());
+        assertEquals(1, wrongKey.err().strip().lines().count(), wrongKey.err());
+    }
+
     @Test
     void capacityFromAMaxConcurrencySearchIsDerivedByLittlesLaw(@TempDir Path tmp) throws IOException {
         Path search = tmp.resolve("s");
@@ -254,8 +385,8 @@ class PlanCommandTest {
         JsonNode summary = new ObjectMapper()
                 .readTree(search.resolve(dir).resolve("summary.json").toFile());
         assertTrue(c.derived());
-        assertEquals(boundary / (summary.at("/metrics/e2e_ms/mean").asDouble() / 1000), c.maxRps(), 1e-9);
-        assertTrue(c.ciLow() <= c.maxRps() && c.maxRps() <= c.ciHigh());
+        assertEquals(boundary / (summary.at("/metrics/e2e_ms/mean").asDouble() / 1000), c.max(), 1e-9);
+        assertTrue(c.ciLow() <= c.max() && c.max() <= c.ciHigh());
         assertTrue(c.prefillShare() > 0 && c.prefillShare() < 1, "prefill share " + c.prefillShare());
     }
 
@@ -279,7 +410,7 @@ class PlanCommandTest {
         Capacity c = CapacityInputs.parse(List.of("chat@h100=" + search.resolve("search.json")))
                 .getFirst();
         JsonNode s = new ObjectMapper().readTree(search.resolve("search.json").toFile());
-        assertEquals(s.at("/result/value").asDouble(), c.maxRps(), 1e-9);
+        assertEquals(s.at("/result/value").asDouble(), c.max(), 1e-9);
         assertEquals(s.at("/result/ci_high").asDouble(), c.ciHigh(), 1e-9);
         assertTrue(!c.derived());
         var goodput = CliTest.run(

@@ -1,5 +1,6 @@
 package dev.headroom.reports;
 
+import dev.headroom.model.plan.LoadUnit;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.PlanRow;
 import java.util.ArrayList;
@@ -40,20 +41,30 @@ public final class PlanCsv {
     }
 
     /**
-     * Hourly rows: month, day of week (0 = Monday), hour, class, option, rps, replicas, and the hours each stands for.
+     * Hourly rows: month, day of week (0 = Monday), hour, class, option, rps, replicas, and the hours each stands for;
+     * when the forecast has classes in sessions or users, their load in columns {@code sessions_per_s} and
+     * {@code users} after those (each class's load in its own unit's column, the others empty).
      */
     public static String hours(Plan plan) {
+        Map<String, LoadUnit> units = new LinkedHashMap<>();
+        plan.forecast().classes().forEach(c -> units.put(c.name(), c.unit()));
+        boolean sessions = units.values().stream().anyMatch(LoadUnit::sessions);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (Plan.HourRow h : plan.hours()) {
+            LoadUnit unit = units.getOrDefault(h.workloadClass(), LoadUnit.REQUESTS);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("month", h.month() + 1);
             row.put("day_of_week", h.dayOfWeek());
             row.put("hour", h.hourOfDay());
             row.put("class", h.workloadClass());
             row.put("option", h.option());
-            row.put("rps", h.rps());
+            row.put("rps", unit == LoadUnit.REQUESTS ? h.load() : "");
             row.put("replicas", h.replicas());
             row.put("hours", h.weight());
+            if (sessions) {
+                row.put(LoadUnit.SESSIONS.key(), unit == LoadUnit.SESSIONS ? h.load() : "");
+                row.put(LoadUnit.USERS.key(), unit == LoadUnit.USERS ? h.load() : "");
+            }
             rows.add(row);
         }
         return SummaryCsv.write(rows);

@@ -13,6 +13,7 @@ import dev.headroom.model.Summary;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Comparison;
+import dev.headroom.model.plan.LoadUnit;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.PlanRow;
 import dev.headroom.model.plan.Policy;
@@ -55,7 +56,7 @@ public final class PlanJson {
             StoredMix mix) {}
 
     /** A forecast class as plan.json states it. */
-    public record StoredClass(String name, double isl, double osl, String slo, double p90Factor) {}
+    public record StoredClass(String name, double isl, double osl, String slo, double p90Factor, LoadUnit unit) {}
 
     /**
      * A capacity as plan.json and compare.json state it; {@code modelled}: searched on a model, not measured, its
@@ -64,7 +65,8 @@ public final class PlanJson {
     public record StoredCapacity(
             String workloadClass,
             String option,
-            double maxRps,
+            LoadUnit unit,
+            double max,
             double ciLow,
             double ciHigh,
             boolean modelled,
@@ -130,12 +132,14 @@ public final class PlanJson {
         }
         List<StoredClass> classes = new ArrayList<>();
         for (JsonNode c : plan.path("classes")) {
+            LoadUnit unit = unit(c, file);
             classes.add(new StoredClass(
                     c.path("name").asText(),
-                    num(c.path("isl")),
-                    num(c.path("osl")),
+                    num(c.path(unit.sessions() ? "input_tokens_per_session" : "isl")),
+                    num(c.path(unit.sessions() ? "output_tokens_per_session" : "osl")),
                     c.path("slo").asText(),
-                    num(c.path("p90_factor"))));
+                    num(c.path("p90_factor")),
+                    unit));
         }
         List<String> options = new ArrayList<>();
         plan.path("options").forEach(o -> options.add(o.path("name").asText()));
@@ -172,7 +176,7 @@ public final class PlanJson {
                     num(t.at("/dollars_per_mtok/output_only"))));
         }
         List<StoredCapacity> capacities = new ArrayList<>();
-        plan.path("capacities").forEach(k -> capacities.add(capacity(k)));
+        for (JsonNode k : plan.path("capacities")) capacities.add(capacity(k, file));
         List<StoredCheck> verify = new ArrayList<>();
         for (JsonNode v : plan.path("verify")) {
             verify.add(new StoredCheck(
@@ -187,7 +191,7 @@ public final class PlanJson {
         List<Ranked> ranking = new ArrayList<>();
         for (JsonNode r : root.path("ranking")) {
             List<StoredCapacity> caps = new ArrayList<>();
-            r.path("capacity").forEach(k -> caps.add(capacity(k)));
+            for (JsonNode k : r.path("capacity")) caps.add(capacity(k, file));
             ranking.add(new Ranked(
                     r.path("rank").asInt(),
                     r.path("option").asText(),
@@ -221,11 +225,22 @@ public final class PlanJson {
                         : null);
     }
 
-    private static StoredCapacity capacity(JsonNode k) {
+    /** A class's or capacity's unit; requests where the file predates units. */
+    private static LoadUnit unit(JsonNode n, Path file) {
+        try {
+            return LoadUnit.parse(n.path("unit").asText("requests"));
+        } catch (BadInputException e) {
+            throw new BadInputException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static StoredCapacity capacity(JsonNode k, Path file) {
+        LoadUnit unit = unit(k, file);
         return new StoredCapacity(
                 k.path("class").asText(),
                 k.path("option").asText(),
-                num(k.path("max_rps")),
+                unit,
+                num(k.path("max_" + unit.key())),
                 num(k.path("ci_low")),
                 num(k.path("ci_high")),
                 k.path("modelled").asBoolean(false),
@@ -411,8 +426,19 @@ public final class PlanJson {
         for (WorkloadClass wc : plan.forecast().classes()) {
             ObjectNode o = classes.addObject();
             o.put("name", wc.name());
-            JsonNumbers.put(o, "isl", wc.isl(), 3);
-            JsonNumbers.put(o, "osl", wc.osl(), 3);
+            o.put("unit", wc.unit().wireName());
+            if (wc.session() == null) {
+                JsonNumbers.put(o, "isl", wc.isl(), 3);
+                JsonNumbers.put(o, "osl", wc.osl(), 3);
+            } else {
+                ObjectNode s = o.putObject("session");
+                s.put("turns", wc.session().turns());
+                JsonNumbers.put(s, "turn_isl", wc.session().turnIsl(), 3);
+                JsonNumbers.put(s, "turn_osl", wc.session().turnOsl(), 3);
+                JsonNumbers.put(s, "system_prompt_tokens", wc.session().systemPromptTokens(), 3);
+                JsonNumbers.put(o, "input_tokens_per_session", wc.isl(), 3);
+                JsonNumbers.put(o, "output_tokens_per_session", wc.osl(), 3);
+            }
             o.put("slo", wc.slo());
             JsonNumbers.put(o, "p90_factor", wc.traffic().p90(), 4);
         }
@@ -469,13 +495,15 @@ public final class PlanJson {
     private static void capacity(ObjectNode o, Capacity k) {
         o.put("option", k.option());
         o.put("class", k.workloadClass());
-        JsonNumbers.put(o, "max_rps", k.maxRps(), 4);
+        o.put("unit", k.unit().wireName());
+        JsonNumbers.put(o, "max_" + k.unit().key(), k.max(), 4);
         JsonNumbers.put(o, "ci_low", k.ciLow(), 4);
         JsonNumbers.put(o, "ci_high", k.ciHigh(), 4);
         o.put("derived", k.derived());
         o.put("modelled", k.modelled());
         if (k.modelled()) JsonNumbers.put(o, "model_error", k.modelError(), 4);
         JsonNumbers.put(o, "prefill_share", k.prefillShare(), 4);
+        if (k.unit().sessions()) JsonNumbers.put(o, "session_s", k.sessionSeconds(), 3);
         o.put("source", k.source());
     }
 

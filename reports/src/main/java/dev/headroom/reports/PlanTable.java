@@ -3,6 +3,7 @@ package dev.headroom.reports;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Comparison;
+import dev.headroom.model.plan.LoadUnit;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.PlanRow;
 import dev.headroom.model.plan.Range;
@@ -78,8 +79,11 @@ public final class PlanTable {
         b.append(header(c.plan())).append('\n');
         List<String> caps = c.ranking().stream()
                 .map(r -> r.capacities().stream()
-                        .map(k -> k.workloadClass() + " " + ConsoleTable.n(k.maxRps()) + " ["
+                        .map(k -> k.workloadClass() + " " + ConsoleTable.n(k.max()) + " ["
                                 + ConsoleTable.n(k.ciLow()) + "–" + ConsoleTable.n(k.ciHigh()) + "]"
+                                + (k.unit() == LoadUnit.REQUESTS
+                                        ? ""
+                                        : " " + k.unit().label())
                                 + (k.modelled() ? " modelled" : ""))
                         .collect(Collectors.joining(", ")))
                 .toList();
@@ -96,7 +100,9 @@ public final class PlanTable {
                 row,
                 "rank",
                 "option",
-                "capacity per replica (req/s)",
+                c.plan().forecast().classes().stream().allMatch(k -> k.unit() == LoadUnit.REQUESTS)
+                        ? "capacity per replica (req/s)"
+                        : "capacity per replica",
                 "peak replicas",
                 "last month",
                 "horizon cost",
@@ -169,17 +175,20 @@ public final class PlanTable {
                     .orElse(Double.NaN);
             b.append(String.format(
                     Locale.ROOT,
-                    "capacity %s@%s: %s req/s per replica [%s–%s]%s, $/Mtok at capacity %s (%s)%n",
+                    "capacity %s@%s: %s %s per replica [%s–%s]%s, $/Mtok at capacity %s (%s)%n",
                     k.workloadClass(),
                     k.option(),
-                    ConsoleTable.n(k.maxRps()),
+                    ConsoleTable.n(k.max()),
+                    k.unit().label(),
                     ConsoleTable.n(k.ciLow()),
                     ConsoleTable.n(k.ciHigh()),
-                    k.derived()
-                            ? " derived from a concurrency"
-                            : k.modelled()
-                                    ? String.format(Locale.ROOT, " modelled (± %.1f %%)", k.modelError() * 100)
-                                    : "",
+                    k.unit().sessions() && k.derived()
+                            ? " derived by Little's law (mean session " + ConsoleTable.n(k.sessionSeconds()) + " s)"
+                            : k.derived()
+                                    ? " derived from a concurrency"
+                                    : k.modelled()
+                                            ? String.format(Locale.ROOT, " modelled (± %.1f %%)", k.modelError() * 100)
+                                            : "",
                     f2(atCap),
                     k.source()));
         }

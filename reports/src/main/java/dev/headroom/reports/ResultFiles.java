@@ -141,7 +141,11 @@ public final class ResultFiles {
                 r.summary().sloPass(),
                 r.summary().requestsPerS(),
                 r.summary().distribution("ttft_ms").mean(),
-                r.summary().distribution("e2e_ms").mean());
+                r.summary().distribution("e2e_ms").mean(),
+                r.sessions() != null,
+                r.sessions() == null || r.sessions().durationS().count() == 0
+                        ? Double.NaN
+                        : r.sessions().durationS().mean());
     }
 
     private static Probe probe(JsonNode n, Path file) {

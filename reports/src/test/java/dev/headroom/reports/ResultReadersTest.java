@@ -11,6 +11,7 @@ import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.plan.Comparison;
+import dev.headroom.model.plan.LoadUnit;
 import dev.headroom.model.plan.MeasuredPoint;
 import dev.headroom.model.plan.Range;
 import java.io.IOException;
@@ -135,9 +136,18 @@ class ResultReadersTest {
         assertEquals(new Range(17461.6, 15279.4, 21827), r.horizonCost());
         assertEquals(
                 List.of(
-                        new PlanJson.StoredCapacity("chat", "h100", 2, 1.8, 2.2, false, Double.NaN, "capacities.yaml"),
                         new PlanJson.StoredCapacity(
-                                "rag", "h100", 0.5, 0.38, 0.62, true, 0.24, "stock h100-sxm x1 llama-3.1-8b")),
+                                "chat", "h100", LoadUnit.REQUESTS, 2, 1.8, 2.2, false, Double.NaN, "capacities.yaml"),
+                        new PlanJson.StoredCapacity(
+                                "rag",
+                                "h100",
+                                LoadUnit.REQUESTS,
+                                0.5,
+                                0.38,
+                                0.62,
+                                true,
+                                0.24,
+                                "stock h100-sxm x1 llama-3.1-8b")),
                 r.capacities());
         assertEquals(ResultSchemasTest.plan().rows(), p.months());
         assertEquals(r.capacities(), p.capacities(), "the plan's own capacities read back as the ranking states them");

@@ -9,6 +9,8 @@ package dev.headroom.model.plan;
  * @param requestsPerSecond finished requests per second over the measured window
  * @param ttftMeanMs        NaN when unknown
  * @param e2eMeanMs         NaN when unknown
+ * @param sessions          whether its load counted sessions (multi-turn conversations) rather than requests
+ * @param sessionMeanS      the mean duration of its completed sessions, in seconds; NaN when none or not sessions
  */
 public record MeasuredPoint(
         boolean closedLoop,
@@ -16,7 +18,9 @@ public record MeasuredPoint(
         boolean sloPass,
         double requestsPerSecond,
         double ttftMeanMs,
-        double e2eMeanMs) {
+        double e2eMeanMs,
+        boolean sessions,
+        double sessionMeanS) {
 
     /** Mean TTFT ÷ mean e2e: the share of a request's time before its first token. NaN without data. */
     public double prefillShare() {

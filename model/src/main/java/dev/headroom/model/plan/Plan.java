@@ -38,7 +38,7 @@ public record Plan(
             int hourOfDay,
             String workloadClass,
             String option,
-            double rps,
+            double load,
             int replicas,
             double weight) {}
 }

@@ -13,18 +13,18 @@ public sealed interface Traffic {
     /** Months this traffic describes, or 0 when it goes on for any horizon. */
     int months();
 
-    /** One (representative) hour: its request rate and the hours of the month it stands for. */
-    record Hour(int dayOfWeek, int hourOfDay, double rps, double weight) {}
+    /** One (representative) hour: its load in the class's unit (requests/s, sessions/s or active users) and the hours of the month it stands for. */
+    record Hour(int dayOfWeek, int hourOfDay, double load, double weight) {}
 
     /**
-     * A parametric forecast: {@code peakRps} in the busiest hour of month 0, shaped by 24 diurnal fractions of the
+     * A parametric forecast: {@code peak} (in the class's unit) in the busiest hour of month 0, shaped by 24 diurnal fractions of the
      * peak and 7 weekly factors, growing by {@code growthPerMonth} (compound); {@code p90Factor} multiplies it
      * for the forecast's pessimistic end. A month is its representative week repeated (730 ÷ 168 times).
      */
-    record Parametric(double peakRps, double[] diurnal, double[] weekly, double growthPerMonth, double p90Factor)
+    record Parametric(double peak, double[] diurnal, double[] weekly, double growthPerMonth, double p90Factor)
             implements Traffic {
         public Parametric {
-            if (!(peakRps >= 0)) throw new BadInputException("peak_rps must be >= 0, got " + peakRps);
+            if (!(peak >= 0)) throw new BadInputException("the peak must be >= 0, got " + peak);
             if (diurnal.length != 24)
                 throw new BadInputException("diurnal must have 24 values (one per hour), got " + diurnal.length);
             for (double d : diurnal) {
@@ -47,8 +47,7 @@ public sealed interface Traffic {
             double weight = hoursPerMonth / 168;
             ArrayList<Hour> hours = new ArrayList<>(168);
             for (int d = 0; d < 7; d++) {
-                for (int h = 0; h < 24; h++)
-                    hours.add(new Hour(d, h, peakRps * diurnal[h] * weekly[d] * growth, weight));
+                for (int h = 0; h < 24; h++) hours.add(new Hour(d, h, peak * diurnal[h] * weekly[d] * growth, weight));
             }
             return hours;
         }

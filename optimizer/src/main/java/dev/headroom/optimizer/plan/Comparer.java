@@ -84,7 +84,7 @@ public final class Comparer {
                 String cls = classes.get(c).name(), opt = options.get(o).name();
                 capacity[c][o] = plan.capacities().stream()
                         .filter(k -> k.workloadClass().equals(cls) && k.option().equals(opt))
-                        .mapToDouble(Capacity::maxRps)
+                        .mapToDouble(Capacity::max)
                         .findFirst()
                         .orElse(0);
             }
@@ -100,7 +100,7 @@ public final class Comparer {
             double[] rps = new double[classes.size()];
             for (int c = 0; c < classes.size(); c++) {
                 rps[c] = classes.get(c).traffic().month(m, policy.hoursPerMonth()).stream()
-                        .mapToDouble(Traffic.Hour::rps)
+                        .mapToDouble(Traffic.Hour::load)
                         .max()
                         .orElse(0);
             }

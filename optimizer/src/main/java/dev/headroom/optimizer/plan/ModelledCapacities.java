@@ -66,6 +66,11 @@ public final class ModelledCapacities {
                         .anyMatch(c ->
                                 c.option().equals(o.name()) && c.workloadClass().equals(wc.name()));
                 if (known) continue;
+                if (wc.unit().sessions()) {
+                    throw new BadInputException("{capacity-model} " + o.name() + ": class " + wc.name() + " is in "
+                            + wc.unit().wireName() + ", and the virtual clock does not run sessions yet; measure it "
+                            + "with a search in sessions (search --load-unit sessions) and give it with {capacity}");
+                }
                 progress.accept("modelling " + wc.name() + "@" + o.name() + " on " + model.source()
                         + ": a max-rate search on the virtual clock");
                 out.add(of(wc, model, seed));

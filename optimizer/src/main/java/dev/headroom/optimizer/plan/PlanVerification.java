@@ -37,6 +37,15 @@ public final class PlanVerification {
     private PlanVerification() {}
 
     public static List<Verification> verify(Plan plan, double seconds, long seed, FleetSimulator fleet) {
+        for (WorkloadClass wc : plan.forecast().classes()) {
+            if (wc.unit().sessions()) {
+                throw new BadInputException(
+                        "{verify} replays independent requests on the virtual clock, which does not "
+                                + "run sessions yet; class " + wc.name() + " is in "
+                                + wc.unit().wireName()
+                                + ": plan it without {verify}");
+            }
+        }
         List<Verification> out = new ArrayList<>();
         for (CatalogOption o : plan.options()) {
             for (WorkloadClass wc : plan.forecast().classes()) {
@@ -49,7 +58,7 @@ public final class PlanVerification {
                                 .thenComparingInt(PlanRow::month))
                         .orElseThrow();
                 double rps = wc.traffic().month(peak.month(), plan.policy().hoursPerMonth()).stream()
-                        .mapToDouble(Traffic.Hour::rps)
+                        .mapToDouble(Traffic.Hour::load)
                         .max()
                         .orElse(0);
                 if (rps <= 0) continue;
@@ -59,9 +68,8 @@ public final class PlanVerification {
                         .findFirst()
                         .orElseThrow();
                 int planned = (int) peak.replicas().point();
-                int lean = Math.max(1, (int) Math.ceil(rps / cap.maxRps() - 1e-9));
-                int atTarget =
-                        (int) Math.ceil(rps / (cap.maxRps() * plan.policy().utilizationTarget()) - 1e-9);
+                int lean = Math.max(1, (int) Math.ceil(rps / cap.max() - 1e-9));
+                int atTarget = (int) Math.ceil(rps / (cap.max() * plan.policy().utilizationTarget()) - 1e-9);
                 Workload w = Workload.fixed((int) Math.round(wc.isl()), (int) Math.round(wc.osl()));
                 double warmup = Math.min(60, seconds / 5);
                 Map<Integer, Summary> runs = new TreeMap<>();

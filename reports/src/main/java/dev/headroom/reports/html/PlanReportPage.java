@@ -34,8 +34,11 @@ final class PlanReportPage {
                         + p.pricing().wireName() + " pricing, " + p.hoursPerMonth() + " h/month"));
         StringBuilder classes = new StringBuilder();
         for (PlanJson.StoredClass c : plan.classes()) {
-            classes.append(Page.esc(c.name() + ": " + c.isl() + " → " + c.osl() + " tokens under " + c.slo()
-                            + " (p90 × " + c.p90Factor() + ")"))
+            classes.append(Page.esc(c.name() + ": " + c.isl() + " → " + c.osl() + " tokens"
+                            + (c.unit().sessions()
+                                    ? " per session, counted in " + c.unit().label()
+                                    : "")
+                            + " under " + c.slo() + " (p90 × " + c.p90Factor() + ")"))
                     .append("<br>");
         }
         facts.row("classes", classes.toString());
@@ -100,11 +103,12 @@ final class PlanReportPage {
         for (PlanJson.StoredCapacity k : plan.capacities()) {
             caps.add(List.of(
                     Page.esc(k.workloadClass() + "@" + k.option()),
-                    f(k.maxRps()) + " [" + f(k.ciLow()) + "–" + f(k.ciHigh()) + "]",
+                    f(k.max()) + " [" + f(k.ciLow()) + "–" + f(k.ciHigh()) + "] "
+                            + k.unit().label(),
                     k.modelled() ? "modelled, ± " + Numbers.pct(k.modelError()) : "measured",
                     Page.esc(k.source())));
         }
-        page.table(List.of("class@option", "req/s per replica", "basis", "source"), caps);
+        page.table(List.of("class@option", "per replica", "basis", "source"), caps);
         if (!plan.verify().isEmpty()) {
             page.h2("Verified in the simulator");
             List<List<String>> v = new ArrayList<>();
@@ -151,12 +155,13 @@ final class PlanReportPage {
             r.capacities()
                     .forEach(k -> caps.append(Page.esc(k.workloadClass()))
                             .append(" ")
-                            .append(f(k.maxRps()))
+                            .append(f(k.max()))
                             .append(" [")
                             .append(f(k.ciLow()))
                             .append("–")
                             .append(f(k.ciHigh()))
-                            .append(k.modelled() ? "] modelled " : "] "));
+                            .append(k.unit().sessions() ? "] " + k.unit().label() : "]")
+                            .append(k.modelled() ? " modelled " : " "));
             Range horizon = r.horizonCost();
             rows.add(List.of(
                     r.rank() + (r.cheapest() ? " (cheapest)" : ""),
@@ -172,7 +177,7 @@ final class PlanReportPage {
                 List.of(
                         "rank",
                         "option",
-                        "capacity per replica (req/s)",
+                        "capacity per replica (req/s unless stated)",
                         "peak replicas",
                         "last month",
                         "horizon cost",

@@ -4,8 +4,10 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Forecast;
+import dev.headroom.model.plan.LoadUnit;
 import dev.headroom.model.plan.Policy;
 import dev.headroom.model.plan.PricingTier;
+import dev.headroom.model.plan.SessionShape;
 import dev.headroom.model.plan.Traffic;
 import dev.headroom.model.plan.WorkloadClass;
 import java.io.IOException;
@@ -34,9 +36,42 @@ public final class PlanInputs {
         for (Yaml.Node c : root.list("classes")) {
             String name = c.text("name");
             Yaml.Node t = c.get("traffic");
+            LoadUnit unit;
             try {
-                classes.add(new WorkloadClass(
-                        name, c.number("isl"), c.number("osl"), c.texts("slo", ""), traffic(t, name)));
+                unit = LoadUnit.parse(c.text("unit", "requests"));
+            } catch (BadInputException e) {
+                throw c.bad("unit", e.getMessage());
+            }
+            try {
+                if (unit.sessions()) {
+                    if (c.has("isl") || c.has("osl")) {
+                        throw c.error("is in " + unit.wireName() + ": give its tokens in a session block "
+                                + "(turns, turn_isl, turn_osl, system_prompt_tokens), not isl/osl");
+                    }
+                    if (!c.has("session")) {
+                        throw c.error("is in " + unit.wireName() + " and needs a session block: {turns, turn_isl, "
+                                + "turn_osl, system_prompt_tokens}");
+                    }
+                    Yaml.Node s = c.get("session");
+                    SessionShape shape;
+                    if (!s.has("turns")) throw s.bad("turns", "is missing");
+                    try {
+                        shape = new SessionShape(
+                                s.integer("turns", 0),
+                                s.number("turn_isl"),
+                                s.number("turn_osl"),
+                                s.number("system_prompt_tokens", 0));
+                    } catch (BadInputException e) {
+                        if (e.getMessage().startsWith(file.toString())) throw e;
+                        throw s.wrap(e);
+                    }
+                    classes.add(
+                            WorkloadClass.ofSessions(name, shape, unit, c.texts("slo", ""), traffic(t, name, unit)));
+                } else {
+                    if (c.has("session")) throw c.error("has a session block: give it unit: sessions or unit: users");
+                    classes.add(new WorkloadClass(
+                            name, c.number("isl"), c.number("osl"), c.texts("slo", ""), traffic(t, name, unit)));
+                }
             } catch (BadInputException e) {
                 if (e.getMessage().startsWith(file.toString())) throw e;
                 throw c.wrap(e);
@@ -49,16 +84,29 @@ public final class PlanInputs {
         }
     }
 
-    private static Traffic traffic(Yaml.Node t, String className) {
+    /** The class's traffic in its unit: {@code peak_rps}, {@code peak_sessions_per_s} or {@code peak_users}. */
+    private static Traffic traffic(Yaml.Node t, String className, LoadUnit unit) {
         double p90 = t.number("p90_factor", 1);
+        String peak = "peak_" + unit.key();
+        for (LoadUnit other : LoadUnit.values()) {
+            if (other != unit && t.has("peak_" + other.key())) {
+                throw t.bad(
+                        "peak_" + other.key(),
+                        "class " + className + " is in " + unit.wireName() + ": give " + peak
+                                + (unit == LoadUnit.REQUESTS
+                                        ? ""
+                                        : " (or set the class's unit: " + other.wireName() + ")"));
+            }
+        }
         if (t.has("csv")) {
             Path csv = t.file().resolveSibling(t.text("csv"));
             return new Traffic.Series(series(csv, className), p90);
         }
         double[] weekly = t.has("weekly") ? t.numbers("weekly") : new double[] {1, 1, 1, 1, 1, 1, 1};
+        if (!(t.number(peak) >= 0)) throw t.bad(peak, "must be >= 0, got " + t.number(peak));
         try {
             return new Traffic.Parametric(
-                    t.number("peak_rps"), t.numbers("diurnal"), weekly, t.number("growth_per_month", 0), p90);
+                    t.number(peak), t.numbers("diurnal"), weekly, t.number("growth_per_month", 0), p90);
         } catch (BadInputException e) {
             if (e.getMessage().startsWith(t.file().toString())) throw e;
             throw t.wrap(e);
@@ -227,8 +275,25 @@ public final class PlanInputs {
                     double hi = c.has("ci_high") ? Capacity.littlesLaw(c.number("ci_high"), e2e) : rps;
                     out.add(new Capacity(
                             option, cls, rps, lo, hi, true, c.number("prefill_share", Double.NaN), file.toString()));
+                } else if (c.has("max_users") || c.has("max_sessions_per_s")) {
+                    LoadUnit unit = c.has("max_users") ? LoadUnit.USERS : LoadUnit.SESSIONS;
+                    double max = c.number("max_" + unit.key());
+                    out.add(new Capacity(
+                            option,
+                            cls,
+                            max,
+                            c.number("ci_low", max),
+                            c.number("ci_high", max),
+                            false,
+                            c.number("prefill_share", Double.NaN),
+                            file.toString(),
+                            Double.NaN,
+                            unit,
+                            c.number("session_s", Double.NaN)));
                 } else {
-                    throw c.error("needs max_rps (with ci_low, ci_high) or max_concurrency with mean_e2e_s");
+                    throw c.error("needs max_rps (with ci_low, ci_high), max_concurrency with mean_e2e_s, or for a "
+                            + "class in sessions max_users or max_sessions_per_s (with session_s, the mean session "
+                            + "duration)");
                 }
             } catch (BadInputException e) {
                 if (e.getMessage().startsWith(file.toString())) throw e;
