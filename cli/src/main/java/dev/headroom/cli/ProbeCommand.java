@@ -95,6 +95,7 @@ public final class ProbeCommand implements Callable<Integer> {
             }
             plan = run.plan(point.toLoad(load, 8), load, work.workload(), conversations);
         }
+        Slo.requireSessionsFor(slos, plan.sessions() != null);
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work); // everything checked before anything is written
         Path dir = output.runDirectory("probe");

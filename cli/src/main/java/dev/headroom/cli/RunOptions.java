@@ -64,7 +64,7 @@ public final class RunOptions {
             names = "--slo",
             paramLabel = "SLO",
             description = "Service-level objective, repeatable: e.g. ttft:p95<500ms, itl:p99<50ms, e2e:p99<10s, "
-                    + "error_rate<1%%.")
+                    + "error_rate<1%%; with sessions also session:p95<60s (a whole session's duration).")
     List<String> slos = List.of();
 
     @Option(

@@ -62,7 +62,7 @@ public final class SearchCommand implements Callable<Integer> {
             paramLabel = "SLO",
             required = true,
             description =
-                    "Objective the boundary must meet, repeatable: e.g. ttft:p95<300ms, itl:p99<50ms, error_rate<1%%.")
+                    "Objective the boundary must meet, repeatable: e.g. ttft:p95<300ms, itl:p99<50ms, error_rate<1%%, and in sessions session:p95<60s.")
     List<String> slos;
 
     @Option(
@@ -207,6 +207,7 @@ public final class SearchCommand implements Callable<Integer> {
         } else {
             load.fixedThinkSeconds(); // a distribution is for sessions
         }
+        Slo.requireSessionsFor(sloList, sessions != null);
         SearchSpec search = sessions == null ? independent : independent.withSessions(sessions);
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         target.validate(work);

@@ -83,6 +83,7 @@ public final class SweepCommand implements Callable<Integer> {
     public Integer call() {
         OutputFormat format = output.format();
         List<Slo> slos = run.slos();
+        Slo.requireSessionsFor(slos, false); // a sweep runs independent requests
         WorkloadSpec work = workload.toSpec();
         List<LoadModel> loads = new ArrayList<>();
         if (points.concurrency != null) points.concurrency.forEach(c -> loads.add(new LoadModel.Closed(c)));

@@ -35,6 +35,38 @@ class CliTest {
         return new Run(code, out.toString(), err.toString());
     }
 
+    /**
+     * A short search in two-turn sessions on a simulator with two slots, which saturates at a few sessions: its three
+     * probes (1, 8, then between) bracket the boundary in some 20 s.
+     */
+    static Run twoSlotSessionSearch(Path out, String slo) {
+        return run(
+                "search",
+                "--load-unit",
+                "sessions",
+                "--turns",
+                "2",
+                "--turn-isl",
+                "64",
+                "--turn-osl",
+                "16",
+                "--slo",
+                slo,
+                "--sim-max-num-seqs",
+                "2",
+                "--min",
+                "1",
+                "--max",
+                "16",
+                "--max-probes",
+                "3",
+                "--probe-duration",
+                "4s",
+                "--no-report",
+                "--out",
+                out.toString());
+    }
+
     @Test
     void helpListsTheCommandsAndExitCodes() {
         Run r = run("--help");

@@ -254,33 +254,8 @@ class PlanCommandTest {
 
     @Test
     void aClassOfActiveUsersIsPlannedFromASearchInSessions(@TempDir Path tmp) throws IOException {
-        // Two slots make the simulator saturate at a few sessions, so a short search brackets its boundary.
         Path search = tmp.resolve("s");
-        var s = CliTest.run(
-                "search",
-                "--load-unit",
-                "sessions",
-                "--turns",
-                "2",
-                "--turn-isl",
-                "64",
-                "--turn-osl",
-                "16",
-                "--slo",
-                "ttft:p95<200ms",
-                "--sim-max-num-seqs",
-                "2",
-                "--min",
-                "1",
-                "--max",
-                "16",
-                "--max-probes",
-                "3",
-                "--probe-duration",
-                "4s",
-                "--no-report",
-                "--out",
-                search.toString());
+        var s = CliTest.twoSlotSessionSearch(search, "ttft:p95<200ms");
         assertEquals(0, s.code(), s.err());
         JsonNode sj = new ObjectMapper().readTree(search.resolve("search.json").toFile());
         double users = sj.at("/result/value").asDouble();

@@ -338,6 +338,47 @@ class ProbeCommandTest {
     }
 
     @Test
+    void aSessionSloJudgesEachPointOverItsCompletedSessions(@TempDir Path tmp) throws IOException {
+        Path run = tmp.resolve("slo");
+        var r = CliTest.run(
+                "probe",
+                "--sessions",
+                "2",
+                "--turns",
+                "2",
+                "--turn-isl",
+                "64",
+                "--turn-osl",
+                "16",
+                "--requests",
+                "12",
+                "--warmup",
+                "0s",
+                "--slo",
+                "session:p95<60s",
+                "--slo",
+                "session:p50<1ms",
+                "--no-report",
+                "--out",
+                run.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(run.resolve("summary.json").toFile());
+        JsonNode slo = s.path("slo");
+        assertEquals(2, slo.size(), slo.toString());
+        double p95 = s.at("/sessions/duration_s/p95").asDouble() * 1000;
+        assertEquals("session", slo.get(0).path("metric").asText());
+        assertEquals(60000, slo.get(0).path("threshold").asDouble(), 1e-9);
+        assertEquals(p95, slo.get(0).path("observed").asDouble(), 1, "the p95 of the completed sessions' durations");
+        assertTrue(slo.get(0).path("pass").asBoolean());
+        assertFalse(slo.get(1).path("pass").asBoolean(), "no session lasts under a millisecond");
+        assertFalse(s.path("slo_pass").asBoolean());
+        assertTrue(s.at("/sessions/counts/completed").asLong() > 0);
+        assertEquals(0, s.at("/sessions/counts/good").asLong(), "every session missed session:p50<1ms");
+        // Requests carry no session duration: every completed request is good.
+        assertEquals(1.0, s.at("/metrics/slo_attainment").asDouble(), 1e-9);
+    }
+
+    @Test
     void sessionOptionsWithoutSessionsAreBadInputNamingThem(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("never");
         var turns = CliTest.run("probe", "--turns", "3", "--out", out.toString());
@@ -363,7 +404,15 @@ class ProbeCommandTest {
         assertTrue(
                 replayIsl.err().contains("--turn-isl: a replayed conversation's messages are its own"),
                 replayIsl.err());
-        for (var res : List.of(turns, think, virtual, badThink, replayIsl)) {
+        var sessionSlo = CliTest.run("probe", "--slo", "session:p95<60s", "--out", out.toString());
+        assertEquals(2, sessionSlo.code(), sessionSlo.err());
+        assertTrue(
+                sessionSlo.err().contains("session:p95<60000ms")
+                        && sessionSlo.err().contains("--sessions"),
+                sessionSlo.err());
+        var sweepSlo = CliTest.run("sweep", "--concurrency", "1", "--slo", "session:p95<60s", "--out", out.toString());
+        assertEquals(2, sweepSlo.code(), sweepSlo.err());
+        for (var res : List.of(turns, think, virtual, badThink, replayIsl, sessionSlo, sweepSlo)) {
             assertEquals(1, res.err().strip().lines().count(), res.err());
         }
         assertFalse(Files.exists(out), "nothing is written for bad input");

@@ -123,6 +123,34 @@ class SearchCommandTest {
     }
 
     @Test
+    void aSearchUnderASessionSloFindsTheMostSessionsThatFinishInTime(@TempDir Path tmp) throws IOException {
+        // Two slots: at 8 sessions they queue and take longer; at 1 a two-turn session takes some 0.4 s.
+        Path out = tmp.resolve("s");
+        var r = CliTest.twoSlotSessionSearch(out, "session:p95<600ms");
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        assertEquals(
+                "session:p95<600ms",
+                s.at("/result/binding_slo").asText(),
+                s.path("result").toString());
+        for (JsonNode p : s.get("probes")) {
+            JsonNode summary = new ObjectMapper()
+                    .readTree(out.resolve(p.get("dir").asText())
+                            .resolve("summary.json")
+                            .toFile());
+            double p95 = summary.at("/sessions/duration_s/p95").asDouble() * 1000;
+            // The probe's verdict is the session SLO's, as its summary judged it.
+            boolean pass = p.get("verdict").asText().equals("pass");
+            assertEquals(summary.at("/slo/0/pass").asBoolean(), pass, p.toString());
+            assertEquals(p95 < 600, pass, p + " p95 " + p95);
+            double margin = p.at("/margins/session:p95<600ms/value").asDouble();
+            assertEquals(summary.at("/slo/0/observed").asDouble() / 600 - 1, margin, 0.01, p.toString());
+        }
+        assertTrue(
+                s.at("/result/value").asDouble() >= 1 && s.at("/result/ci_high").asDouble() <= 16, s.toString());
+    }
+
+    @Test
     void aSearchNeedsAnSloAndASaneRange() {
         assertEquals(2, CliTest.run("search", "--virtual").code());
         var r = CliTest.run("search", "--virtual", "--slo", "ttft:p95<1s", "--min", "10", "--max", "5");

@@ -70,7 +70,7 @@ public final class Metrics {
     public static boolean isGood(RequestRecord r, boolean openLoop, List<Slo> slos) {
         if (!r.succeeded()) return false;
         for (Slo slo : slos) {
-            if (slo.isRate()) continue;
+            if (slo.isRate() || slo.metric().perSession()) continue;
             double ms = slo.metric() == SloMetric.ITL
                     ? slo.stat().of(itlGapsMicros(r)) / 1e3
                     : slo.metric().valueMs(r, openLoop);

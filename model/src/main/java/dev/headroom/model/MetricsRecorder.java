@@ -220,6 +220,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
         List<Summary.SloResult> results = new ArrayList<>();
         boolean pass = true;
         for (Slo slo : slos) {
+            if (slo.metric().perSession()) continue; // judged by SessionRecorder over whole sessions
             double observed =
                     slo.isRate() ? errorRate : slo.stat().of(d.get(slo.metric().distributionKey()));
             boolean ok = !Double.isNaN(observed) && slo.met(observed);

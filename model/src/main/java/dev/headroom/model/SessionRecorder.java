@@ -17,6 +17,11 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
     private final SessionSpec spec;
     private final boolean openLoop;
     private final List<Slo> slos;
+    /** The SLOs on a whole session's duration ({@link SloMetric#SESSION}). */
+    private final List<Slo> sessionSlos;
+    /** Every completed measured session's duration, kept only for {@link #durationsMs}. */
+    private final List<Long> kept;
+
     private final TreeMap<Integer, TurnAcc> turns = new TreeMap<>();
     private final Map<Long, Live> live = new HashMap<>();
     private final Histogram duration = new Histogram(3);
@@ -27,11 +32,31 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
         this(spec, openLoop, List.of());
     }
 
-    /** @param slos what every request of a good session meets (as {@link Metrics#isGood} judges one) */
+    /**
+     * @param slos what every request of a good session meets (as {@link Metrics#isGood} judges one), and what a good
+     *             session's duration meets (a {@code session:} SLO)
+     */
     public SessionRecorder(SessionSpec spec, boolean openLoop, List<Slo> slos) {
+        this(spec, openLoop, slos, false);
+    }
+
+    private SessionRecorder(SessionSpec spec, boolean openLoop, List<Slo> slos, boolean keep) {
         this.spec = spec;
         this.openLoop = openLoop;
         this.slos = List.copyOf(slos);
+        this.sessionSlos =
+                this.slos.stream().filter(o -> o.metric().perSession()).toList();
+        this.kept = keep ? new java.util.ArrayList<>() : null;
+    }
+
+    /**
+     * The durations (ms) of the completed measured sessions among {@code records}, in the order they completed: what
+     * a session SLO's statistic is taken over (the search's margins).
+     */
+    public static double[] durationsMs(List<RequestRecord> records, SessionSpec spec, boolean openLoop) {
+        SessionRecorder r = new SessionRecorder(spec, openLoop, List.of(), true);
+        records.forEach(r);
+        return r.kept.stream().mapToDouble(us -> us / 1e3).toArray();
     }
 
     private static final class TurnAcc {
@@ -81,8 +106,10 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
                 return;
             }
             completed++;
-            if (s.allGood) good++;
-            duration.recordValue(Math.max(0, s.endMicros - s.originMicros));
+            long micros = Math.max(0, s.endMicros - s.originMicros);
+            if (s.allGood && sessionSlos.stream().allMatch(o -> o.met(micros / 1e3))) good++;
+            duration.recordValue(micros);
+            if (kept != null) kept.add(micros);
             live.remove(t.session());
         }
     }
@@ -112,6 +139,20 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
                 }
             }
         }
+    }
+
+    /**
+     * Each session SLO judged on the completed sessions' durations so far (in ms, the statistic of the duration
+     * distribution); fails when no session completed. Empty without session SLOs.
+     */
+    public synchronized List<Summary.SloResult> sloResults() {
+        Distribution d = Distribution.of(duration, 1e-3);
+        return sessionSlos.stream()
+                .map(o -> {
+                    double observed = o.stat().of(d);
+                    return new Summary.SloResult(o, observed, !Double.isNaN(observed) && o.met(observed));
+                })
+                .toList();
     }
 
     /** What was recorded so far; sessions still open are the abandoned ones; no goodput rate. */

@@ -65,7 +65,8 @@ public record SessionSummary(
      * @param completed every call of every turn completed
      * @param failed    a request failed (the session ended there: a user gives up on a failed turn)
      * @param abandoned the run ended before the session did
-     * @param good      completed sessions every request of which met every SLO
+     * @param good      completed sessions every request of which met every request SLO, and whose duration met every
+     *                  session SLO
      */
     public record Sessions(long started, long completed, long failed, long abandoned, long good) {}
 

@@ -1,12 +1,14 @@
 package dev.headroom.model;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A service-level objective, written {@code METRIC:STAT<THRESHOLD} for latencies (e.g. {@code ttft:p95<500ms},
- * {@code itl:p99<=50ms}, {@code e2e:p99<10s}) or {@code RATE<THRESHOLD} for rates ({@code error_rate<1%}).
+ * {@code itl:p99<=50ms}, {@code e2e:p99<10s}, {@code session:p95<60s} for a whole session's duration) or
+ * {@code RATE<THRESHOLD} for rates ({@code error_rate<1%}).
  * <p>
  * The aggregate form is checked on the run's distribution: the STAT of all requests' values. The per-request
  * form, used for goodput, applies the same threshold to each request: its own ttft, tpot or e2e; for itl, the
@@ -74,6 +76,18 @@ public record Slo(SloMetric metric, SloStat stat, boolean inclusive, double thre
         return new BadInputException("bad SLO '" + text + "': write METRIC:STAT<THRESHOLD with METRIC one of "
                 + SloMetric.latencyNames() + " and STAT one of " + SloStat.names()
                 + " (e.g. ttft:p95<500ms, itl:p99<=50ms, e2e:p99<10s), or error_rate<1%");
+    }
+
+    /** Refuses a session SLO ({@code session:p95<60s}) where the load is not sessions. */
+    public static void requireSessionsFor(List<Slo> slos, boolean sessions) {
+        if (sessions) return;
+        for (Slo slo : slos) {
+            if (slo.metric().perSession()) {
+                throw new BadInputException(
+                        "SLO " + slo.text() + " judges whole sessions, and this load is independent "
+                                + "requests: give {sessions} or {session-rate} (search: {load-unit} sessions), or drop it");
+            }
+        }
     }
 
     /** The canonical text, e.g. {@code ttft:p95<500ms}. */

@@ -10,6 +10,11 @@ public enum SloMetric {
     ITL("itl", false),
     TPOT("tpot", false),
     E2E("e2e", true),
+    /**
+     * A completed session's duration (sessions only): from its first turn's origin to the end of its last request,
+     * think times included. No request has one; a session is held to it as a whole.
+     */
+    SESSION("session", false),
     ERROR_RATE("error_rate", false);
 
     private final String wire;
@@ -33,9 +38,15 @@ public enum SloMetric {
         return queued;
     }
 
-    /** The distribution a {@link Summary} keeps of it ({@code ttft_ms}); a rate has none. */
+    /** Whether it judges whole sessions rather than requests ({@link SessionRecorder} and the search's margins). */
+    public boolean perSession() {
+        return this == SESSION;
+    }
+
+    /** The distribution a {@link Summary} keeps of it ({@code ttft_ms}); a rate and a session duration have none. */
     public String distributionKey() {
         if (isRate()) throw new IllegalStateException(wire + " is a rate: it has no distribution");
+        if (perSession()) throw new IllegalStateException(wire + " is a session's: sessions.duration_s has it");
         return wire + "_ms";
     }
 
@@ -53,7 +64,7 @@ public enum SloMetric {
                         : (Metrics.micros(r.firstTokenNanos()) - Metrics.micros(r.sentNanos())) / 1e3;
             case E2E -> r.lastTokenNanos() < 0 ? Double.NaN : (Metrics.micros(r.lastTokenNanos()) - origin) / 1e3;
             case TPOT -> Metrics.tpotMicros(r) / 1e3;
-            case ITL, ERROR_RATE -> throw new IllegalStateException(wire + " has no single value per request");
+            case ITL, SESSION, ERROR_RATE -> throw new IllegalStateException(wire + " has no single value per request");
         };
     }
 

@@ -69,6 +69,35 @@ public record Summary(
     /** One SLO, what was observed for it, and whether it passed. */
     public record SloResult(Slo slo, double observed, boolean pass) {}
 
+    /**
+     * This summary with {@code more} SLO results, judged elsewhere (a session SLO, over whole sessions), after its
+     * own; it passes only when they pass too.
+     */
+    public Summary withSlo(List<SloResult> more) {
+        if (more.isEmpty()) return this;
+        List<SloResult> all = new java.util.ArrayList<>(slo);
+        all.addAll(more);
+        return new Summary(
+                counts,
+                windowSeconds,
+                distributions,
+                outputTokensPerS,
+                requestsPerS,
+                totalTokensPerS,
+                goodputRequestsPerS,
+                goodputTokensPerS,
+                sloAttainment,
+                errorRate,
+                List.copyOf(all),
+                sloPass && more.stream().allMatch(SloResult::pass),
+                errors,
+                oslShort,
+                histograms,
+                cache,
+                connections,
+                requestedIslMean);
+    }
+
     public Distribution distribution(String key) {
         return distributions.get(key);
     }

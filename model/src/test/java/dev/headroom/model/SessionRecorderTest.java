@@ -80,6 +80,49 @@ class SessionRecorderTest {
         }
     }
 
+    /** Four complete sessions of {@link #SPEC} lasting 150, 250, 350 and 450 ms. */
+    private static List<RequestRecord> fourSessions() {
+        List<RequestRecord> out = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            long stretch = 100L * i; // the last turn's calls start later in each session
+            out.add(call(4 * i, i, 0, 0, 0, 100, 0));
+            out.add(call(4 * i + 1, i, 0, 1, 40, 100, 0));
+            out.add(call(4 * i + 2, i, 1, 0, 80 + stretch, 240, 96));
+            out.add(call(4 * i + 3, i, 1, 1, 120 + stretch, 100, 0));
+        }
+        return out;
+    }
+
+    @Test
+    void aSessionSloJudgesWholeSessionsByTheirDuration() {
+        Slo slo = Slo.parse("session:p50<0.3s");
+        assertEquals("session:p50<300ms", slo.text());
+        SessionRecorder r = new SessionRecorder(SPEC, false, List.of(slo, Slo.parse("ttft:p95<100ms")));
+        fourSessions().forEach(r);
+        SessionSummary s = r.summary(10);
+        assertEquals(4, s.sessions().completed());
+        assertEquals(2, s.sessions().good(), "the 150- and 250-ms sessions");
+        List<Summary.SloResult> judged = r.sloResults();
+        assertEquals(1, judged.size(), "only the session SLO: the requests' own are judged over requests");
+        assertEquals(250, judged.getFirst().observed(), 0.5, "p50 of 150, 250, 350, 450 ms by nearest rank");
+        assertTrue(judged.getFirst().pass());
+        SessionRecorder strict = new SessionRecorder(SPEC, false, List.of(Slo.parse("session:max<400ms")));
+        fourSessions().forEach(strict);
+        assertEquals(false, strict.sloResults().getFirst().pass());
+        assertEquals(450, strict.sloResults().getFirst().observed(), 0.5);
+        assertEquals(
+                List.of(150.0, 250.0, 350.0, 450.0),
+                java.util.Arrays.stream(SessionRecorder.durationsMs(fourSessions(), SPEC, false))
+                        .boxed()
+                        .toList());
+        // A request carries no session duration: the request goodput ignores a session SLO.
+        assertTrue(Metrics.isGood(fourSessions().getFirst(), false, List.of(Slo.parse("session:p50<1ms"))));
+        var e = assertThrows(
+                BadInputException.class, () -> Slo.requireSessionsFor(List.of(Slo.parse("session:p95<60s")), false));
+        assertTrue(
+                e.getMessage().contains("session:p95<60000ms") && e.getMessage().contains("sessions"), e.getMessage());
+    }
+
     @Test
     void thinkTimesParseSampleAndRefuseNonsenseInOneLine() {
         assertEquals(new ThinkTime.Fixed(2), ThinkTime.parse("2s"));

@@ -1,7 +1,10 @@
 package dev.headroom.optimizer;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.SessionRecorder;
+import dev.headroom.model.SessionSpec;
 import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
@@ -25,8 +28,21 @@ public record Margin(Slo slo, double value, double se, int samples) {
         return value < 0;
     }
 
-    /** Computes the margin of {@code slo} over the measured (non-warm-up) records. */
+    /** Computes the margin of {@code slo} over the measured (non-warm-up) records of independent requests. */
     public static Margin of(Slo slo, List<RequestRecord> records, boolean openLoop) {
+        return of(slo, records, openLoop, null);
+    }
+
+    /**
+     * Computes the margin of {@code slo} over the measured (non-warm-up) records; a session SLO over the durations of
+     * the completed sessions of {@code sessions} among them (none completed: as failing as it gets).
+     */
+    public static Margin of(Slo slo, List<RequestRecord> records, boolean openLoop, SessionSpec sessions) {
+        if (slo.metric().perSession()) {
+            if (sessions == null)
+                throw new BadInputException("SLO " + slo.text() + " judges sessions; the load is not sessions");
+            return ofValues(slo, SessionRecorder.durationsMs(records, sessions, openLoop));
+        }
         List<RequestRecord> measured =
                 records.stream().filter(r -> !r.warmup() && r.measured()).toList();
         if (slo.isRate()) {
@@ -37,7 +53,11 @@ public record Margin(Slo slo, double value, double se, int samples) {
             double se = Math.sqrt((rate * (1 - rate) + 1.0 / Math.max(n, 1)) / Math.max(n, 1)) / scale;
             return new Margin(slo, (rate - slo.threshold()) / scale, se, n);
         }
-        double[] inOrder = values(slo.metric(), measured, openLoop);
+        return ofValues(slo, values(slo.metric(), measured, openLoop));
+    }
+
+    /** The margin of a latency SLO over its values (ms) in the order they were measured. */
+    private static Margin ofValues(Slo slo, double[] inOrder) {
         double t = slo.threshold();
         if (inOrder.length == 0) return new Margin(slo, 1, 1, 0); // nothing completed: as failing as it gets
         double[] v = inOrder.clone();

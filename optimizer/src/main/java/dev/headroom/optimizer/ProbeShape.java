@@ -226,7 +226,7 @@ public final class ProbeShape {
                 boolean allPass = true;
                 for (int s = 0; s < need.length; s++) {
                     Slo slo = spec.slos().get(s);
-                    Margin m = Margin.of(slo, records, open);
+                    Margin m = Margin.of(slo, records, open, spec.sessions());
                     if (m.samples() < need[s]) return false;
                     boolean sure = Math.abs(m.value()) > STOP_Z * m.se();
                     if (sure && m.value() > 0 && records.size() >= failAfter) return true;

@@ -49,6 +49,7 @@ public final class SearchRun {
     private int reused;
 
     public SearchRun(SearchSpec spec, RunInfo info, boolean simulated, LoadPoint point) {
+        Slo.requireSessionsFor(spec.slos(), spec.sessions() != null);
         this.spec = spec;
         this.info = info;
         this.simulated = simulated;
@@ -211,7 +212,7 @@ public final class SearchRun {
         Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();
         boolean pass = true;
         for (Slo s : spec.slos()) {
-            Margin mg = Margin.of(s, m.records(), open);
+            Margin mg = Margin.of(s, m.records(), open, spec.sessions());
             margins.put(s.text(), new SearchReport.SloMargin(mg.value(), mg.se(), mg.samples()));
             pass &= mg.passing();
         }

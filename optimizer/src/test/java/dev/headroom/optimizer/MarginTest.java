@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.model.ErrorKind;
+import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.SessionSpec;
+import dev.headroom.model.SessionTurn;
 import dev.headroom.model.Slo;
 import dev.headroom.model.TokenSource;
 import java.util.ArrayList;
@@ -48,6 +51,27 @@ class MarginTest {
         Margin independent = Margin.of(slo, inOrder(shuffled), false);
         assertEquals(independent.value(), correlated.value(), 1e-12, "the same values, the same percentile");
         assertTrue(correlated.se() > 2 * independent.se(), correlated.se() + " vs " + independent.se());
+    }
+
+    @Test
+    void aSessionSloIsJudgedOnCompletedSessionsDurations() {
+        // Ten one-turn sessions, one request each, lasting 10, 20, ..., 100 ms; session 10 never completes.
+        SessionSpec spec =
+                SessionSpec.chat(1, new LengthDistribution.Fixed(10), new LengthDistribution.Fixed(2), null, 0);
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 1; i <= 10; i++) {
+            records.add(RequestRecord.completed(
+                            i, 0, 0, new long[] {MS, i * 10 * MS}, i * 10 * MS, 10, TokenSource.USAGE, 2, 0)
+                    .withTurn(new SessionTurn(i, 0, 0, 0, 1)));
+        }
+        records.add(RequestRecord.failed(11, 0, 0, 5 * MS, 10, 2, 500, ErrorKind.HTTP_5XX, "boom")
+                .withTurn(new SessionTurn(10, 0, 0, 0, 1)));
+        Margin m = Margin.of(Slo.parse("session:p90<100ms"), records, false, spec);
+        assertEquals(10, m.samples(), "the ten completed sessions");
+        assertEquals(-0.1, m.value(), 1e-9, "p90 of 10..100 ms by nearest rank is 90 ms");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> Margin.of(Slo.parse("session:p90<100ms"), records, false));
+        assertTrue(e.getMessage().contains("sessions"), e.getMessage());
     }
 
     @Test

@@ -190,7 +190,9 @@ public final class LoadPoints implements SearchRun.LoadPoint {
             }
             if (scraper != null) server = scraped(scraper);
         }
-        Summary summary = metrics.summary();
+        // A session SLO is judged over whole sessions, beside the requests' own.
+        Summary summary =
+                conversations == null ? metrics.summary() : metrics.summary().withSlo(conversations.sloResults());
         ProbeReport report = report(
                 m,
                 summary,

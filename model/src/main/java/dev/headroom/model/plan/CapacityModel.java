@@ -45,7 +45,7 @@ public record CapacityModel(String option, String source, Measurer measurer, Map
             case TTFT, TTFT_FROM_SEND -> ObservedMetric.Kind.TTFT;
             case ITL, TPOT -> ObservedMetric.Kind.TPOT;
             case E2E -> ObservedMetric.Kind.E2E;
-            case ERROR_RATE -> null;
+            case SESSION, ERROR_RATE -> null;
         };
     }
 }

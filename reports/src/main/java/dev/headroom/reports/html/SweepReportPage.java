@@ -69,7 +69,7 @@ final class SweepReportPage {
         if (n > 0) {
             for (Summary.SloResult r : points.getFirst().report().summary().slo()) {
                 Slo s = r.slo();
-                if (s.isRate()) continue;
+                if (s.isRate() || s.metric().perSession()) continue;
                 String key = s.metric().distributionKey() + " " + s.stat().text();
                 metrics.put(key, s.threshold());
                 stats.put(key, s.stat());
