@@ -6,6 +6,8 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
+import dev.headroom.model.ThinkTime;
+import dev.headroom.probe.Trace;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
@@ -69,7 +71,31 @@ public final class ProbeCommand implements Callable<Integer> {
         List<Slo> slos = run.slos();
         WorkloadSpec work = workload.toSpec();
         MeasurementRequest plan;
-        if (work.trace() != null) {
+        if (work.trace() != null && work.trace().hasSessions()) {
+            if (point.mode != null) {
+                throw new BadInputException("--trace: a session trace sets when each session starts; drop "
+                        + "--concurrency/--rate/--sessions/--session-rate");
+            }
+            if (load.thinkTime().meanSeconds() > 0) {
+                throw new BadInputException("--think-time: a session trace says when each turn is due; drop it");
+            }
+            if (target.virtual()) {
+                throw new BadInputException("--virtual does not run sessions yet: drop --virtual to replay the session "
+                        + "trace on the embedded simulator over HTTP (or give --url)");
+            }
+            int most = work.trace().sessionList().stream()
+                    .mapToInt(Trace.Session::turns)
+                    .max()
+                    .orElse(1);
+            var conversations = sessions.toSpec(true, ThinkTime.NONE, most);
+            var starts = work.trace().sessionArrivals();
+            plan = run.planForSessionTrace(
+                    new LoadModel.Open(starts.meanRate(), starts),
+                    load,
+                    work.workload(),
+                    work.trace().size(),
+                    conversations);
+        } else if (work.trace() != null) {
             if (point.mode != null) throw new BadInputException("--trace sets the arrivals; drop --concurrency/--rate");
             var replay = work.trace().arrivals();
             plan = run.planForTrace(

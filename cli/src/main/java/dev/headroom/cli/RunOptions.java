@@ -94,6 +94,18 @@ public final class RunOptions {
                 loadModel, load, workload, duration, requests > 0 || duration != null ? requests : traceSize, null);
     }
 
+    /** A session trace's replay: every traced turn once (unless a count or duration is given), as sessions. */
+    MeasurementRequest planForSessionTrace(
+            LoadModel loadModel, LoadOptions load, Workload workload, int traceTurns, SessionSpec sessions) {
+        return point(
+                loadModel,
+                load,
+                workload,
+                duration,
+                requests > 0 || duration != null ? requests : traceTurns,
+                sessions);
+    }
+
     private MeasurementRequest point(
             LoadModel loadModel, LoadOptions load, Workload workload, Duration d, int n, SessionSpec sessions) {
         RunLength length = new RunLength(

@@ -95,7 +95,8 @@ public final class WorkloadOptions {
             names = "--trace",
             paramLabel = "FILE",
             description = "Replay a JSONL trace of {timestamp (ms), input_length, output_length} (Mooncake style): "
-                    + "arrival times and lengths come from the file.")
+                    + "arrival times and lengths come from the file. Lines with a session_id (and optionally a "
+                    + "turn) are a session trace: each session a conversation, each line a turn due at its time.")
     Path trace;
 
     @Option(

@@ -379,6 +379,75 @@ class ProbeCommandTest {
     }
 
     @Test
+    void aSessionTraceReplaysEachSessionsTurnsWhenTheTraceSaysOrWhenTheLastAnswerCame(@TempDir Path tmp)
+            throws IOException {
+        // Session a: turns at 0, 2.0 and 2.2 s; b: 0.5 and 0.6 s (its first answer comes later than that); c at 1.0 s.
+        Path trace = tmp.resolve("sessions.jsonl");
+        Files.writeString(trace, """
+                {"session_id": "a", "timestamp": 1000, "input_length": 200, "output_length": 20}
+                {"session_id": "b", "timestamp": 1500, "input_length": 100, "output_length": 10}
+                {"session_id": "a", "timestamp": 3000, "input_length": 50, "output_length": 30}
+                {"session_id": "c", "timestamp": 2000, "input_length": 300, "output_length": 5}
+                {"session_id": "b", "timestamp": 1600, "input_length": 60, "output_length": 10}
+                {"session_id": "a", "timestamp": 3200, "input_length": 40, "output_length": 8}
+                """);
+        Path run = tmp.resolve("replay");
+        var r = CliTest.run(
+                "probe", "--trace", trace.toString(), "--warmup", "0s", "--no-report", "--out", run.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("session trace sessions.jsonl (3 sessions, 6 turns)"), r.out());
+        double[] start = {0, 0.5, 1.0};
+        double[][] due = {{0, 2.0, 2.2}, {0, 0.1}, {0}};
+        int[][] osl = {{20, 30, 8}, {10, 10}, {5}};
+        java.util.Map<String, Double> ended = new java.util.HashMap<>();
+        List<JsonNode> lines = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(run.resolve("requests.jsonl")))
+            lines.add(new ObjectMapper().readTree(line));
+        assertEquals(6, lines.size());
+        lines.sort(
+                java.util.Comparator.comparingDouble(q -> q.path("intended_s").asDouble()));
+        for (JsonNode q : lines) {
+            int session = q.path("session").asInt(), turn = q.path("turn").asInt();
+            assertEquals(due[session].length, q.path("session_turns").asInt(), q.toString());
+            assertEquals(osl[session][turn], q.path("osl_requested").asInt(), q.toString());
+            double scheduled = start[session] + due[session][turn];
+            double intended = q.path("intended_s").asDouble();
+            assertTrue(intended >= scheduled - 1e-3, "not before the trace's time: " + q);
+            if (turn > 0) {
+                double previous = ended.get(session + "/" + (turn - 1));
+                assertTrue(intended >= previous - 1e-3, "not before the last answer: " + q);
+                // Due at the later of the two, up to the client's own scheduling.
+                assertTrue(intended <= Math.max(scheduled, previous) + 0.05, q.toString());
+            } else {
+                assertEquals(scheduled, intended, 1e-6, "a session starts when the trace says");
+            }
+            ended.put(session + "/" + turn, q.path("end_s").asDouble());
+        }
+        var think = CliTest.run(
+                "probe",
+                "--trace",
+                trace.toString(),
+                "--think-time",
+                "1s",
+                "--out",
+                tmp.resolve("t").toString());
+        assertEquals(2, think.code(), think.err());
+        assertTrue(think.err().contains("--think-time"), think.err());
+        Files.writeString(
+                tmp.resolve("mixed.jsonl"),
+                "{\"session_id\": 1, \"timestamp\": 0, \"input_length\": 5, \"output_length\": 5}\n"
+                        + "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 5}\n");
+        var mixed = CliTest.run(
+                "probe",
+                "--trace",
+                tmp.resolve("mixed.jsonl").toString(),
+                "--out",
+                tmp.resolve("m").toString());
+        assertEquals(2, mixed.code(), mixed.err());
+        assertTrue(mixed.err().contains("line 2") && mixed.err().contains("session_id"), mixed.err());
+    }
+
+    @Test
     void sessionOptionsWithoutSessionsAreBadInputNamingThem(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("never");
         var turns = CliTest.run("probe", "--turns", "3", "--out", out.toString());

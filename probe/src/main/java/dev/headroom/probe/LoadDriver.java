@@ -278,8 +278,14 @@ final class LoadDriver {
             }
             if (spec.fanOut() > 0 && !fanOut(c, session, turn)) return false;
             if (turn + 1 < c.turns()) {
-                double think = spec.thinkTime().sampleSeconds(Seeds.think(point.seed(), where));
-                if (think > 0) clock.sleepUntil(clock.now() + seconds(think));
+                double traced = c.dueSeconds(turn + 1);
+                if (!Double.isNaN(traced)) {
+                    // A traced turn is due when the trace says, or when the last answer came if that was later.
+                    clock.sleepUntil(Math.max(clock.now(), firstDue + seconds(traced)));
+                } else {
+                    double think = spec.thinkTime().sampleSeconds(Seeds.think(point.seed(), where));
+                    if (think > 0) clock.sleepUntil(clock.now() + seconds(think));
+                }
             }
         }
         return true;

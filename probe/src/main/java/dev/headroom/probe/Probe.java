@@ -108,7 +108,8 @@ public final class Probe implements Measurer {
                             workload.ignoreEos(),
                             runSalt,
                             point.seed(),
-                            workload.dataset());
+                            workload.dataset(),
+                            workload.trace());
             LoadDriver driver =
                     new LoadDriver(executor, prompts, conversations, point, clock, sink, monitor::restart, keep);
             List<RequestRecord> records = driver.run();

@@ -36,16 +36,31 @@ final class SessionPrompts {
     private final boolean ignoreEos;
     private final Dataset dataset;
     private final int[] order;
+    /** A session trace's sessions, in arrival order, or null. */
+    private final List<Trace.Session> traced;
 
     SessionPrompts(Api api, String model, SessionSpec spec, boolean ignoreEos, String salt, long seed) {
-        this(api, model, spec, ignoreEos, salt, seed, null);
+        this(api, model, spec, ignoreEos, salt, seed, null, null);
     }
 
-    /** @param dataset conversations to replay, or null for synthetic turns */
+    /**
+     * @param dataset conversations to replay, or null for synthetic turns
+     * @param trace   a session trace whose sessions give each turn's message and answer lengths (and when it is due),
+     *                or null
+     */
     SessionPrompts(
-            Api api, String model, SessionSpec spec, boolean ignoreEos, String salt, long seed, Dataset dataset) {
-        if (dataset == null && (spec.turnOutput() == null || spec.turnInput() == null)) {
-            throw new BadInputException("messages and answers as recorded need a dataset of conversations to replay");
+            Api api,
+            String model,
+            SessionSpec spec,
+            boolean ignoreEos,
+            String salt,
+            long seed,
+            Dataset dataset,
+            Trace trace) {
+        this.traced = trace == null || !trace.hasSessions() ? null : trace.sessionList();
+        if (dataset == null && traced == null && (spec.turnOutput() == null || spec.turnInput() == null)) {
+            throw new BadInputException("messages and answers as recorded need a dataset of conversations or a session "
+                    + "trace to replay");
         }
         this.dataset = dataset;
         this.order = dataset == null ? null : shuffled(dataset.conversations().size(), seed);
@@ -90,15 +105,27 @@ final class SessionPrompts {
         private int dropped;
         /** The dataset conversation this session replays, or null. */
         private final Dataset.Conversation replay;
+        /** The traced session this session replays (the trace's sessions in arrival order, cycled), or null. */
+        private final Trace.Session trace;
 
         private Conversation(long session) {
             this.session = session;
             this.replay = dataset == null ? null : dataset.conversations().get(order[(int) (session % order.length)]);
+            this.trace = traced == null ? null : traced.get((int) (session % traced.size()));
         }
 
-        /** Turns this session has: the spec's, or the replayed conversation's (at most the spec's). */
+        /** Turns this session has: the spec's, or the replayed conversation's or traced session's (at most the spec's). */
         int turns() {
+            if (trace != null) return Math.min(spec.turns(), trace.turns());
             return replay == null ? spec.turns() : Math.min(spec.turns(), replay.turns());
+        }
+
+        /**
+         * When turn {@code turn} of a traced session is due, in seconds after its first turn; NaN for a session that
+         * is not traced (its turns follow the think time).
+         */
+        double dueSeconds(int turn) {
+            return trace == null ? Double.NaN : trace.turnOffsetsSeconds()[turn];
         }
 
         /**
@@ -117,6 +144,10 @@ final class SessionPrompts {
                 for (String r : subResults)
                     content.append("[sub-call result]").append(r).append('\n');
                 subResults.clear();
+            }
+            if (trace != null) {
+                isl = trace.inputTokens()[turn];
+                if (spec.turnOutput() == null) osl = trace.outputTokens()[turn];
             }
             if (replay != null) {
                 String said = replay.userTurns().get(turn);

@@ -22,9 +22,22 @@ import java.util.Set;
  * {@value #BLOCK_TOKENS} tokens, two requests sharing a block exactly where their ids match (the last block may be
  * partial). Lines are replayed in timestamp order, at their recorded offsets from the first.
  *
- * @param hashIds each request's block ids, or null for a request (or a trace) without them
+ * <p>A <b>session trace</b> gives every line a {@code session_id} (and optionally its {@code turn}): each line is one
+ * turn of a conversation, its {@code input_length} the turn's new user message and {@code output_length} its answer
+ * ({@link #sessions}).
+ *
+ * @param hashIds  each request's block ids, or null for a request (or a trace) without them
+ * @param sessions each request's session id, or null for a trace of independent requests
+ * @param turns    each request's turn as the trace numbers it, or -1 where it does not (then timestamp order)
  */
-public record Trace(Path file, double[] offsetsSeconds, int[] inputTokens, int[] outputTokens, long[][] hashIds) {
+public record Trace(
+        Path file,
+        double[] offsetsSeconds,
+        int[] inputTokens,
+        int[] outputTokens,
+        long[][] hashIds,
+        String[] sessions,
+        int[] turns) {
     /** Tokens per hash id in Mooncake's traces. */
     public static final int BLOCK_TOKENS = 512;
 
@@ -33,6 +46,8 @@ public record Trace(Path file, double[] offsetsSeconds, int[] inputTokens, int[]
         ObjectMapper json = new ObjectMapper();
         List<long[]> rows = new ArrayList<>();
         List<long[]> hashes = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        List<Integer> turnOf = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             int n = 0;
@@ -51,8 +66,21 @@ public record Trace(Path file, double[] offsetsSeconds, int[] inputTokens, int[]
                     throw new BadInputException("{trace} " + file + " line " + n + ": needs numeric \"timestamp\" "
                             + "(ms), \"input_length\" >= 1 and \"output_length\" >= 1");
                 }
+                JsonNode session = o.path("session_id");
+                boolean inSession = session.isValueNode() && !session.isNull();
+                if (!ids.isEmpty() && inSession != (ids.getFirst() != null)) {
+                    throw new BadInputException("{trace} " + file + " line " + n + ": every line has a \"session_id\" "
+                            + "(a session trace) or none does (a trace of requests)");
+                }
+                JsonNode turn = o.path("turn");
+                if (!turn.isMissingNode() && !(turn.canConvertToInt() && turn.asInt() >= 0)) {
+                    throw new BadInputException("{trace} " + file + " line " + n + ": \"turn\" must be a whole "
+                            + "number >= 0, got " + turn);
+                }
                 rows.add(new long[] {Math.round(ts.asDouble() * 1000), isl.asInt(), osl.asInt(), hashes.size()});
                 hashes.add(hashIds(o.path("hash_ids"), isl.asInt(), file, n));
+                ids.add(inSession ? session.asText() : null);
+                turnOf.add(turn.isMissingNode() ? -1 : turn.asInt());
             }
         } catch (JacksonException e) {
             throw new BadInputException("{trace} " + file + ": not JSONL: " + e.getOriginalMessage());
@@ -64,14 +92,72 @@ public record Trace(Path file, double[] offsetsSeconds, int[] inputTokens, int[]
         double[] offsets = new double[rows.size()];
         int[] in = new int[rows.size()];
         int[] out = new int[rows.size()];
-        long[][] ids = new long[rows.size()][];
+        long[][] blockIds = new long[rows.size()][];
+        boolean traced = ids.getFirst() != null;
+        String[] sessionOf = traced ? new String[rows.size()] : null;
+        int[] turnAt = new int[rows.size()];
         for (int i = 0; i < rows.size(); i++) {
+            int line = (int) rows.get(i)[3];
             offsets[i] = (rows.get(i)[0] - rows.get(0)[0]) / 1e6;
             in[i] = (int) rows.get(i)[1];
             out[i] = (int) rows.get(i)[2];
-            ids[i] = hashes.get((int) rows.get(i)[3]);
+            blockIds[i] = hashes.get(line);
+            if (traced) sessionOf[i] = ids.get(line);
+            turnAt[i] = turnOf.get(line);
         }
-        return new Trace(file, offsets, in, out, ids);
+        return new Trace(file, offsets, in, out, blockIds, sessionOf, turnAt);
+    }
+
+    /** Whether this is a session trace: every line one turn of a session. */
+    public boolean hasSessions() {
+        return sessions != null;
+    }
+
+    /**
+     * One session of a session trace: when its first turn arrived (seconds from the trace's first line), and each turn,
+     * in order, as offsets from that first turn with its new message's and answer's lengths.
+     */
+    public record Session(
+            String id, double startSeconds, double[] turnOffsetsSeconds, int[] inputTokens, int[] outputTokens) {
+        public int turns() {
+            return inputTokens.length;
+        }
+    }
+
+    /**
+     * The sessions of a session trace in the order their first turns arrived; a session's turns in the order its
+     * {@code turn} numbers give (where every line of it has one), else in timestamp order. Empty for a trace of
+     * requests.
+     */
+    public List<Session> sessionList() {
+        if (sessions == null) return List.of();
+        java.util.LinkedHashMap<String, List<Integer>> byId = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < sessions.length; i++)
+            byId.computeIfAbsent(sessions[i], k -> new ArrayList<>()).add(i);
+        List<Session> out = new ArrayList<>();
+        for (var e : byId.entrySet()) {
+            List<Integer> rows = new ArrayList<>(e.getValue());
+            if (rows.stream().allMatch(i -> turns[i] >= 0)) rows.sort(java.util.Comparator.comparingInt(i -> turns[i]));
+            double start =
+                    rows.stream().mapToDouble(i -> offsetsSeconds[i]).min().orElseThrow();
+            double[] at = new double[rows.size()];
+            int[] in = new int[rows.size()], out2 = new int[rows.size()];
+            for (int k = 0; k < rows.size(); k++) {
+                at[k] = Math.max(0, offsetsSeconds[rows.get(k)] - start);
+                in[k] = inputTokens[rows.get(k)];
+                out2[k] = outputTokens[rows.get(k)];
+            }
+            out.add(new Session(e.getKey(), start, at, in, out2));
+        }
+        out.sort(java.util.Comparator.comparingDouble(Session::startSeconds));
+        return out;
+    }
+
+    /** A session trace's session arrivals (each session's first turn) as an arrival process. */
+    public ArrivalProcess.Replay sessionArrivals() {
+        double[] starts =
+                sessionList().stream().mapToDouble(Session::startSeconds).toArray();
+        return new ArrivalProcess.Replay(starts);
     }
 
     /** A line's hash ids, or null without them; as many as its input's blocks, or it is bad input. */

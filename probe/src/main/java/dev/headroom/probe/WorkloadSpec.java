@@ -63,6 +63,11 @@ public record WorkloadSpec(
                     + dataset.entries().size() + " prompts)"
                     + (outputTokens != null ? ", osl " + outputTokens.text() : "") + (ignoreEos ? ", ignore_eos" : "");
         }
+        if (trace != null && trace.hasSessions()) {
+            return "session trace " + trace.file().getFileName() + " ("
+                    + trace.sessionList().size() + " sessions, " + trace.size() + " turns)"
+                    + (ignoreEos ? ", ignore_eos" : "");
+        }
         if (trace != null) {
             return "trace " + trace.file().getFileName() + " (" + trace.size() + " requests"
                     + (trace.hasHashIds()
