@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A session load point's metrics, accumulated as its requests finish (as {@link MetricsRecorder} does for every
- * request): per turn index, HdrHistograms of TTFT, E2E and prompt length and the cache counters; per session in
+ * request): per turn index, HdrHistograms of TTFT, E2E, ITL and prompt length and the cache counters; per session in
  * progress, a few numbers until its last call ends. Memory grows with turns and with sessions in progress, never with
  * the run's length. Thread-safe.
  */
@@ -60,7 +60,7 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
     }
 
     private static final class TurnAcc {
-        final Histogram ttft = new Histogram(3), e2e = new Histogram(3), isl = new Histogram(3);
+        final Histogram ttft = new Histogram(3), e2e = new Histogram(3), isl = new Histogram(3), itl = new Histogram(3);
         long completed, failed, reporting, prompt, cached;
     }
 
@@ -130,6 +130,8 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
                 if (r.firstTokenNanos() >= 0) {
                     a.ttft.recordValue(Math.max(0, Metrics.micros(r.firstTokenNanos()) - origin));
                     a.e2e.recordValue(Math.max(0, Metrics.micros(r.lastTokenNanos()) - origin));
+                    // Every gap, as the point's itl counts them (a record kept for margins has not every chunk's time).
+                    if (kept == null) for (double gap : Metrics.itlGapsMicros(r)) a.itl.recordValue(Math.round(gap));
                 }
                 a.isl.recordValue(Math.max(0, r.promptTokens()));
                 if (r.cachedTokens() >= 0) {
@@ -174,6 +176,7 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
                             a.failed,
                             Distribution.of(a.ttft, 1e-3),
                             Distribution.of(a.e2e, 1e-3),
+                            Distribution.of(a.itl, 1e-3),
                             Distribution.of(a.isl, 1),
                             a.reporting,
                             a.prompt,

@@ -33,6 +33,7 @@ public record SessionSummary(
      * One turn index's requests: latencies of the completed ones, and their prompts as the server counted and cached
      * them.
      *
+     * @param itlMs         every inter-token gap of the turn's completed requests (as {@code itl} counts them)
      * @param promptTokens  prompt tokens of the completed requests whose usage said how many were cached
      * @param cachedTokens  of those, served from the server's prefix cache
      * @param reporting     completed requests whose usage said how many prompt tokens were cached
@@ -43,6 +44,7 @@ public record SessionSummary(
             long failed,
             Distribution ttftMs,
             Distribution e2eMs,
+            Distribution itlMs,
             Distribution islTokens,
             long reporting,
             long promptTokens,

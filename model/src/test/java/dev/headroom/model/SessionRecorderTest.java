@@ -58,6 +58,8 @@ class SessionRecorderTest {
         assertEquals(1, first.failed());
         assertEquals(1, second.completed());
         assertEquals(20, second.ttftMs().p50(), 0.1);
+        assertEquals(10, second.itlMs().p50(), 0.1, "one gap of 10 ms between its two chunks");
+        assertEquals(1, second.itlMs().count());
         assertEquals(240, second.promptTokens());
         assertEquals(96, second.cachedTokens());
         assertEquals(144, second.prefilledTokens());

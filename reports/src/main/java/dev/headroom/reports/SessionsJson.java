@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.headroom.model.Distribution;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.SessionSpec;
 import dev.headroom.model.SessionSummary;
@@ -39,6 +40,7 @@ final class SessionsJson {
             u.put("failed", t.failed());
             u.set("ttft_ms", SummaryJson.distribution(t.ttftMs(), 3));
             u.set("e2e_ms", SummaryJson.distribution(t.e2eMs(), 3));
+            u.set("itl_ms", SummaryJson.distribution(t.itlMs(), 3));
             u.set("isl", SummaryJson.distribution(t.islTokens(), 1));
             ObjectNode c = u.putObject("cache");
             c.put("reporting", t.reporting());
@@ -96,6 +98,7 @@ final class SessionsJson {
                     u.path("failed").asLong(),
                     SummaryJson.distribution(u.path("ttft_ms")),
                     SummaryJson.distribution(u.path("e2e_ms")),
+                    u.has("itl_ms") ? SummaryJson.distribution(u.path("itl_ms")) : Distribution.empty(),
                     SummaryJson.distribution(u.path("isl")),
                     c.path("reporting").asLong(),
                     c.path("prompt_tokens").asLong(),

@@ -122,16 +122,19 @@ final class ProbeReportPage {
         return page;
     }
 
-    /** A load of sessions: TTFT and the prompt's cached share by turn, and the cache's hit rate over the run. */
+    /** A load of sessions: TTFT, ITL and the prompt's cached share by turn, and the cache's hit rate over the run. */
     private static void sessions(Page page, SessionSummary s, List<RequestsJsonl.Line> requests) {
         page.h2("Sessions");
         int n = s.turns().size();
         double[] turn = new double[n], p50 = new double[n], p95 = new double[n], cached = new double[n];
+        double[] itl50 = new double[n], itl99 = new double[n];
         for (int i = 0; i < n; i++) {
             SessionSummary.Turn t = s.turns().get(i);
             turn[i] = t.turn() + 1;
             p50[i] = t.ttftMs().p50();
             p95[i] = t.ttftMs().p95();
+            itl50[i] = t.itlMs().p50();
+            itl99[i] = t.itlMs().p99();
             cached[i] = t.cachedFraction();
         }
         page.charts(
@@ -139,12 +142,17 @@ final class ProbeReportPage {
                         new Chart("TTFT by turn", "turn", "ttft (ms)")
                                 .line("p50", turn, p50)
                                 .line("p95", turn, p95),
+                        new Chart("ITL by turn", "turn", "itl (ms)")
+                                .line("p50", turn, itl50)
+                                .line("p99", turn, itl99),
                         new Chart("Cached share of the prompt by turn", "turn", "cached ÷ prompt tokens")
                                 .line("cached", turn, cached),
                         cacheOverTime(requests)),
                 List.of(
                         "TTFT of each turn's own request (not sub-calls or tool rounds), from its origin: while the "
                                 + "server's cache holds the history, later turns prefill only their new message.",
+                        "Inter-token gaps of each turn's own requests: a turn whose long history is prefilled beside "
+                                + "other sessions' decodes stretches them.",
                         "Prompt tokens the server said it served from its prefix cache, over the turn's prompt tokens"
                                 + " (requests whose usage said; docs/sessions.md).",
                         "The same share over every measured request that ended in each 10-s interval of the run: a "
