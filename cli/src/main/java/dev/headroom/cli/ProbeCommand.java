@@ -12,6 +12,7 @@ import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SummaryJson;
+import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -79,10 +80,6 @@ public final class ProbeCommand implements Callable<Integer> {
             if (load.thinkTime().meanSeconds() > 0) {
                 throw new BadInputException("--think-time: a session trace says when each turn is due; drop it");
             }
-            if (target.virtual()) {
-                throw new BadInputException("--virtual does not run sessions yet: drop --virtual to replay the session "
-                        + "trace on the embedded simulator over HTTP (or give --url)");
-            }
             int most = work.trace().sessionList().stream()
                     .mapToInt(Trace.Session::turns)
                     .max()
@@ -111,10 +108,7 @@ public final class ProbeCommand implements Callable<Integer> {
                             .max()
                             .orElse(0);
             var conversations = sessions.toSpec(point.sessions(), load.thinkTime(), datasetTurns);
-            if (conversations != null && target.virtual()) {
-                throw new BadInputException("--virtual does not run sessions yet: drop --virtual to run them on the "
-                        + "embedded simulator over HTTP (or give --url)");
-            }
+            if (conversations != null && target.virtual()) VirtualEngine.checkSessions(conversations);
             if (conversations != null && work.sharedPrefixTokens() > 0) {
                 throw new BadInputException("sessions build their own prompts: drop --shared-prefix "
                         + "(--system-prompt-tokens is the prefix sessions share)");

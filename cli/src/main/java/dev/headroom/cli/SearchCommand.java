@@ -18,6 +18,7 @@ import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.RunFiles;
 import dev.headroom.reports.SearchJson;
+import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -196,10 +197,7 @@ public final class SearchCommand implements Callable<Integer> {
                 Goodput.Unit.parse(goodputUnit));
         SessionSpec sessions = sessionOptions.toSpec(sessionLoad(), load.thinkTime());
         if (sessions != null) {
-            if (target.virtual()) {
-                throw new BadInputException("--virtual does not run sessions yet: drop --virtual to search them on the "
-                        + "embedded simulator over HTTP (or give --url)");
-            }
+            if (target.virtual()) VirtualEngine.checkSessions(sessions);
             if (work.sharedPrefixTokens() > 0) {
                 throw new BadInputException("sessions build their own prompts: drop --shared-prefix "
                         + "(--system-prompt-tokens is the prefix sessions share)");

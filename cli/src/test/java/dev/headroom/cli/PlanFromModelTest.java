@@ -159,6 +159,82 @@ class PlanFromModelTest {
     }
 
     @Test
+    void aClassOfUsersNeverMeasuredIsSearchedInSessionsOnTheModel(@TempDir Path tmp) throws IOException {
+        Path forecast = tmp.resolve("forecast.yaml");
+        Files.writeString(forecast, """
+                horizon_months: 1
+                classes:
+                  - name: assistant
+                    unit: users
+                    session: {turns: 3, turn_isl: 200, turn_osl: 64, system_prompt_tokens: 500, think_time_s: 2}
+                    slo: "ttft:p95<300ms"
+                    traffic:
+                      peak_users: 3000
+                      diurnal: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+                """);
+        Path out = tmp.resolve("p");
+        var r = CliTest.run(
+                "plan",
+                "--forecast",
+                forecast.toString(),
+                "--catalog",
+                CONFIGS.resolve("catalog.yaml").toString(),
+                "--option",
+                "h100",
+                "--capacity-model",
+                "h100=stock",
+                "--no-report",
+                "--out",
+                out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("modelling assistant@h100") && r.err().contains("sessions per second"), r.err());
+        JsonNode c = capacity(JSON.readTree(out.resolve("plan.json").toFile()), "assistant");
+        assertEquals("users", c.path("unit").asText(), c.toString());
+        assertTrue(c.path("modelled").asBoolean() && c.path("derived").asBoolean(), c.toString());
+        double seconds = c.path("session_s").asDouble();
+        // Three turns, two think times of 2 s between them, and the answers: a little over 4 s.
+        assertTrue(seconds > 4 && seconds < 10, c.toString());
+
+        // The same search in sessions on the virtual clock gives the rate the users come from (Little's law).
+        Path s = tmp.resolve("s");
+        var search = CliTest.run(
+                "search",
+                "--virtual",
+                "--load-unit",
+                "sessions",
+                "--objective",
+                "max-rate",
+                "--turns",
+                "3",
+                "--turn-isl",
+                "200",
+                "--turn-osl",
+                "64",
+                "--system-prompt-tokens",
+                "500",
+                "--think-time",
+                "2s",
+                "--slo",
+                "ttft:p95<300ms",
+                "--min",
+                "0.01",
+                "--max",
+                "10000",
+                "--probe-requests",
+                "200",
+                "--probe-duration",
+                "1000000s",
+                "--no-report",
+                "--out",
+                s.toString());
+        assertEquals(0, search.code(), search.err());
+        double rate = JSON.readTree(s.resolve("search.json").toFile())
+                .at("/result/value")
+                .asDouble();
+        assertEquals(rate * seconds, c.path("max_users").asDouble(), 1e-3 * rate * seconds, c.toString());
+    }
+
+    @Test
     void theStockModelIsSlowerOrFasterThanTheTwinAsTheirTermsSay(@TempDir Path tmp) throws IOException {
         var stock = plan(tmp.resolve("a"), "--capacity", chatOnly(tmp).toString(), "--capacity-model", "h100=stock");
         assertEquals(0, stock.code(), stock.err());

@@ -456,9 +456,10 @@ class ProbeCommandTest {
         var think = CliTest.run("probe", "--think-time", "exp:2s", "--out", out.toString());
         assertEquals(2, think.code(), think.err());
         assertTrue(think.err().contains("exp:2s") && think.err().contains("--sessions"), think.err());
-        var virtual = CliTest.run("probe", "--sessions", "2", "--virtual", "--out", out.toString());
+        var virtual =
+                CliTest.run("probe", "--sessions", "2", "--virtual", "--tool-calls", "1", "--out", out.toString());
         assertEquals(2, virtual.code(), virtual.err());
-        assertTrue(virtual.err().contains("--virtual does not run sessions"), virtual.err());
+        assertTrue(virtual.err().contains("--tool-calls") && virtual.err().contains("--virtual"), virtual.err());
         var both = CliTest.run("probe", "--sessions", "2", "--concurrency", "3", "--out", out.toString());
         assertEquals(2, both.code(), both.err());
         var badThink = CliTest.run("probe", "--sessions", "2", "--think-time", "gauss:1s", "--out", out.toString());

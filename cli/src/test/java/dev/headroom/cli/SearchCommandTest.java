@@ -99,17 +99,37 @@ class SearchCommandTest {
                         .run()
                         .sessions()
                 != null);
+        // On the virtual clock too, in seconds; what it does not run (sub-calls) is refused in one line.
         var virtual = CliTest.run(
                 "search",
                 "--virtual",
                 "--load-unit",
                 "sessions",
+                "--turns",
+                "2",
+                "--slo",
+                "ttft:p95<1s",
+                "--max",
+                "64",
+                "--no-report",
+                "--out",
+                tmp.resolve("v").toString());
+        assertEquals(0, virtual.code(), virtual.err());
+        assertTrue(
+                virtual.out().contains("concurrent sessions") && virtual.out().contains("simulated"), virtual.out());
+        var fanOut = CliTest.run(
+                "search",
+                "--virtual",
+                "--load-unit",
+                "sessions",
+                "--fan-out",
+                "2",
                 "--slo",
                 "ttft:p95<1s",
                 "--out",
-                tmp.resolve("v").toString());
-        assertEquals(2, virtual.code(), virtual.err());
-        assertTrue(virtual.err().contains("--virtual does not run sessions"), virtual.err());
+                tmp.resolve("f").toString());
+        assertEquals(2, fanOut.code(), fanOut.err());
+        assertTrue(fanOut.err().contains("--fan-out"), fanOut.err());
         var unit = CliTest.run(
                 "search",
                 "--load-unit",

@@ -436,6 +436,7 @@ public final class PlanJson {
                 JsonNumbers.put(s, "turn_isl", wc.session().turnIsl(), 3);
                 JsonNumbers.put(s, "turn_osl", wc.session().turnOsl(), 3);
                 JsonNumbers.put(s, "system_prompt_tokens", wc.session().systemPromptTokens(), 3);
+                JsonNumbers.put(s, "think_time_s", wc.session().thinkSeconds(), 3);
                 JsonNumbers.put(o, "input_tokens_per_session", wc.isl(), 3);
                 JsonNumbers.put(o, "output_tokens_per_session", wc.osl(), 3);
             }

@@ -8,6 +8,8 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Seeds;
+import dev.headroom.model.SessionSpec;
+import dev.headroom.model.SessionTurn;
 import dev.headroom.model.Workload;
 import dev.headroom.sim.engine.BlockHashes;
 import dev.headroom.sim.engine.Engine;
@@ -16,7 +18,9 @@ import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -26,6 +30,12 @@ import java.util.function.Consumer;
  * sleeping. Same {@link Engine} as the HTTP server; only the clock differs. Every result is marked simulated.
  * The same seed draws the same request lengths and arrivals as the HTTP probe ({@link Seeds}). Every request sent
  * finishes: there is no wall clock to cut one off at, so the point's grace is never reached.
+ *
+ * <p>A load of sessions runs here too: each closed-loop user runs one session after another, each open-loop arrival
+ * starts one; every turn resends the shared system prompt and the session's history — its earlier messages and the
+ * very tokens the engine generated for its answers — with a new message of its own, after the previous answer and the
+ * think time, so the prefix cache serves what it still holds of the history, as on the HTTP server. Sub-calls, tool
+ * rounds, a context cap and replayed conversations are the HTTP probe's alone.
  */
 public final class VirtualEngine implements Measurer {
     private final EngineConfig config;
@@ -33,6 +43,18 @@ public final class VirtualEngine implements Measurer {
     public VirtualEngine(EngineConfig config) {
         this.config = config;
         config.kvBlocks(); // fail fast when the model does not fit
+    }
+
+    /** Refuses what sessions on the virtual clock do not do: sub-calls, tool rounds, a context cap, a replay. */
+    public static void checkSessions(SessionSpec sessions) {
+        if (sessions.fanOut() > 0 || sessions.toolCalls() > 0 || sessions.maxContextTokens() > 0) {
+            throw new BadInputException("the virtual clock runs plain chat sessions: {fan-out}, {tool-calls} and "
+                    + "{max-context} need the HTTP probe (drop --virtual)");
+        }
+        if (sessions.turnInput() == null || sessions.turnOutput() == null) {
+            throw new BadInputException("the virtual clock does not replay recorded conversations: give {turn-isl} "
+                    + "and {turn-osl}, or drop --virtual");
+        }
     }
 
     /** Virtual time has no "as it ends" to speak of: the requests reach {@code sink} when the run is done. */
@@ -66,6 +88,15 @@ public final class VirtualEngine implements Measurer {
         private double nextOpenArrivalSeconds;
         private long issued;
         private long now;
+        /** A load of sessions: what each session does, or null. */
+        private final SessionSpec sessions;
+        /** The run's system prompt, shared by every session. */
+        private final int[] system;
+        /** Sessions by id while they run; the request a turn sends, by index. */
+        private final Map<Long, Conversation> conversations = new HashMap<>();
+
+        private final Map<Long, Conversation> turnOf = new HashMap<>();
+        private long nextSession;
 
         Run(MeasurementRequest request) {
             this.request = request;
@@ -82,6 +113,70 @@ public final class VirtualEngine implements Measurer {
             this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
             this.thinkNanos = Math.round(request.thinkTimeSeconds() * 1e9);
             this.overheadNanos = config.requestOverheadNanos();
+            this.sessions = request.sessions();
+            if (sessions != null) checkSessions(sessions);
+            this.system = sessions == null ? new int[0] : tokens(request.seed(), -1, sessions.systemPromptTokens());
+        }
+
+        /** One session on the virtual clock: its turns so far and the tokens it resends. */
+        private final class Conversation {
+            final long id;
+            int turn = -1;
+            int[] history;
+            int[] prompt;
+
+            Conversation(long id) {
+                this.id = id;
+                this.history = system;
+            }
+
+            SessionTurn where() {
+                return new SessionTurn(id, turn, 0, 0, sessions.turns());
+            }
+
+            /** Answer token {@code i} of the current turn: the same ids in the chain and in the next turn's prompt. */
+            int answerToken(int i) {
+                return (int) (mix(mix(request.seed() ^ id) + turn * 0x100000001L + i) & 0x7fffffff);
+            }
+        }
+
+        /** {@code n} token ids of their own for a new message (or, with {@code session} −1, the system prompt). */
+        private static int[] tokens(long seed, long key, int n) {
+            SplittableRandom r = new SplittableRandom(mix(seed ^ 0x5E5510L) + key);
+            int[] t = new int[n];
+            for (int i = 0; i < n; i++) t[i] = r.nextInt(Integer.MAX_VALUE);
+            return t;
+        }
+
+        private static long mix(long z) {
+            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+            return z ^ (z >>> 31);
+        }
+
+        /** A new session, its first turn sent at {@code at}. */
+        private void startSession(long at) {
+            sendTurn(new Conversation(nextSession++), at);
+        }
+
+        /** The session's next turn, sent at {@code at} (nothing when the run sends no more). */
+        private void sendTurn(Conversation c, long at) {
+            long index = issued;
+            if (scheduleArrival(at)) {
+                c.turn++;
+                turnOf.put(index, c);
+            }
+        }
+
+        /** After a session's request ended at {@code at}: its next turn after the think time, or a new session. */
+        private void sessionDone(Conversation c, boolean succeeded, long at) {
+            if (succeeded && c.turn + 1 < sessions.turns()) {
+                double think = sessions.thinkTime().sampleSeconds(Seeds.think(request.seed(), c.where()));
+                sendTurn(c, at + Math.round(think * 1e9));
+                return;
+            }
+            // Done, or given up on a failed turn: a closed-loop user starts another session at once.
+            if (request.load() instanceof LoadModel.Closed) startSession(at);
         }
 
         Measurement execute() {
@@ -89,7 +184,9 @@ public final class VirtualEngine implements Measurer {
                 case LoadModel.Closed c -> {
                     long ramp = Math.round(request.length().rampSeconds() * 1e9);
                     for (int u = 0; u < c.concurrency(); u++) {
-                        scheduleArrival(c.concurrency() == 1 ? 0 : ramp * u / c.concurrency());
+                        long at = c.concurrency() == 1 ? 0 : ramp * u / c.concurrency();
+                        if (sessions == null) scheduleArrival(at);
+                        else startSession(at);
                     }
                 }
                 case LoadModel.Open o -> {
@@ -123,14 +220,16 @@ public final class VirtualEngine implements Measurer {
             return new Measurement(request, records, last, true, request.seed());
         }
 
-        private void scheduleArrival(long at) {
-            if (at > maxNanos) return;
+        /** Sends request {@code issued} at {@code at}; false when the run sends no more. */
+        private boolean scheduleArrival(long at) {
+            if (at > maxNanos) return false;
             if (!request.length().isWarmup(issued, at / 1e9)) {
-                if (measuredIssued >= measuredTarget) return;
+                if (measuredIssued >= measuredTarget) return false;
                 measuredIssued++;
             }
             // Ordered by when the scheduler sees it; a[2] is when it was sent.
             arrivals.add(new long[] {at + overheadNanos, issued++, at});
+            return true;
         }
 
         private boolean isWarmup(VirtualRequest p) {
@@ -138,48 +237,72 @@ public final class VirtualEngine implements Measurer {
         }
 
         private void nextOpenArrival() {
+            if (sessions != null && Double.isInfinite(nextOpenArrivalSeconds)) return; // a replay's arrivals are over
             long at = Math.round(nextOpenArrivalSeconds * 1e9);
             nextOpenArrivalSeconds += gaps.nextSeconds();
-            scheduleArrival(at);
+            if (sessions == null) scheduleArrival(at);
+            else startSession(at);
         }
 
         /** Arrivals wait in the queue for the next step, as they would on a real server. */
         private void admitArrivalsUpTo(long t) {
             while (!arrivals.isEmpty() && arrivals.peek()[0] <= t) {
                 long[] a = arrivals.poll();
+                Conversation c = turnOf.get(a[1]);
+                // The next open-loop arrival once this one is in: a request, or a session's first turn.
+                boolean arrival = gaps != null && (c == null || c.turn == 0);
                 arrive(a[2], a[1], a[0]);
-                if (gaps != null) nextOpenArrival();
+                if (arrival) nextOpenArrival();
             }
         }
 
         /** Request {@code index}, sent at {@code at}, reaches the scheduler at {@code ready}. */
         private void arrive(long at, long index, long ready) {
-            SplittableRandom draws = Seeds.request(request.seed(), index);
-            int isl = workload.inputTokens().sample(draws);
+            Conversation c = turnOf.remove(index);
+            SplittableRandom draws =
+                    c == null ? Seeds.request(request.seed(), index) : Seeds.turn(request.seed(), c.where());
+            int isl = c == null
+                    ? workload.inputTokens().sample(draws)
+                    : sessions.turnInput().sample(draws);
             // No output length asked for: the server decides, up to the context left.
-            int requested = workload.outputTokens() != null
-                    ? workload.outputTokens().sample(draws)
-                    : Math.max(1, config.model().maxContext() - isl);
+            int requested = c != null
+                    ? sessions.turnOutput().sample(draws)
+                    : workload.outputTokens() != null
+                            ? workload.outputTokens().sample(draws)
+                            : Math.max(1, config.model().maxContext() - isl);
+            if (c != null) {
+                // The history resent, then a new message of the turn's own.
+                int[] message = tokens(request.seed(), c.id * 4096 + c.turn, Math.max(1, isl));
+                c.prompt = new int[c.history.length + message.length];
+                System.arraycopy(c.history, 0, c.prompt, 0, c.history.length);
+                System.arraycopy(message, 0, c.prompt, c.history.length, message.length);
+                isl = c.prompt.length;
+            }
             int osl = workload.ignoreEos()
                     ? requested
                     : Math.min(requested, config.eosLength().sample(eos));
             VirtualRequest p = new VirtualRequest(index, at, isl, requested, osl);
+            if (c != null) p.turn = c.where();
             while (byIndex.size() <= index) byIndex.add(null);
             byIndex.set((int) index, p);
             boolean fits = isl + requested <= config.model().maxContext();
-            // Every prompt its own: the prefix cache runs (and fills and evicts) as on the HTTP server, with no reuse.
-            p.seq = new Sequence(
-                    index, isl, osl, ready, this, BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
+            // A session's prompt is keyed block by block, growing with the answer's own tokens; any other prompt is
+            // its own: the prefix cache runs (and fills and evicts) as on the HTTP server, with no reuse.
+            p.session = c;
+            BlockHashes.Chain chain = c != null
+                    ? BlockHashes.Chain.of(c.prompt, config.blockSize(), c::answerToken)
+                    : BlockHashes.Chain.fixed(BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
+            p.seq = new Sequence(index, isl, osl, ready, this, chain);
             if (!fits) {
                 p.fail(
                         ready,
                         400,
                         "prompt + max_tokens exceeds max context "
                                 + config.model().maxContext());
-                onDone(ready);
+                onDone(p, ready);
             } else if (!engine.submit(p.seq)) {
                 p.fail(ready, 429, "waiting queue full");
-                onDone(ready);
+                onDone(p, ready);
             }
         }
 
@@ -197,7 +320,7 @@ public final class VirtualEngine implements Measurer {
                     && request.stopEarly().enough(measuredSoFar())) {
                 measuredTarget = measuredIssued; // conclusive: send nothing more, let those in flight finish
             }
-            onDone(nanos);
+            onDone(byIndex.get((int) seq.id()), nanos);
         }
 
         private List<RequestRecord> measuredSoFar() {
@@ -208,9 +331,23 @@ public final class VirtualEngine implements Measurer {
             return out;
         }
 
-        /** A closed-loop user sends its next request when its last one ends, after its think time. */
-        private void onDone(long at) {
-            if (request.load() instanceof LoadModel.Closed) scheduleArrival(at + thinkNanos);
+        /**
+         * A closed-loop user sends its next request when its last one ends, after its think time; a session's request
+         * leads to its next turn (the answer joins its history) or ends it.
+         */
+        private void onDone(VirtualRequest p, long at) {
+            if (p.session instanceof Conversation c) {
+                boolean ok = p.succeeded();
+                if (ok) {
+                    int[] next = new int[c.prompt.length + p.tokens.length];
+                    System.arraycopy(c.prompt, 0, next, 0, c.prompt.length);
+                    for (int i = 0; i < p.tokens.length; i++) next[c.prompt.length + i] = c.answerToken(i);
+                    c.history = next;
+                }
+                sessionDone(c, ok, at);
+            } else if (request.load() instanceof LoadModel.Closed) {
+                scheduleArrival(at + thinkNanos);
+            }
         }
     }
 }

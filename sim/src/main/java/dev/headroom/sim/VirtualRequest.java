@@ -2,6 +2,7 @@ package dev.headroom.sim;
 
 import dev.headroom.model.ErrorKind;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.SessionTurn;
 import dev.headroom.model.TokenSource;
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
@@ -16,6 +17,11 @@ final class VirtualRequest implements SequenceListener {
     final int requested;
     final long[] tokens;
     Sequence seq;
+    /** Where a session's request sits, or null. */
+    SessionTurn turn;
+    /** The session it belongs to (the engine's own state), or null. */
+    Object session;
+
     long end = -1;
     private RequestRecord.Failure failure;
     private int httpStatus;
@@ -44,7 +50,16 @@ final class VirtualRequest implements SequenceListener {
         end = nanos;
     }
 
+    boolean succeeded() {
+        return failure == null;
+    }
+
     RequestRecord toRecord() {
+        RequestRecord r = record();
+        return turn == null ? r : r.withTurn(turn);
+    }
+
+    private RequestRecord record() {
         if (failure != null) {
             return RequestRecord.failed(
                     index, arrival, arrival, end, isl, requested, httpStatus, failure.kind(), failure.message());

@@ -2,19 +2,25 @@ package dev.headroom.optimizer.plan;
 
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
+import dev.headroom.model.SessionRecorder;
+import dev.headroom.model.SessionSpec;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
+import dev.headroom.model.ThinkTime;
 import dev.headroom.model.Workload;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CapacityModel;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Forecast;
+import dev.headroom.model.plan.LoadUnit;
+import dev.headroom.model.plan.SessionShape;
 import dev.headroom.model.plan.WorkloadClass;
 import dev.headroom.optimizer.Goodput;
 import dev.headroom.optimizer.SearchRun;
@@ -66,13 +72,9 @@ public final class ModelledCapacities {
                         .anyMatch(c ->
                                 c.option().equals(o.name()) && c.workloadClass().equals(wc.name()));
                 if (known) continue;
-                if (wc.unit().sessions()) {
-                    throw new BadInputException("{capacity-model} " + o.name() + ": class " + wc.name() + " is in "
-                            + wc.unit().wireName() + ", and the virtual clock does not run sessions yet; measure it "
-                            + "with a search in sessions (search --load-unit sessions) and give it with {capacity}");
-                }
                 progress.accept("modelling " + wc.name() + "@" + o.name() + " on " + model.source()
-                        + ": a max-rate search on the virtual clock");
+                        + ": a max-rate search on the virtual clock"
+                        + (wc.unit().sessions() ? ", in new sessions per second" : ""));
                 out.add(of(wc, model, seed));
             }
         }
@@ -82,8 +84,11 @@ public final class ModelledCapacities {
     /** The class's capacity on the model: its max-rate search, the interval widened by the model's error. */
     public static Capacity of(WorkloadClass wc, CapacityModel model, long seed) {
         List<Slo> slos = PlanVerification.slos(wc, "{capacity-model}");
-        Workload w = Workload.fixed((int) Math.round(wc.isl()), (int) Math.round(wc.osl()));
-        SearchSpec spec = new SearchSpec(
+        SessionShape shape = wc.session();
+        Workload w = shape == null
+                ? Workload.fixed((int) Math.round(wc.isl()), (int) Math.round(wc.osl()))
+                : Workload.fixed((int) Math.round(shape.turnIsl()), (int) Math.round(shape.turnOsl()));
+        SearchSpec independent = new SearchSpec(
                 SearchSpec.Objective.MAX_RATE,
                 slos,
                 MIN_RPS,
@@ -96,6 +101,16 @@ public final class ModelledCapacities {
                 seed,
                 true,
                 Goodput.Unit.REQUESTS);
+        // A class in sessions: the search counts new sessions per second, each session the class's shape.
+        SessionSpec sessions = shape == null
+                ? null
+                : SessionSpec.chat(
+                        shape.turns(),
+                        new LengthDistribution.Fixed((int) Math.round(shape.turnIsl())),
+                        new LengthDistribution.Fixed((int) Math.round(shape.turnOsl())),
+                        shape.thinkSeconds() > 0 ? new ThinkTime.Fixed(shape.thinkSeconds()) : ThinkTime.NONE,
+                        (int) Math.round(shape.systemPromptTokens()));
+        SearchSpec spec = sessions == null ? independent : independent.withSessions(sessions);
         RunInfo info = new RunInfo(
                 "plan",
                 "1970-01-01T00:00:00Z",
@@ -126,14 +141,21 @@ public final class ModelledCapacities {
                     + " requests/s per replica; no capacity to plan with");
         }
         double e = model.widening(slos);
-        // The prefill share at the last probe at or below the answer (the search's value is a probed load or between).
+        // The prefill share (and a session's mean duration) at the last probe at or below the answer (the search's
+        // value is a probed load or between).
         var at = byLoad.floorEntry(r.value());
-        double share = Double.NaN;
+        double share = Double.NaN, sessionSeconds = Double.NaN;
         if (at != null) {
             Summary s = Metrics.summarize(at.getValue().records(), true, slos);
             double ttft = s.distribution("ttft_ms").mean(),
                     e2e = s.distribution("e2e_ms").mean();
             if (e2e > 0) share = Math.min(1, ttft / e2e);
+            if (sessions != null) {
+                SessionRecorder rec = new SessionRecorder(sessions, true);
+                at.getValue().records().forEach(rec);
+                double mean = rec.summary().durationS().mean();
+                if (mean > 0) sessionSeconds = mean;
+            }
         }
         double lo = Math.min(r.ciLow(), r.value()), hi = Math.max(r.ciHigh(), r.value());
         return new Capacity(
@@ -145,6 +167,8 @@ public final class ModelledCapacities {
                 false,
                 share,
                 model.source(),
-                e);
+                e,
+                sessions == null ? LoadUnit.REQUESTS : LoadUnit.SESSIONS,
+                sessionSeconds);
     }
 }

@@ -60,7 +60,8 @@ public final class PlanInputs {
                                 s.integer("turns", 0),
                                 s.number("turn_isl"),
                                 s.number("turn_osl"),
-                                s.number("system_prompt_tokens", 0));
+                                s.number("system_prompt_tokens", 0),
+                                s.number("think_time_s", 0));
                     } catch (BadInputException e) {
                         if (e.getMessage().startsWith(file.toString())) throw e;
                         throw s.wrap(e);

@@ -92,19 +92,26 @@ final class PrefixCache {
     }
 
     /**
-     * Caches the blocks {@code seq} has now fully computed, its output's too when its chain knows their tokens; a
-     * block already cached stays a private copy.
+     * Caches the blocks {@code seq} has now fully computed, its output's too when its chain knows their tokens. A
+     * block another sequence computed and cached meanwhile (two prompts with the same head admitted in one step) is
+     * the same content: {@code seq} takes that one and frees its own copy, and caches the blocks after it — as vLLM
+     * caches every full block, duplicates included, so a session's history stays reachable past a shared system
+     * prompt.
      */
     void register(Sequence seq) {
         if (!enabled || seq.blockHashes == null) return;
         int full = Math.min(seq.blockHashes.length(), seq.computed / blockSize);
-        // Only a run of cached blocks from the start is reachable: stop at the first block cached by someone else.
         while (seq.registered < full) {
             long h = seq.blockHashes.get(seq.registered);
-            if (byHash.containsKey(h)) break;
-            Block b = new Block(h);
-            b.refs = 1;
-            byHash.put(h, b);
+            Block b = byHash.get(h);
+            if (b != null) {
+                if (b.refs++ == 0) evictable.remove(h);
+                empty++; // its own copy
+            } else {
+                b = new Block(h);
+                b.refs = 1;
+                byHash.put(h, b);
+            }
             seq.registered++;
         }
     }
