@@ -62,8 +62,8 @@ public final class SearchCommand implements Callable<Integer> {
             names = "--slo",
             paramLabel = "SLO",
             required = true,
-            description =
-                    "Objective the boundary must meet, repeatable: e.g. ttft:p95<300ms, itl:p99<50ms, error_rate<1%%, and in sessions session:p95<60s.")
+            description = "Objective the boundary must meet, repeatable: e.g. ttft:p95<300ms, itl:p99<50ms, "
+                    + "error_rate<1%%, and in sessions session:p95<60s.")
     List<String> slos;
 
     @Option(

@@ -177,6 +177,16 @@ public final class SimulatorOptions {
     boolean chunkedPrefill;
 
     @Option(
+            names = "--sim-mixed-batches",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Simulator: with chunked prefill, prompt chunks and decodes share a step, as vLLM does "
+                    + "(default: on; --no-sim-mixed-batches runs a step of prefills whenever a prompt waits and the "
+                    + "decodes in steps of their own, as SGLang does without --enable-mixed-chunk).")
+    boolean mixedBatches;
+
+    @Option(
             names = "--sim-scheduler-steps",
             paramLabel = "N",
             defaultValue = "1",
@@ -231,6 +241,7 @@ public final class SimulatorOptions {
                 .kvCache(Precision.parseKvCache(
                         kvCacheDtype, Precision.ofBytes(m.kvBytesPerElement()), "--sim-kv-cache-dtype"))
                 .chunkedPrefill(chunkedPrefill)
+                .mixedBatches(mixedBatches)
                 .schedulerSteps(schedulerSteps)
                 .build();
         config.kvBlocks();

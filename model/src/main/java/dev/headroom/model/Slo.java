@@ -84,8 +84,8 @@ public record Slo(SloMetric metric, SloStat stat, boolean inclusive, double thre
         for (Slo slo : slos) {
             if (slo.metric().perSession()) {
                 throw new BadInputException(
-                        "SLO " + slo.text() + " judges whole sessions, and this load is independent "
-                                + "requests: give {sessions} or {session-rate} (search: {load-unit} sessions), or drop it");
+                        "SLO " + slo.text() + " judges whole sessions, and this load is independent requests: "
+                                + "give {sessions} or {session-rate} (search: {load-unit} sessions), or drop it");
             }
         }
     }

@@ -114,7 +114,7 @@ final class SessionPrompts {
             this.trace = traced == null ? null : traced.get((int) (session % traced.size()));
         }
 
-        /** Turns this session has: the spec's, or the replayed conversation's or traced session's (at most the spec's). */
+        /** Turns this session has: the spec's, or the replayed conversation's or traced session's (at most those). */
         int turns() {
             if (trace != null) return Math.min(spec.turns(), trace.turns());
             return replay == null ? spec.turns() : Math.min(spec.turns(), replay.turns());

@@ -13,13 +13,16 @@ public sealed interface Traffic {
     /** Months this traffic describes, or 0 when it goes on for any horizon. */
     int months();
 
-    /** One (representative) hour: its load in the class's unit (requests/s, sessions/s or active users) and the hours of the month it stands for. */
+    /**
+     * One (representative) hour: its load in the class's unit (requests/s, sessions/s or active users) and the hours
+     * of the month it stands for.
+     */
     record Hour(int dayOfWeek, int hourOfDay, double load, double weight) {}
 
     /**
-     * A parametric forecast: {@code peak} (in the class's unit) in the busiest hour of month 0, shaped by 24 diurnal fractions of the
-     * peak and 7 weekly factors, growing by {@code growthPerMonth} (compound); {@code p90Factor} multiplies it
-     * for the forecast's pessimistic end. A month is its representative week repeated (730 ÷ 168 times).
+     * A parametric forecast: {@code peak} (in the class's unit) in the busiest hour of month 0, shaped by 24 diurnal
+     * fractions of the peak and 7 weekly factors, growing by {@code growthPerMonth} (compound); {@code p90Factor}
+     * multiplies it for the forecast's pessimistic end. A month is its representative week repeated (730 ÷ 168 times).
      */
     record Parametric(double peak, double[] diurnal, double[] weekly, double growthPerMonth, double p90Factor)
             implements Traffic {

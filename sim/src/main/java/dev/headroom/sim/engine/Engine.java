@@ -96,9 +96,10 @@ public final class Engine {
             groupLeft = 0;
         }
         if (config.schedulerSteps() > 1) groupLeft = config.schedulerSteps() - 1;
-        if (!config.chunkedPrefill()) {
-            // A step prefills whole prompts when one can be admitted, else decodes: decodes wait for prefills.
-            admitWhole(step, work, now);
+        if (!config.chunkedPrefill() || !config.mixedBatches()) {
+            // A step prefills when a prompt is under way or one can be admitted, else decodes: decodes wait for
+            // prefills (TGI and vLLM V0 with whole prompts; SGLang in chunks).
+            prefillApart(step, work, now);
             if (step.seqs.isEmpty()) decodeRunning(step, work, false);
             // A prefill step runs alone and returns at once; only a decode step starts a multi-step group (vLLM
             // 0.6's multi-step without chunked prefill; docs/simulator.md).
@@ -165,16 +166,35 @@ public final class Engine {
     }
 
     /**
-     * Without chunked prefill: admits waiting prompts whole, in arrival order, while their tokens fit the budget
-     * (the first one always, however long) and the batch and the KV cache have room.
+     * A prefill step apart from the decodes. With chunked prefill, prompts already under way go on first, and
+     * waiting prompts are admitted in arrival order with the rest of the budget, the last one in a chunk; without
+     * it, waiting prompts are admitted whole while their tokens fit the budget (the first one always, however
+     * long). Either way the batch and the KV cache must have room: admission reserves the whole sequence, output
+     * included, as servers without paging do and as SGLang's admission estimates it while it has not yet had to
+     * retract a request.
      */
-    private void admitWhole(Step step, StepCostModel.Step work, long now) {
+    private void prefillApart(Step step, StepCostModel.Step work, long now) {
         int budget = config.maxNumBatchedTokens();
-        while (running.size() < config.maxNumSeqs() && !waiting.isEmpty()) {
+        boolean chunked = config.chunkedPrefill();
+        long before = preemptionsTotal;
+        if (chunked) {
+            for (int i = 0; i < running.size() && budget > 0; i++) {
+                Sequence seq = running.get(i);
+                if (seq.aborted || seq.tokens() - seq.computed <= 1) continue;
+                int n = Math.min(seq.tokens() - seq.computed, budget);
+                int need = blocksFor(seq.computed + n) - seq.blocks;
+                if (!roomFor(seq, need)) break;
+                blocks.allocate(seq, need);
+                schedule(step, work, seq, n);
+                budget -= n;
+            }
+        }
+        // A step that had to preempt admits nothing, as in the mixed path.
+        while (preemptionsTotal == before && budget > 0 && running.size() < config.maxNumSeqs() && !waiting.isEmpty()) {
             Sequence seq = waiting.peekFirst();
             int hit = blocks.hitBlocks(seq);
             int cached = hit * config.blockSize();
-            int n = seq.tokens() - cached;
+            int n = chunked ? Math.min(seq.tokens() - cached, budget) : seq.tokens() - cached;
             if (!step.seqs.isEmpty() && n > budget) break;
             // Room for the whole sequence, output included, as servers without paging reserve it.
             int need = blocksFor(seq.promptTokens + seq.outputTokens) - hit;
@@ -182,7 +202,6 @@ public final class Engine {
             if (need > available - (running.isEmpty() ? 0 : watermarkBlocks)) break;
             admitHead(step, work, hit, n, blocksFor(cached + n) - hit, now);
             budget -= n;
-            if (budget <= 0) break;
         }
     }
 

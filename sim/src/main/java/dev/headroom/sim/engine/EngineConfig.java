@@ -34,6 +34,9 @@ import java.util.Map;
  * @param kvCache               the KV cache's number format, apart from the weights' (null: the model profile's)
  * @param chunkedPrefill        vLLM's default: prompts are prefilled in chunks within the token budget, beside the
  *                              decodes; off, a step either prefills whole prompts or decodes (TGI, vLLM V0)
+ * @param mixedBatches          prefill chunks and decodes share a step (vLLM's chunked prefill); off, a step either
+ *                              prefills (waiting prompts first, chunked within the budget) or decodes — SGLang's
+ *                              default ({@code --enable-mixed-chunk} off). Without chunked prefill steps never mix
  * @param schedulerSteps        vLLM's {@code --num-scheduler-steps} (multi-step scheduling): after each scheduled step
  *                              the batch decodes this many − 1 steps more without admitting anything, and their
  *                              tokens reach the clients together at the end; 1 = every step is scheduled
@@ -57,6 +60,7 @@ public record EngineConfig(
         Precision weights,
         Precision kvCache,
         boolean chunkedPrefill,
+        boolean mixedBatches,
         int schedulerSteps) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
@@ -114,6 +118,7 @@ public record EngineConfig(
                 null,
                 null,
                 true,
+                true,
                 1);
     }
 
@@ -169,6 +174,7 @@ public record EngineConfig(
         m.put("max_num_seqs", maxNumSeqs);
         m.put("max_num_batched_tokens", maxNumBatchedTokens);
         m.put("chunked_prefill", chunkedPrefill);
+        m.put("mixed_batches", mixedBatches);
         m.put("scheduler_steps", schedulerSteps);
         m.put("gpu_memory_utilization", gpuMemoryUtilization);
         m.put("max_waiting", maxWaiting);
@@ -234,6 +240,7 @@ public record EngineConfig(
         private Precision weights;
         private Precision kvCache;
         private boolean chunkedPrefill;
+        private boolean mixedBatches;
         private int schedulerSteps;
 
         private Builder(EngineConfig c) {
@@ -255,6 +262,7 @@ public record EngineConfig(
             weights = c.weights;
             kvCache = c.kvCache;
             chunkedPrefill = c.chunkedPrefill;
+            mixedBatches = c.mixedBatches;
             schedulerSteps = c.schedulerSteps;
         }
 
@@ -330,6 +338,11 @@ public record EngineConfig(
             return this;
         }
 
+        public Builder mixedBatches(boolean on) {
+            mixedBatches = on;
+            return this;
+        }
+
         public Builder schedulerSteps(int n) {
             schedulerSteps = n;
             return this;
@@ -355,6 +368,7 @@ public record EngineConfig(
                     weights,
                     kvCache,
                     chunkedPrefill,
+                    mixedBatches,
                     schedulerSteps);
         }
     }

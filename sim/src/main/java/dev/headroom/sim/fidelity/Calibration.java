@@ -61,6 +61,7 @@ public final class Calibration {
         e.put("max_num_seqs", engine.maxNumSeqs());
         e.put("max_num_batched_tokens", engine.maxNumBatchedTokens());
         e.put("chunked_prefill", engine.chunkedPrefill());
+        e.put("mixed_batches", engine.mixedBatches());
         e.put("scheduler_steps", engine.schedulerSteps());
         e.put("gpu_memory_utilization", engine.gpuMemoryUtilization());
         root.put("structure", structure);
@@ -120,6 +121,8 @@ public final class Calibration {
         HardwareProfile hw = Profiles.hardware(need(e, "hardware", file));
         for (StepTerm t : StepTerm.values()) {
             JsonNode v = root.path("terms").path(t.key());
+            // A twin calibrated before FP8 multiplies had a term of their own multiplies FP8 as it does BF16.
+            if (t == StepTerm.FP8_COMPUTE_EFFICIENCY && v.isMissingNode()) continue;
             if (!v.isNumber()) throw new BadInputException(file + ": terms." + t.key() + " is missing");
             hw = hw.with(t, v.asDouble());
         }
@@ -133,6 +136,7 @@ public final class Calibration {
                 .maxNumBatchedTokens(
                         e.path("max_num_batched_tokens").asInt(EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS))
                 .chunkedPrefill(e.path("chunked_prefill").asBoolean(true))
+                .mixedBatches(e.path("mixed_batches").asBoolean(true))
                 .schedulerSteps(e.path("scheduler_steps").asInt(1))
                 .gpuMemoryUtilization(e.path("gpu_memory_utilization").asDouble(0.9))
                 .noise(0, 0, 0)

@@ -114,6 +114,7 @@ public final class Published {
                 .maxNumBatchedTokens(setting(server, defaults, "max_num_batched_tokens")
                         .asInt(EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS))
                 .chunkedPrefill(setting(server, defaults, "chunked_prefill").asBoolean(true))
+                .mixedBatches(setting(server, defaults, "mixed_batches").asBoolean(true))
                 .gpuMemoryUtilization(
                         setting(server, defaults, "gpu_memory_utilization").asDouble(0.9))
                 .schedulerSteps(setting(server, defaults, "scheduler_steps").asInt(1))

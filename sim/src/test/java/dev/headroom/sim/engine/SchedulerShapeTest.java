@@ -17,6 +17,14 @@ import org.junit.jupiter.api.Test;
 
 /** Schedulers that are not vLLM V1's: multi-step scheduling, and prefill without chunks. */
 class SchedulerShapeTest {
+    private static final SequenceListener QUIET = new SequenceListener() {
+        @Override
+        public void onToken(Sequence seq, int index, long nanos) {}
+
+        @Override
+        public void onFinish(Sequence seq, long nanos) {}
+    };
+
     private static EngineConfig base() {
         return EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"))
                 .withNoise(0, 0, 0);
@@ -77,18 +85,11 @@ class SchedulerShapeTest {
                 .maxNumBatchedTokens(2048)
                 .build();
         Engine e = new Engine(whole);
-        SequenceListener quiet = new SequenceListener() {
-            @Override
-            public void onToken(Sequence seq, int index, long nanos) {}
-
-            @Override
-            public void onFinish(Sequence seq, long nanos) {}
-        };
-        Sequence decoding = new Sequence(1, 100, 50, 0, quiet);
+        Sequence decoding = new Sequence(1, 100, 50, 0, QUIET);
         e.submit(decoding);
         e.finishStep(e.planStep(0), 1);
         // A prompt longer than the budget arrives: it is prefilled whole, in a step of its own.
-        Sequence longPrompt = new Sequence(2, 5000, 10, 2, quiet);
+        Sequence longPrompt = new Sequence(2, 5000, 10, 2, QUIET);
         e.submit(longPrompt);
         Engine.Step step = e.planStep(2);
         assertEquals(1, step.batchSize(), "the decoding sequence waits");
@@ -96,5 +97,41 @@ class SchedulerShapeTest {
         e.finishStep(step, 3);
         Engine.Step next = e.planStep(3);
         assertEquals(2, next.batchSize(), "then both decode");
+    }
+
+    @Test
+    void withoutMixedBatchesALongPromptIsPrefilledInChunksWhileTheDecodesWait() {
+        EngineConfig apart =
+                base().toBuilder().mixedBatches(false).maxNumBatchedTokens(2048).build();
+        Engine e = new Engine(apart);
+        Sequence decoding = new Sequence(1, 100, 50, 0, QUIET);
+        e.submit(decoding);
+        e.finishStep(e.planStep(0), 1);
+        Sequence longPrompt = new Sequence(2, 5000, 10, 2, QUIET);
+        e.submit(longPrompt);
+        // 5,000 tokens in chunks of the 2,048-token budget: three prefill steps of the long prompt alone.
+        int[] chunks = new int[3];
+        long t = 2;
+        for (int i = 0; i < 3; i++) {
+            Engine.Step step = e.planStep(t);
+            assertEquals(1, step.batchSize(), "the decoding sequence waits while a prompt is under way");
+            chunks[i] = step.counts[0];
+            e.finishStep(step, ++t);
+        }
+        assertEquals("[2048, 2048, 904]", Arrays.toString(chunks));
+        Engine.Step next = e.planStep(t);
+        assertEquals(2, next.batchSize(), "then both decode");
+        assertEquals(1, next.counts[0]);
+        assertEquals(1, next.counts[1]);
+
+        // With mixed batches (vLLM's chunked prefill) the same prompt's first chunk shares a step with the decode.
+        Engine mixed = new Engine(apart.toBuilder().mixedBatches(true).build());
+        mixed.submit(new Sequence(1, 100, 50, 0, QUIET));
+        mixed.finishStep(mixed.planStep(0), 1);
+        mixed.submit(new Sequence(2, 5000, 10, 2, QUIET));
+        Engine.Step shared = mixed.planStep(2);
+        assertEquals(2, shared.batchSize());
+        assertEquals(1, shared.counts[0]);
+        assertEquals(2047, shared.counts[1]);
     }
 }
