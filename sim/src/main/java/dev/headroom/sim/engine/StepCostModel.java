@@ -45,9 +45,8 @@ public final class StepCostModel {
         HardwareProfile hw = config.hardware();
         this.model = config.model();
         this.tp = config.tensorParallel();
-        boolean fp8 = config.weights().fp8Compute();
-        double peak = (fp8 ? hw.fp8Tflops() : hw.bf16Tflops()) * 1e12;
-        this.peakFlops = peak * hw.term(fp8 ? StepTerm.FP8_COMPUTE_EFFICIENCY : StepTerm.COMPUTE_EFFICIENCY);
+        double peak = (config.weights().fp8Compute() ? hw.fp8Tflops() : hw.bf16Tflops()) * 1e12;
+        this.peakFlops = peak * hw.term(StepTerm.COMPUTE_EFFICIENCY);
         this.bandwidth = hw.memoryBandwidthGbS() * 1e9 * hw.term(StepTerm.MEMORY_EFFICIENCY);
         this.overheadSeconds = hw.term(StepTerm.STEP_OVERHEAD_MS) / 1e3;
         this.seqOverheadSeconds = hw.term(StepTerm.SEQ_OVERHEAD_US) / 1e6;

@@ -121,8 +121,6 @@ public final class Calibration {
         HardwareProfile hw = Profiles.hardware(need(e, "hardware", file));
         for (StepTerm t : StepTerm.values()) {
             JsonNode v = root.path("terms").path(t.key());
-            // A twin calibrated before FP8 multiplies had a term of their own multiplies FP8 as it does BF16.
-            if (t == StepTerm.FP8_COMPUTE_EFFICIENCY && v.isMissingNode()) continue;
             if (!v.isNumber()) throw new BadInputException(file + ": terms." + t.key() + " is missing");
             hw = hw.with(t, v.asDouble());
         }

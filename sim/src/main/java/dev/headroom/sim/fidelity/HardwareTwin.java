@@ -25,11 +25,8 @@ public final class HardwareTwin implements ParametricServer {
     /** Terms no profile owns: the same on every accelerator and engine. */
     public static final List<StepTerm> GLOBAL = List.of(StepTerm.GEMM_HALF_TOKENS, StepTerm.LAYER_OVERHEAD_US);
     /** Terms of the accelerator and its interconnect. */
-    public static final List<StepTerm> PER_HARDWARE = List.of(
-            StepTerm.MEMORY_EFFICIENCY,
-            StepTerm.COMPUTE_EFFICIENCY,
-            StepTerm.FP8_COMPUTE_EFFICIENCY,
-            StepTerm.ALLREDUCE_LATENCY_US);
+    public static final List<StepTerm> PER_HARDWARE =
+            List.of(StepTerm.MEMORY_EFFICIENCY, StepTerm.COMPUTE_EFFICIENCY, StepTerm.ALLREDUCE_LATENCY_US);
 
     private final Map<String, Published.Entry> byId = new LinkedHashMap<>();
     private final List<Parameter> parameters = new ArrayList<>();
@@ -39,16 +36,13 @@ public final class HardwareTwin implements ParametricServer {
     public HardwareTwin(List<Published.Entry> entries) {
         Map<String, HardwareProfile> hardware = new LinkedHashMap<>();
         Map<String, HardwareProfile> engines = new LinkedHashMap<>();
-        Map<String, Boolean> sharded = new LinkedHashMap<>(), fp8 = new LinkedHashMap<>(), bf16 = new LinkedHashMap<>();
+        Map<String, Boolean> sharded = new LinkedHashMap<>();
         for (Published.Entry e : entries) {
             byId.put(e.observation().id(), e);
             HardwareProfile hw = e.config().hardware();
             hardware.putIfAbsent(hw.name(), hw);
             if (e.engine() != null) engines.putIfAbsent(e.engine(), hw);
             sharded.merge(hw.name(), e.config().tensorParallel() > 1, Boolean::logicalOr);
-            boolean w8a8 = e.config().weights().fp8Compute();
-            fp8.merge(hw.name(), w8a8, Boolean::logicalOr);
-            bf16.merge(hw.name(), !w8a8, Boolean::logicalOr);
         }
         HardwareProfile any = hardware.values().iterator().next();
         for (StepTerm t : GLOBAL) add(t, null, any.prior(t), any.term(t));
@@ -56,9 +50,6 @@ public final class HardwareTwin implements ParametricServer {
             for (StepTerm t : PER_HARDWARE) {
                 // An all-reduce term only where some point shards the model.
                 if (t == StepTerm.ALLREDUCE_LATENCY_US && !sharded.get(h.getKey())) continue;
-                // Each multiply's efficiency only where some point multiplies in that format.
-                if (t == StepTerm.FP8_COMPUTE_EFFICIENCY && !fp8.get(h.getKey())) continue;
-                if (t == StepTerm.COMPUTE_EFFICIENCY && !bf16.get(h.getKey())) continue;
                 add(t, h.getKey(), h.getValue().prior(t), h.getValue().term(t));
             }
         }
@@ -89,7 +80,7 @@ public final class HardwareTwin implements ParametricServer {
     static double[] range(StepTerm t) {
         return switch (t) {
             case MEMORY_EFFICIENCY -> new double[] {0.3, 0.95};
-            case COMPUTE_EFFICIENCY, FP8_COMPUTE_EFFICIENCY -> new double[] {0.2, 0.95};
+            case COMPUTE_EFFICIENCY -> new double[] {0.2, 0.95};
             case STEP_OVERHEAD_MS -> new double[] {0, 10};
             case ALLREDUCE_LATENCY_US -> new double[] {1, 200};
             case GEMM_HALF_TOKENS -> new double[] {1, 2048};

@@ -29,7 +29,6 @@ public record HardwareProfile(
         Double seqOverheadUs,
         Double layerOverheadUs,
         Double requestOverheadMs,
-        Double fp8ComputeEfficiency,
         Price price,
         Map<String, Double> priors) {
 
@@ -41,7 +40,6 @@ public record HardwareProfile(
         return switch (t) {
             case MEMORY_EFFICIENCY -> memoryEfficiency;
             case COMPUTE_EFFICIENCY -> computeEfficiency;
-            case FP8_COMPUTE_EFFICIENCY -> fp8ComputeEfficiency == null ? computeEfficiency : fp8ComputeEfficiency;
             case STEP_OVERHEAD_MS -> stepOverheadMs;
             case ALLREDUCE_LATENCY_US -> allreduceLatencyUs;
             case GEMM_HALF_TOKENS -> orDefault(gemmHalfTokens, t);
@@ -69,18 +67,13 @@ public record HardwareProfile(
                 t == StepTerm.SEQ_OVERHEAD_US ? Double.valueOf(v) : seqOverheadUs,
                 t == StepTerm.LAYER_OVERHEAD_US ? Double.valueOf(v) : layerOverheadUs,
                 t == StepTerm.REQUEST_OVERHEAD_MS ? Double.valueOf(v) : requestOverheadMs,
-                t == StepTerm.FP8_COMPUTE_EFFICIENCY ? Double.valueOf(v) : fp8ComputeEfficiency,
                 price,
                 priors);
     }
 
     /** A term's value before any fit: the profile's {@code priors} (the default for a key left out), else its value. */
     public double prior(StepTerm t) {
-        if (priors == null) return term(t);
-        // FP8 multiplies start where BF16 ones do unless the priors say otherwise.
-        if (t == StepTerm.FP8_COMPUTE_EFFICIENCY && !priors.containsKey(t.key()))
-            return prior(StepTerm.COMPUTE_EFFICIENCY);
-        return priors.getOrDefault(t.key(), t.defaultValue());
+        return priors == null ? term(t) : priors.getOrDefault(t.key(), t.defaultValue());
     }
 
     private static double orDefault(Double v, StepTerm t) {

@@ -9,11 +9,6 @@ public enum StepTerm {
     MEMORY_EFFICIENCY("memory_efficiency", 0.05, 1, 0.8),
     /** Fraction of the spec-sheet FLOP/s a large matrix multiply achieves. */
     COMPUTE_EFFICIENCY("compute_efficiency", 0.05, 1, 0.6),
-    /**
-     * The same for FP8 (W8A8) multiplies, against the FP8 peak; a profile that leaves it out takes its
-     * {@code compute_efficiency}.
-     */
-    FP8_COMPUTE_EFFICIENCY("fp8_compute_efficiency", 0.05, 1, 0.6),
     /** Fixed cost of one engine step: scheduling, input preparation, sampling launch (ms). */
     STEP_OVERHEAD_MS("step_overhead_ms", 0, 50, 1.0),
     /** Latency of one all-reduce call at TP 2; it grows with log2(TP) (µs). */

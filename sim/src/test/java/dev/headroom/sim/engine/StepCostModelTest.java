@@ -129,22 +129,6 @@ class StepCostModelTest {
     }
 
     @Test
-    void fp8MultipliesTakeTheirOwnEfficiencyAndBf16OnesKeepTheirs() {
-        double g = 8192.0 / (8192 + 64);
-        double linearFp8 = 2 * 8.03e9 * 8192 / (1979e12 * 0.45 * g);
-        double attentionFp8 = 4.0 * 32 * 32 * 128 * 8192 * (8192 + 1) / 2.0 / (1979e12 * 0.45 * g);
-        double fixed = 1e-3 + 10e-6 + 32 * 5e-6;
-        HardwareProfile own = H100.with(StepTerm.FP8_COMPUTE_EFFICIENCY, 0.45);
-        EngineConfig fp8 = config(own, "llama-3.1-8b", 1).toBuilder()
-                .weights(Precision.FP8)
-                .build();
-        assertEquals(linearFp8 + attentionFp8 + fixed, prefill(new StepCostModel(fp8), 8192), 1e-6);
-        // BF16 multiplies are untouched; a profile without the term multiplies FP8 at compute_efficiency.
-        assertEquals(prefill(cost(H100, "llama-3.1-8b", 1), 8192), prefill(cost(own, "llama-3.1-8b", 1), 8192), 1e-12);
-        assertEquals(0.6, H100.term(StepTerm.FP8_COMPUTE_EFFICIENCY), 1e-12);
-    }
-
-    @Test
     void decodeStepGrowsWithBatchAndContextThroughKvReads() {
         var cost = cost(H100, "llama-3.1-8b", 1);
         assertTrue(decodeStep(cost, 64, 2048) > decodeStep(cost, 64, 128) * 1.5);
