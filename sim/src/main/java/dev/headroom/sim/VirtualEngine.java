@@ -92,10 +92,9 @@ public final class VirtualEngine implements Measurer {
         private final SessionSpec sessions;
         /** The run's system prompt, shared by every session. */
         private final int[] system;
-        /** Sessions by id while they run; the request a turn sends, by index. */
-        private final Map<Long, Conversation> conversations = new HashMap<>();
-
+        /** The session of each turn sent and not yet admitted, by request index. */
         private final Map<Long, Conversation> turnOf = new HashMap<>();
+
         private long nextSession;
 
         Run(MeasurementRequest request) {
@@ -140,7 +139,7 @@ public final class VirtualEngine implements Measurer {
             }
         }
 
-        /** {@code n} token ids of their own for a new message (or, with {@code session} −1, the system prompt). */
+        /** {@code n} token ids of their own for a new message (with {@code key} −1, the run's system prompt). */
         private static int[] tokens(long seed, long key, int n) {
             SplittableRandom r = new SplittableRandom(mix(seed ^ 0x5E5510L) + key);
             int[] t = new int[n];

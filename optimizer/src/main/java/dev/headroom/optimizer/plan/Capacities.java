@@ -89,7 +89,9 @@ public final class Capacities {
                         + "capacity under the SLO; use a max-rate or max-concurrency search");
         };
         double value = search.value();
+        // The probe at the answer, else at the largest passing load (a boundary may lie between probes).
         MeasuredPoint at = probeAt.apply(value);
+        if (at == null) at = probeAt.apply(search.ciLow());
         double seconds = at == null ? Double.NaN : at.sessionMeanS();
         return new Capacity(
                 option,

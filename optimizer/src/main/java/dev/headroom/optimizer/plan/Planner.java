@@ -56,6 +56,11 @@ public final class Planner {
                     .findFirst()
                     .map(k -> c.in(k.unit()))
                     .orElse(c);
+            if (in.unit() == LoadUnit.USERS && Double.isNaN(in.sessionSeconds())) {
+                throw new BadInputException("capacity " + c.workloadClass() + "@" + c.option() + " (" + c.source()
+                        + ") is in users: counting the sessions (and tokens) they serve needs the mean session "
+                        + "duration (session_s), which a search in sessions records");
+            }
             inUnits.add(in);
             byKey.put(c.workloadClass() + "@" + c.option(), in);
         }

@@ -106,6 +106,23 @@ class SessionPlanTest {
                 BadInputException.class,
                 () -> new Planner(Policy.DEFAULT).plan(inUsers(100), List.of(PlannerTest.H100), List.of(noDuration)));
         assertTrue(d.getMessage().contains("session_s"), d.getMessage());
+        Capacity usersNoDuration = new Capacity(
+                "h100",
+                "assistant",
+                300,
+                300,
+                300,
+                false,
+                Double.NaN,
+                "y.yaml",
+                Double.NaN,
+                LoadUnit.USERS,
+                Double.NaN);
+        var u = assertThrows(
+                BadInputException.class,
+                () -> new Planner(Policy.DEFAULT)
+                        .plan(inUsers(100), List.of(PlannerTest.H100), List.of(usersNoDuration)));
+        assertTrue(u.getMessage().contains("session_s"), u.getMessage());
         var missing = assertThrows(
                 Planner.MissingCapacityException.class,
                 () -> new Planner(Policy.DEFAULT).plan(inUsers(100), List.of(PlannerTest.H100), List.of()));
