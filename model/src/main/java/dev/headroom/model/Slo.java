@@ -85,7 +85,8 @@ public record Slo(SloMetric metric, SloStat stat, boolean inclusive, double thre
             if (slo.metric().perSession()) {
                 throw new BadInputException(
                         "SLO " + slo.text() + " judges whole sessions, and this load is independent requests: "
-                                + "give {sessions} or {session-rate} (search: {load-unit} sessions), or drop it");
+                                + "give --sessions or --session-rate (probe) or --load-unit sessions (search), "
+                                + "or drop it");
             }
         }
     }
