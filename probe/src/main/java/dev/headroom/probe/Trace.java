@@ -24,11 +24,11 @@ import java.util.Set;
  *
  * <p>A <b>session trace</b> gives every line a {@code session_id} (and optionally its {@code turn}): each line is one
  * turn of a conversation, its {@code input_length} the turn's new user message and {@code output_length} its answer
- * ({@link #sessions}).
+ * ({@link #sessionList}).
  *
- * @param hashIds  each request's block ids, or null for a request (or a trace) without them
- * @param sessions each request's session id, or null for a trace of independent requests
- * @param turns    each request's turn as the trace numbers it, or -1 where it does not (then timestamp order)
+ * @param hashIds     each request's block ids, or null for a request (or a trace) without them
+ * @param sessionList a session trace's sessions in the order their first turns arrived; empty for a trace of
+ *                    independent requests
  */
 public record Trace(
         Path file,
@@ -36,8 +36,7 @@ public record Trace(
         int[] inputTokens,
         int[] outputTokens,
         long[][] hashIds,
-        String[] sessions,
-        int[] turns) {
+        List<Session> sessionList) {
     /** Tokens per hash id in Mooncake's traces. */
     public static final int BLOCK_TOKENS = 512;
 
@@ -93,8 +92,7 @@ public record Trace(
         int[] in = new int[rows.size()];
         int[] out = new int[rows.size()];
         long[][] blockIds = new long[rows.size()][];
-        boolean traced = ids.getFirst() != null;
-        String[] sessionOf = traced ? new String[rows.size()] : null;
+        String[] sessionOf = new String[rows.size()];
         int[] turnAt = new int[rows.size()];
         for (int i = 0; i < rows.size(); i++) {
             int line = (int) rows.get(i)[3];
@@ -102,15 +100,16 @@ public record Trace(
             in[i] = (int) rows.get(i)[1];
             out[i] = (int) rows.get(i)[2];
             blockIds[i] = hashes.get(line);
-            if (traced) sessionOf[i] = ids.get(line);
+            sessionOf[i] = ids.get(line);
             turnAt[i] = turnOf.get(line);
         }
-        return new Trace(file, offsets, in, out, blockIds, sessionOf, turnAt);
+        List<Session> sessions = ids.getFirst() == null ? List.of() : sessions(offsets, in, out, sessionOf, turnAt);
+        return new Trace(file, offsets, in, out, blockIds, sessions);
     }
 
     /** Whether this is a session trace: every line one turn of a session. */
     public boolean hasSessions() {
-        return sessions != null;
+        return !sessionList.isEmpty();
     }
 
     /**
@@ -125,12 +124,11 @@ public record Trace(
     }
 
     /**
-     * The sessions of a session trace in the order their first turns arrived; a session's turns in the order its
-     * {@code turn} numbers give (where every line of it has one), else in timestamp order. Empty for a trace of
-     * requests.
+     * The sessions of a session trace's lines (in timestamp order) in the order their first turns arrived; a session's
+     * turns in the order its {@code turn} numbers give (where every line of it has one), else in timestamp order.
      */
-    public List<Session> sessionList() {
-        if (sessions == null) return List.of();
+    private static List<Session> sessions(
+            double[] offsetsSeconds, int[] inputTokens, int[] outputTokens, String[] sessions, int[] turns) {
         java.util.LinkedHashMap<String, List<Integer>> byId = new java.util.LinkedHashMap<>();
         for (int i = 0; i < sessions.length; i++)
             byId.computeIfAbsent(sessions[i], k -> new ArrayList<>()).add(i);
@@ -150,7 +148,7 @@ public record Trace(
             out.add(new Session(e.getKey(), start, at, in, out2));
         }
         out.sort(java.util.Comparator.comparingDouble(Session::startSeconds));
-        return out;
+        return List.copyOf(out);
     }
 
     /** A session trace's session arrivals (each session's first turn) as an arrival process. */

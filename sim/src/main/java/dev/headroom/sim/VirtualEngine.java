@@ -135,22 +135,17 @@ public final class VirtualEngine implements Measurer {
 
             /** Answer token {@code i} of the current turn: the same ids in the chain and in the next turn's prompt. */
             int answerToken(int i) {
-                return (int) (mix(mix(request.seed() ^ id) + turn * 0x100000001L + i) & 0x7fffffff);
+                return (int)
+                        (BlockHashes.mix(BlockHashes.mix(request.seed() ^ id) + turn * 0x100000001L + i) & 0x7fffffff);
             }
         }
 
         /** {@code n} token ids of their own for a new message (with {@code key} −1, the run's system prompt). */
         private static int[] tokens(long seed, long key, int n) {
-            SplittableRandom r = new SplittableRandom(mix(seed ^ 0x5E5510L) + key);
+            SplittableRandom r = new SplittableRandom(BlockHashes.mix(seed ^ 0x5E5510L) + key);
             int[] t = new int[n];
             for (int i = 0; i < n; i++) t[i] = r.nextInt(Integer.MAX_VALUE);
             return t;
-        }
-
-        private static long mix(long z) {
-            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-            return z ^ (z >>> 31);
         }
 
         /** A new session, its first turn sent at {@code at}. */

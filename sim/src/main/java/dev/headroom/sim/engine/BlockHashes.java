@@ -99,7 +99,8 @@ public final class BlockHashes {
         return hashes;
     }
 
-    private static long mix(long z) {
+    /** SplitMix64's finaliser: a well-spread 64-bit hash of {@code z}. */
+    public static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
