@@ -3,6 +3,7 @@ package dev.headroom.cli;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.fidelity.Calibration;
+import dev.headroom.sim.profile.EngineProfile;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Precision;
@@ -179,12 +180,12 @@ public final class SimulatorOptions {
     @Option(
             names = "--sim-mixed-batches",
             negatable = true,
-            defaultValue = "true",
             fallbackValue = "true",
             description = "Simulator: with chunked prefill, prompt chunks and decodes share a step, as vLLM does "
-                    + "(default: on; --no-sim-mixed-batches runs a step of prefills whenever a prompt waits and the "
-                    + "decodes in steps of their own, as SGLang does without --enable-mixed-chunk).")
-    boolean mixedBatches;
+                    + "(default: on, or the --sim-engine's; --no-sim-mixed-batches runs a step of prefills whenever "
+                    + "a prompt waits and the decodes in steps of their own, as SGLang does without "
+                    + "--enable-mixed-chunk).")
+    Boolean mixedBatches;
 
     @Option(
             names = "--sim-scheduler-steps",
@@ -194,6 +195,15 @@ public final class SimulatorOptions {
                     + "per scheduling, admitting nothing, and streams their tokens together "
                     + "(default: ${DEFAULT-VALUE}).")
     int schedulerSteps;
+
+    @Option(
+            names = "--sim-overlap-scheduling",
+            negatable = true,
+            fallbackValue = "true",
+            description = "Simulator: the scheduler decides each step while the one before runs, as SGLang 0.4+ "
+                    + "and TensorRT-LLM's PyTorch backend do: a request arriving while the engine is busy waits "
+                    + "one step more (default: off as in vLLM, or the --sim-engine's).")
+    Boolean overlapScheduling;
 
     @Option(
             names = "--sim-engine",
@@ -225,7 +235,8 @@ public final class SimulatorOptions {
         }
         ModelProfile m = Profiles.model(model);
         HardwareProfile hw = Profiles.hardware(hardware);
-        if (engine != null) hw = Profiles.engine(engine).applyTo(hw);
+        EngineProfile software = engine == null ? null : Profiles.engine(engine);
+        if (software != null) hw = software.applyTo(hw);
         var config = EngineConfig.defaults(hw, m).toBuilder()
                 .tensorParallel(tp)
                 .maxNumSeqs(maxNumSeqs)
@@ -241,10 +252,17 @@ public final class SimulatorOptions {
                 .kvCache(Precision.parseKvCache(
                         kvCacheDtype, Precision.ofBytes(m.kvBytesPerElement()), "--sim-kv-cache-dtype"))
                 .chunkedPrefill(chunkedPrefill)
-                .mixedBatches(mixedBatches)
+                .mixedBatches(firstSet(mixedBatches, software == null ? null : software.mixedBatches(), true))
                 .schedulerSteps(schedulerSteps)
+                .overlapScheduling(
+                        firstSet(overlapScheduling, software == null ? null : software.overlapScheduling(), false))
                 .build();
         config.kvBlocks();
         return config;
+    }
+
+    /** The option as given, else the engine profile's default, else vLLM's. */
+    private static boolean firstSet(Boolean given, Boolean engineDefault, boolean vllm) {
+        return given != null ? given : engineDefault != null ? engineDefault : vllm;
     }
 }

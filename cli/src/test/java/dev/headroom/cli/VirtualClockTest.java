@@ -93,6 +93,24 @@ class VirtualClockTest {
     }
 
     @Test
+    void anEngineProfileBringsItsSchedulerUnlessAnOptionSaysOtherwise(@TempDir Path tmp) throws IOException {
+        String[] point = {"--rate", "8", "--isl", "256", "--osl", "100", "--requests", "200"};
+        List<String> sglang = new ArrayList<>(List.of(point));
+        sglang.addAll(List.of("--sim-engine", "sglang"));
+        List<String> mixed = new ArrayList<>(sglang);
+        mixed.addAll(List.of("--sim-mixed-batches", "--no-sim-overlap-scheduling"));
+        probe(tmp.resolve("vllm"), point);
+        probe(tmp.resolve("sglang"), sglang.toArray(String[]::new));
+        probe(tmp.resolve("mixed"), mixed.toArray(String[]::new));
+        String v = Files.readString(tmp.resolve("vllm/config.yaml"));
+        String s = Files.readString(tmp.resolve("sglang/config.yaml"));
+        String m = Files.readString(tmp.resolve("mixed/config.yaml"));
+        assertTrue(v.contains("mixed_batches: true") && v.contains("overlap_scheduling: false"), v);
+        assertTrue(s.contains("mixed_batches: false") && s.contains("overlap_scheduling: true"), s);
+        assertTrue(m.contains("mixed_batches: true") && m.contains("overlap_scheduling: false"), m);
+    }
+
+    @Test
     void sweepOnTheVirtualClockRunsEveryPoint(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("sweep");
         var r = CliTest.run(

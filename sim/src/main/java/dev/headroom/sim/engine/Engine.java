@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
  * An iteration-level continuous-batching scheduler in the manner of vLLM: a token budget per step with
  * chunked prefill, a paged KV cache with automatic prefix caching ({@link PrefixCache}), FCFS admission only while
  * blocks are free, recompute preemption of the
- * newest running sequence when a running one needs a block and none is free, and a bounded waiting queue.
+ * newest running sequence when a running one needs a block and none is free, and a bounded waiting queue; other
+ * engines' shapes by {@link EngineConfig} (whole-prompt or separate prefill steps, multi-step and overlap scheduling).
  * <p>
  * The engine knows no clock. A driver calls {@link #planStep(long)} with the current time, waits the returned
  * duration by whatever clock it keeps (virtual or real), then calls {@link #finishStep(Step, long)}. Not
@@ -28,6 +29,12 @@ public final class Engine {
     private Step inFlight;
     /** Decode-only steps left in the current multi-step group ({@link EngineConfig#schedulerSteps()}). */
     private int groupLeft;
+    /** When the last step began and ended: with overlap scheduling, a step back to back was decided at its start. */
+    private long lastStart = Long.MIN_VALUE;
+
+    private long lastEnd = Long.MIN_VALUE;
+    /** Waiting requests that reached the scheduler after this were not yet seen when this step was decided. */
+    private long seenBy = Long.MAX_VALUE;
 
     private final List<Held> held = new ArrayList<>();
 
@@ -86,6 +93,15 @@ public final class Engine {
     /** Schedules the next step at {@code now}; returns null when there is nothing to do. */
     public Step planStep(long now) {
         if (inFlight != null) throw new IllegalStateException("a step is already in flight");
+        // Overlap scheduling: while the GPU runs one step the scheduler decides the next, so a step that follows
+        // another at once admits what had arrived when that one began; an idle engine decides and starts at once.
+        seenBy = config.overlapScheduling() && now == lastEnd && !running.isEmpty() ? lastStart : Long.MAX_VALUE;
+        Step planned = plan(now);
+        if (planned != null) lastStart = now;
+        return planned;
+    }
+
+    private Step plan(long now) {
         Step step = new Step(running.size() + Math.min(waiting.size(), config.maxNumSeqs()));
         StepCostModel.Step work = cost.newStep();
         if (groupLeft > 0) {
@@ -124,7 +140,7 @@ public final class Engine {
         }
 
         // Then admit waiting requests in arrival order while there is budget, room in the batch and free blocks.
-        while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && !waiting.isEmpty()) {
+        while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && seenWaiting()) {
             Sequence seq = waiting.peekFirst();
             // Prompt blocks already in the prefix cache are taken, not computed again.
             int hit = blocks.hitBlocks(seq);
@@ -139,6 +155,12 @@ public final class Engine {
         }
 
         return finishPlan(step, work);
+    }
+
+    /** Whether the head of the queue is there to admit: it had arrived when this step was decided, or came back. */
+    private boolean seenWaiting() {
+        Sequence head = waiting.peekFirst();
+        return head != null && (head.arrivalNanos <= seenBy || head.preemptions > 0);
     }
 
     /**
@@ -190,7 +212,7 @@ public final class Engine {
             }
         }
         // A step that had to preempt admits nothing, as in the mixed path.
-        while (preemptionsTotal == before && budget > 0 && running.size() < config.maxNumSeqs() && !waiting.isEmpty()) {
+        while (preemptionsTotal == before && budget > 0 && running.size() < config.maxNumSeqs() && seenWaiting()) {
             Sequence seq = waiting.peekFirst();
             int hit = blocks.hitBlocks(seq);
             int cached = hit * config.blockSize();
@@ -235,6 +257,7 @@ public final class Engine {
     public void finishStep(Step step, long end) {
         if (step != inFlight) throw new IllegalStateException("not the step in flight");
         inFlight = null;
+        lastEnd = end;
         boolean finished = false;
         for (int i = 0; i < step.seqs.size(); i++) {
             Sequence seq = step.seqs.get(i);

@@ -40,6 +40,9 @@ import java.util.Map;
  * @param schedulerSteps        vLLM's {@code --num-scheduler-steps} (multi-step scheduling): after each scheduled step
  *                              the batch decodes this many − 1 steps more without admitting anything, and their
  *                              tokens reach the clients together at the end; 1 = every step is scheduled
+ * @param overlapScheduling     the scheduler runs one step ahead of the GPU (SGLang 0.4+'s default, TensorRT-LLM's
+ *                              PyTorch backend): a step back to back with the last one was decided when the last one
+ *                              began, so it admits only requests that had arrived by then
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -61,7 +64,8 @@ public record EngineConfig(
         Precision kvCache,
         boolean chunkedPrefill,
         boolean mixedBatches,
-        int schedulerSteps) {
+        int schedulerSteps,
+        boolean overlapScheduling) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -119,7 +123,8 @@ public record EngineConfig(
                 null,
                 true,
                 true,
-                1);
+                1,
+                false);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -176,6 +181,7 @@ public record EngineConfig(
         m.put("chunked_prefill", chunkedPrefill);
         m.put("mixed_batches", mixedBatches);
         m.put("scheduler_steps", schedulerSteps);
+        m.put("overlap_scheduling", overlapScheduling);
         m.put("gpu_memory_utilization", gpuMemoryUtilization);
         m.put("max_waiting", maxWaiting);
         m.put("noise", noise);
@@ -242,6 +248,7 @@ public record EngineConfig(
         private boolean chunkedPrefill;
         private boolean mixedBatches;
         private int schedulerSteps;
+        private boolean overlapScheduling;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -264,6 +271,7 @@ public record EngineConfig(
             chunkedPrefill = c.chunkedPrefill;
             mixedBatches = c.mixedBatches;
             schedulerSteps = c.schedulerSteps;
+            overlapScheduling = c.overlapScheduling;
         }
 
         public Builder hardware(HardwareProfile h) {
@@ -348,6 +356,11 @@ public record EngineConfig(
             return this;
         }
 
+        public Builder overlapScheduling(boolean on) {
+            overlapScheduling = on;
+            return this;
+        }
+
         public EngineConfig build() {
             return new EngineConfig(
                     hardware,
@@ -369,7 +382,8 @@ public record EngineConfig(
                     kvCache,
                     chunkedPrefill,
                     mixedBatches,
-                    schedulerSteps);
+                    schedulerSteps,
+                    overlapScheduling);
         }
     }
 }

@@ -63,6 +63,7 @@ public final class Calibration {
         e.put("chunked_prefill", engine.chunkedPrefill());
         e.put("mixed_batches", engine.mixedBatches());
         e.put("scheduler_steps", engine.schedulerSteps());
+        e.put("overlap_scheduling", engine.overlapScheduling());
         e.put("gpu_memory_utilization", engine.gpuMemoryUtilization());
         root.put("structure", structure);
         ObjectNode terms = root.putObject("terms");
@@ -136,6 +137,7 @@ public final class Calibration {
                 .chunkedPrefill(e.path("chunked_prefill").asBoolean(true))
                 .mixedBatches(e.path("mixed_batches").asBoolean(true))
                 .schedulerSteps(e.path("scheduler_steps").asInt(1))
+                .overlapScheduling(e.path("overlap_scheduling").asBoolean(false))
                 .gpuMemoryUtilization(e.path("gpu_memory_utilization").asDouble(0.9))
                 .noise(0, 0, 0)
                 .build();

@@ -28,6 +28,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Published serving results ({@code schema: headroom.published/v1}, e.g. bench/fidelity/published.yaml): each entry a
@@ -38,6 +40,7 @@ import java.util.Locale;
  */
 public final class Published {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Pattern MAJOR_MINOR = Pattern.compile("\\d+\\.\\d+");
     /** The seed every entry is simulated with. */
     public static final long SEED = 42;
 
@@ -118,6 +121,8 @@ public final class Published {
                 .gpuMemoryUtilization(
                         setting(server, defaults, "gpu_memory_utilization").asDouble(0.9))
                 .schedulerSteps(setting(server, defaults, "scheduler_steps").asInt(1))
+                .overlapScheduling(
+                        setting(server, defaults, "overlap_scheduling").asBoolean(false))
                 // Every prompt is its own, so a prefix cache would only be filled and evicted, never hit: the same
                 // timings without the bookkeeping.
                 .prefixCaching(false)
@@ -207,10 +212,9 @@ public final class Published {
 
     /** The engine's scheduler settings: {@code engine@MAJOR.MINOR} when the file has them, else {@code engine}. */
     private static JsonNode scheduler(JsonNode engines, String engine, String version) {
-        String[] v = version.split("\\.");
-        if (v.length >= 2 && engines.has(engine + "@" + v[0] + "." + v[1])) {
-            return engines.path(engine + "@" + v[0] + "." + v[1]);
-        }
+        // The first MAJOR.MINOR in the stated version ("~1.0 (PyTorch backend)" is 1.0).
+        Matcher v = MAJOR_MINOR.matcher(version);
+        if (v.find() && engines.has(engine + "@" + v.group())) return engines.path(engine + "@" + v.group());
         return engines.path(engine);
     }
 

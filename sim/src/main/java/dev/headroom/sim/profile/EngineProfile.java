@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * An inference engine's own costs, apart from the accelerator's: the step terms its software sets (the time around
  * each request and each step), fitted to its published results. Applied over a hardware profile ({@link #applyTo}),
- * whose own values of these terms are vLLM's.
+ * whose own values of these terms are vLLM's. Also the shape of its scheduler by default, where it is not vLLM's
+ * ({@code mixed_batches}, {@code overlap_scheduling}; null: vLLM's).
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record EngineProfile(
@@ -17,7 +18,9 @@ public record EngineProfile(
         double seqOverheadUs,
         double stepOverheadMs,
         String source,
-        Map<String, Double> priors) {
+        Map<String, Double> priors,
+        Boolean mixedBatches,
+        Boolean overlapScheduling) {
     /** The terms an engine profile sets. */
     public static final List<StepTerm> TERMS =
             List.of(StepTerm.REQUEST_OVERHEAD_MS, StepTerm.SEQ_OVERHEAD_US, StepTerm.STEP_OVERHEAD_MS);

@@ -15,7 +15,7 @@ import dev.headroom.sim.profile.Profiles;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-/** Schedulers that are not vLLM V1's: multi-step scheduling, and prefill without chunks. */
+/** Schedulers that are not vLLM V1's: multi-step scheduling, prefill without chunks, overlap scheduling. */
 class SchedulerShapeTest {
     private static final SequenceListener QUIET = new SequenceListener() {
         @Override
@@ -133,5 +133,46 @@ class SchedulerShapeTest {
         assertEquals(2, shared.batchSize());
         assertEquals(1, shared.counts[0]);
         assertEquals(2047, shared.counts[1]);
+    }
+
+    @Test
+    void withOverlapSchedulingARequestArrivingMidStepWaitsForTheStepAlreadyDecided() {
+        EngineConfig ahead = base().toBuilder().overlapScheduling(true).build();
+        Engine e = new Engine(ahead);
+        // An idle engine decides and starts at once.
+        e.submit(new Sequence(1, 100, 50, 5, QUIET));
+        Engine.Step first = e.planStep(5);
+        assertEquals(1, first.batchSize(), "admitted at once");
+        e.finishStep(first, 10);
+        e.finishStep(e.planStep(10), 20); // a decode step, 10 to 20
+        // Arrives at 15, while the step of 20 to 30 is being decided: it is not in it, but in the one after.
+        e.submit(new Sequence(2, 100, 50, 15, QUIET));
+        Engine.Step decided = e.planStep(20);
+        assertEquals(1, decided.batchSize(), "decided at 10, before it arrived");
+        e.finishStep(decided, 30);
+        assertEquals(2, e.planStep(30).batchSize(), "decided at 20, after it arrived");
+
+        // Without overlap scheduling the step of 20 takes it.
+        Engine now = new Engine(base());
+        now.submit(new Sequence(1, 100, 50, 5, QUIET));
+        now.finishStep(now.planStep(5), 10);
+        now.finishStep(now.planStep(10), 20);
+        now.submit(new Sequence(2, 100, 50, 15, QUIET));
+        assertEquals(2, now.planStep(20).batchSize());
+    }
+
+    @Test
+    void overlapSchedulingAddsAboutOneDecodeStepToTtftOnABusyEngine() {
+        Measurement now = open(base(), 8);
+        Measurement ahead = open(base().toBuilder().overlapScheduling(true).build(), 8);
+        double decodeStepMs = now.records().stream()
+                .mapToDouble(r -> (r.endNanos() - r.firstTokenNanos()) / 1e6 / 99)
+                .average()
+                .orElseThrow();
+        // Arriving uniformly in a step, a request waits out the rest of it and, decided one step ahead, the next.
+        double extra = meanTtftMs(ahead) - meanTtftMs(now);
+        assertTrue(
+                extra > 0.6 * decodeStepMs && extra < 1.4 * decodeStepMs,
+                extra + " ms more; a decode step " + decodeStepMs + " ms");
     }
 }

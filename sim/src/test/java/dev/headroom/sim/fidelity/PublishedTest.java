@@ -1,6 +1,7 @@
 package dev.headroom.sim.fidelity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +35,33 @@ class PublishedTest {
         assertTrue(
                 hardware.containsAll(Set.of("h100-sxm", "h200", "a100-80gb", "mi300x", "l4", "l40s")),
                 hardware.toString());
+    }
+
+    @Test
+    void anEntrysEngineVersionPicksItsSchedulersShape() {
+        Published.Results r = Published.read(REPOSITORY_FILE);
+        int sglang03 = 0, sglang04 = 0, trtllmPytorch = 0;
+        for (Published.Entry e : r.entries()) {
+            String id = e.observation().id();
+            if (id.startsWith("sglang-blog060-sglang")) {
+                // SGLang 0.3.0: separate prefill and decode batches, no overlap scheduler yet.
+                assertFalse(e.config().mixedBatches(), id);
+                assertFalse(e.config().overlapScheduling(), id);
+                sglang03++;
+            } else if (id.startsWith("datacrunch-sglang")) {
+                assertFalse(e.config().mixedBatches(), id);
+                assertTrue(e.config().overlapScheduling(), id);
+                sglang04++;
+            } else if (id.startsWith("trtllm-v10-")) {
+                // "~1.0 (PyTorch backend; …)" is trtllm@1.0.
+                assertTrue(e.config().overlapScheduling(), id);
+                trtllmPytorch++;
+            } else {
+                assertFalse(e.config().overlapScheduling(), id);
+            }
+        }
+        assertTrue(
+                sglang03 >= 3 && sglang04 >= 10 && trtllmPytorch >= 3, sglang03 + " " + sglang04 + " " + trtllmPytorch);
     }
 
     @Test
