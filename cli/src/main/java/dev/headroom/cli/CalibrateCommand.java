@@ -6,11 +6,12 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.Workload;
+import dev.headroom.model.fit.Comparison;
+import dev.headroom.model.fit.FitReport;
 import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.optimizer.fit.CalibrationPlan;
 import dev.headroom.optimizer.fit.TwinFit;
-import dev.headroom.optimizer.fit.TwinSelection;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.FidelityJson;
@@ -18,6 +19,7 @@ import dev.headroom.reports.RunFiles;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.fidelity.Calibration;
 import dev.headroom.sim.fidelity.EngineTwin;
+import dev.headroom.sim.fidelity.SchedulerShape;
 import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
@@ -111,6 +113,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    /** Multiples of the saturating probe's batch cap also tried (see {@link #call}). */
+    private static final double[] CAP_RETRIES = {1.15, 1.3};
+
     @Override
     public Integer call() {
         OutputFormat format = output.format();
@@ -157,38 +162,76 @@ public final class CalibrateCommand implements Callable<Integer> {
         int cap = served < 0.85 * CalibrationPlan.SATURATE_USERS
                 ? (int) Math.max(1, Math.round(served))
                 : 2 * CalibrationPlan.SATURATE_USERS;
-        List<EngineTwin> candidates = List.of(
-                new EngineTwin(
-                        base.toBuilder().maxNumSeqs(cap).chunkedPrefill(true).build()),
-                new EngineTwin(
-                        base.toBuilder().maxNumSeqs(cap).chunkedPrefill(false).build()));
-        err.println("fitting the twin (" + candidates.size() + " scheduler shapes) to " + design.size() + " probes");
+        // Each shape is fitted quickly from the terms of a quick fit of the first (the shapes share their costs, so
+        // each starts near its own best), and the best is fitted fully from there. Its cross-validation fits each
+        // fold from the starting profile instead, so no held-out probe is predicted from terms fitted to it.
+        EngineConfig capped = base.toBuilder().maxNumSeqs(cap).build();
+        List<SchedulerShape> shapes = List.of(SchedulerShape.values());
+        TwinFit.Settings quick = new TwinFit.Settings(0.02, 1, 80), full = new TwinFit.Settings(0.02, 3, 240);
+        EngineTwin first = new EngineTwin(shapes.getFirst().applyTo(capped));
+        EngineConfig warm =
+                first.config(new TwinFit(first, quick).fit(observations).values());
+        err.println("fitting the twin (" + shapes.size() + " scheduler shapes) to " + design.size() + " probes");
         err.flush();
-        TwinSelection.Selected chosen = TwinSelection.select(
-                candidates, observations, new TwinFit.Settings(0.02, 1, 80), new TwinFit.Settings(0.02, 2, 160), folds);
-        EngineTwin twin = candidates.get(chosen.index());
-        EngineConfig fitted = twin.config(chosen.report().values());
+        List<Double> shapeErrors = new ArrayList<>();
+        int best = 0;
+        for (SchedulerShape s : shapes) {
+            EngineTwin candidate = new EngineTwin(s.applyTo(warm));
+            shapeErrors.add(FitReport.medianError(
+                    new TwinFit(candidate, quick).fit(observations).fitted()));
+            if (shapeErrors.getLast() < shapeErrors.get(best)) best = shapeErrors.size() - 1;
+        }
+        SchedulerShape shape = shapes.get(best);
+        // A cap read from the saturating probe is a lower bound where prompts wait for prefill steps of their own
+        // (their TTFT at saturation counts as waiting): a larger one is tried too, and kept when it fits better.
+        double capError = shapeErrors.get(best);
+        for (double f : CAP_RETRIES) {
+            if (cap >= 2 * CalibrationPlan.SATURATE_USERS) break;
+            int larger = (int) Math.round(cap * f);
+            EngineTwin candidate = new EngineTwin(
+                    shape.applyTo(warm.toBuilder().maxNumSeqs(larger).build()));
+            double e = FitReport.medianError(
+                    new TwinFit(candidate, quick).fit(observations).fitted());
+            if (e < capError) {
+                capError = e;
+                cap = larger;
+            }
+        }
+        warm = warm.toBuilder().maxNumSeqs(cap).build();
+        capped = capped.toBuilder().maxNumSeqs(cap).build();
+        EngineTwin twin = new EngineTwin(shape.applyTo(warm));
+        FitReport inSample = new TwinFit(twin, full).fit(observations);
+        List<Comparison> heldOut = folds >= 2
+                ? new TwinFit(new EngineTwin(shape.applyTo(capped)), full).heldOut(observations, folds)
+                : List.of();
+        FitReport report = new FitReport(
+                inSample.parameters(), inSample.values(), inSample.fitted(), heldOut, inSample.evaluations());
+        EngineConfig fitted = twin.config(report.values());
+        StringBuilder errors = new StringBuilder();
+        for (int i = 0; i < shapes.size(); i++) {
+            errors.append(i == 0 ? "" : ", ")
+                    .append(shapes.get(i).name().toLowerCase(Locale.ROOT))
+                    .append(String.format(Locale.ROOT, " %.1f %%", 100 * shapeErrors.get(i)));
+        }
         String structure = String.format(
                 Locale.ROOT,
-                "served at once when saturated: %.1f of %d users, so max_num_seqs %d; chunked prefill %s "
-                        + "(median error %.1f %% with it on, %.1f %% off)",
+                "served at once when saturated: %.1f of %d users; max_num_seqs %d; %s (median error by shape: %s)",
                 served,
                 CalibrationPlan.SATURATE_USERS,
                 cap,
-                fitted.chunkedPrefill() ? "on" : "off",
-                100 * chosen.errors().get(0),
-                100 * chosen.errors().get(1));
+                shape.label(),
+                errors);
         RunFiles.write(
                 dir.resolve("calibration.yaml"),
-                Calibration.write(Version.get(), url, model, fitted, structure, chosen.report()));
+                Calibration.write(Version.get(), url, model, fitted, structure, report));
         String sources = "calibration probes of " + url;
-        String json = FidelityJson.write(Version.get(), sources, true, 0, chosen.report());
+        String json = FidelityJson.write(Version.get(), sources, true, 0, report);
         RunFiles.write(dir.resolve("fidelity.json"), json);
         switch (format) {
             case JSON -> out.print(json);
-            case CSV -> out.print(FidelityJson.csv(chosen.report()));
+            case CSV -> out.print(FidelityJson.csv(report));
             case TABLE -> {
-                out.print(FidelityJson.table(sources, true, 0, chosen.report()));
+                out.print(FidelityJson.table(sources, true, 0, report));
                 out.println();
                 out.println("twin: " + fitted.describe() + "; " + structure);
             }

@@ -135,34 +135,33 @@ class CalibrateCommandTest {
         assertTrue(Math.abs(pred / truth - 1) < 0.05, "max rate: twin " + pred + ", server " + truth);
     }
 
+    /** The hidden server, noise off, with {@code scheduler} options. */
+    private static List<String> hiddenServer(Path tmp, String... scheduler) throws IOException {
+        List<String> server =
+                new ArrayList<>(List.of("--sim-hardware", hiddenHardware(tmp).toString()));
+        server.addAll(List.of(scheduler));
+        server.addAll(List.of("--sim-noise", "0", "--sim-stall-probability", "0"));
+        return server;
+    }
+
     @Test
     void twinOfAVllmLikeServerPredictsWhatItDidNotProbe(@TempDir Path tmp) throws IOException {
-        twinPredictsUnprobedShapes(
-                tmp,
-                List.of(
-                        "--sim-hardware",
-                        hiddenHardware(tmp).toString(),
-                        "--sim-noise",
-                        "0",
-                        "--sim-stall-probability",
-                        "0"));
+        twinPredictsUnprobedShapes(tmp, hiddenServer(tmp));
     }
 
     @Test
     void twinOfASlotServerWithoutChunkedPrefillPredictsWhatItDidNotProbe(@TempDir Path tmp) throws IOException {
-        List<String> server = List.of(
-                "--sim-hardware",
-                hiddenHardware(tmp).toString(),
-                "--sim-max-num-seqs",
-                "8",
-                "--no-sim-chunked-prefill",
-                "--sim-noise",
-                "0",
-                "--sim-stall-probability",
-                "0");
-        twinPredictsUnprobedShapes(tmp, server);
+        twinPredictsUnprobedShapes(tmp, hiddenServer(tmp, "--sim-max-num-seqs", "8", "--no-sim-chunked-prefill"));
         String yaml = Files.readString(tmp.resolve("cal/calibration.yaml"));
         assertTrue(yaml.contains("max_num_seqs: 8"), yaml);
         assertTrue(yaml.contains("chunked_prefill: false"), yaml);
+    }
+
+    @Test
+    void twinOfAnSglangLikeServerFindsItsSchedulerAndPredictsWhatItDidNotProbe(@TempDir Path tmp) throws IOException {
+        // Separate prefill and decode steps, each decided a step ahead: SGLang 0.4+ as it runs by default.
+        twinPredictsUnprobedShapes(tmp, hiddenServer(tmp, "--no-sim-mixed-batches", "--sim-overlap-scheduling"));
+        String yaml = Files.readString(tmp.resolve("cal/calibration.yaml"));
+        assertTrue(yaml.contains("mixed_batches: false") && yaml.contains("overlap_scheduling: true"), yaml);
     }
 }

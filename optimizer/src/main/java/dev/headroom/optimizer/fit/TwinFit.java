@@ -77,17 +77,22 @@ public final class TwinFit {
      * fits without that fold and predicts it.
      */
     public FitReport crossValidated(List<Observation> observations, int folds) {
-        List<List<String>> bySource = folds(observations, folds);
+        List<Comparison> heldOut = heldOut(observations, folds);
+        double[] values = fitValues(observations);
+        return new FitReport(
+                server.parameters(), values, compare(values, observations, false), heldOut, evaluations.get());
+    }
+
+    /** For each of {@code folds} folds of the sources, a fit without that fold and its predictions of the fold. */
+    public List<Comparison> heldOut(List<Observation> observations, int folds) {
         List<Comparison> heldOut = new ArrayList<>();
-        for (List<String> fold : bySource) {
+        for (List<String> fold : folds(observations, folds)) {
             List<Observation> train = new ArrayList<>(), test = new ArrayList<>();
             for (Observation o : observations) (fold.contains(o.source()) ? test : train).add(o);
             if (test.isEmpty() || train.isEmpty()) continue;
             heldOut.addAll(compare(fitValues(train), test, true));
         }
-        double[] values = fitValues(observations);
-        return new FitReport(
-                server.parameters(), values, compare(values, observations, false), heldOut, evaluations.get());
+        return heldOut;
     }
 
     /** The sources split into {@code k} folds of about equal observation counts (largest sources placed first). */
