@@ -62,6 +62,14 @@ public final class FidelityCommand implements Callable<Integer> {
     int rounds;
 
     @Option(
+            names = "--prior-weight",
+            paramLabel = "W",
+            defaultValue = "0.02",
+            description = "With --fit: how hard each term is pulled towards its prior, per load point, in units of "
+                    + "its range squared (default: ${DEFAULT-VALUE}).")
+    double priorWeight;
+
+    @Option(
             names = "--set",
             paramLabel = "TERM=VALUE",
             description = "Set a step term on every hardware profile before scoring (a fit starts from the priors), "
@@ -80,6 +88,9 @@ public final class FidelityCommand implements Callable<Integer> {
         }
         if (folds < 0 || folds == 1) throw new BadInputException("--folds must be 0 or >= 2, got " + folds);
         if (rounds < 1) throw new BadInputException("--rounds must be >= 1, got " + rounds);
+        if (!(priorWeight >= 0) || priorWeight > 100) {
+            throw new BadInputException("--prior-weight must be in [0, 100], got " + priorWeight);
+        }
         Published.Results published = withTerms(Published.read(sources), set);
         if (published.entries().isEmpty()) throw new BadInputException(sources + ": no entry to score");
         Path dir = output.runDirectory("fidelity");
@@ -88,7 +99,7 @@ public final class FidelityCommand implements Callable<Integer> {
         HardwareTwin twin = new HardwareTwin(published.entries());
         var observations =
                 published.entries().stream().map(Published.Entry::observation).toList();
-        TwinFit fitter = new TwinFit(twin, new TwinFit.Settings(0.02, rounds, 120)).withProgress(line -> {
+        TwinFit fitter = new TwinFit(twin, new TwinFit.Settings(priorWeight, rounds, 120)).withProgress(line -> {
             err.println("  " + line);
             err.flush();
         });

@@ -130,6 +130,10 @@ class FidelityCommandTest {
         assertTrue(Files.readString(tmp.resolve("b/profiles/engine-vllm.yaml")).contains("request_overhead_ms:"));
         assertTrue(Files.readString(tmp.resolve("b/profiles/h100-sxm.yaml")).contains("memory_efficiency:"));
         assertTrue(Files.readString(tmp.resolve("b/fidelity.csv")).lines().count() == 9);
+        // Each fold says what it held out and what it fitted without it.
+        assertTrue(
+                fit.err().contains("fold without ") && fit.err().contains("request_overhead_ms[engine:vllm]="),
+                fit.err());
     }
 
     /** A point scored by fidelity is the point probe --virtual runs: the same engine, load, lengths and seed. */
@@ -157,5 +161,12 @@ class FidelityCommandTest {
         var r = CliTest.run("fidelity", "--sources", tmp.resolve("none.yaml").toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("none.yaml") && r.err().contains("headroom.published/v1"), r.err());
+    }
+
+    @Test
+    void aNegativePriorWeightIsBadInput(@TempDir Path tmp) throws IOException {
+        var r = CliTest.run("fidelity", "--sources", sources(tmp).toString(), "--fit", "--prior-weight", "-1");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--prior-weight") && r.err().contains("-1"), r.err());
     }
 }

@@ -90,9 +90,25 @@ public final class TwinFit {
             List<Observation> train = new ArrayList<>(), test = new ArrayList<>();
             for (Observation o : observations) (fold.contains(o.source()) ? test : train).add(o);
             if (test.isEmpty() || train.isEmpty()) continue;
-            heldOut.addAll(compare(fitValues(train), test, true));
+            double[] values = fitValues(train);
+            progress.accept("fold without " + String.join(", ", fold) + ": " + describe(values));
+            heldOut.addAll(compare(values, test, true));
         }
         return heldOut;
+    }
+
+    /** Every parameter's value, {@code name[group]=value}, for a progress line. */
+    private String describe(double[] values) {
+        StringBuilder b = new StringBuilder();
+        List<Parameter> params = server.parameters();
+        for (int i = 0; i < values.length; i++) {
+            Parameter p = params.get(i);
+            b.append(i == 0 ? "" : " ")
+                    .append(p.name())
+                    .append(p.group() == null ? "" : "[" + p.group() + "]")
+                    .append(String.format(java.util.Locale.ROOT, "=%.4g", values[i]));
+        }
+        return b.toString();
     }
 
     /** The sources split into {@code k} folds of about equal observation counts (largest sources placed first). */
