@@ -6,12 +6,12 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.Workload;
-import dev.headroom.model.fit.Comparison;
 import dev.headroom.model.fit.FitReport;
 import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.optimizer.fit.CalibrationPlan;
 import dev.headroom.optimizer.fit.TwinFit;
+import dev.headroom.optimizer.fit.TwinSelection;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.FidelityJson;
@@ -173,45 +173,38 @@ public final class CalibrateCommand implements Callable<Integer> {
                 first.config(new TwinFit(first, quick).fit(observations).values());
         err.println("fitting the twin (" + shapes.size() + " scheduler shapes) to " + design.size() + " probes");
         err.flush();
-        List<Double> shapeErrors = new ArrayList<>();
-        int best = 0;
-        for (SchedulerShape s : shapes) {
-            EngineTwin candidate = new EngineTwin(s.applyTo(warm));
-            shapeErrors.add(FitReport.medianError(
-                    new TwinFit(candidate, quick).fit(observations).fitted()));
-            if (shapeErrors.getLast() < shapeErrors.get(best)) best = shapeErrors.size() - 1;
-        }
-        SchedulerShape shape = shapes.get(best);
+        TwinSelection.Choice byShape = TwinSelection.best(
+                shapes.stream().map(s -> new EngineTwin(s.applyTo(warm))).toList(), observations, quick);
+        SchedulerShape shape = shapes.get(byShape.index());
         // A cap read from the saturating probe is a lower bound where prompts wait for prefill steps of their own
-        // (their TTFT at saturation counts as waiting): a larger one is tried too, and kept when it fits better.
-        double capError = shapeErrors.get(best);
-        for (double f : CAP_RETRIES) {
-            if (cap >= 2 * CalibrationPlan.SATURATE_USERS) break;
-            int larger = (int) Math.round(cap * f);
-            EngineTwin candidate = new EngineTwin(
-                    shape.applyTo(warm.toBuilder().maxNumSeqs(larger).build()));
-            double e = FitReport.medianError(
-                    new TwinFit(candidate, quick).fit(observations).fitted());
-            if (e < capError) {
-                capError = e;
-                cap = larger;
-            }
+        // (their TTFT at saturation counts as waiting): larger ones are tried too, the best kept.
+        List<Integer> caps = new ArrayList<>(List.of(cap));
+        if (cap < 2 * CalibrationPlan.SATURATE_USERS) {
+            for (double f : CAP_RETRIES) caps.add((int) Math.round(cap * f));
         }
-        warm = warm.toBuilder().maxNumSeqs(cap).build();
-        capped = capped.toBuilder().maxNumSeqs(cap).build();
-        EngineTwin twin = new EngineTwin(shape.applyTo(warm));
-        FitReport inSample = new TwinFit(twin, full).fit(observations);
-        List<Comparison> heldOut = folds >= 2
-                ? new TwinFit(new EngineTwin(shape.applyTo(capped)), full).heldOut(observations, folds)
-                : List.of();
-        FitReport report = new FitReport(
-                inSample.parameters(), inSample.values(), inSample.fitted(), heldOut, inSample.evaluations());
+        TwinSelection.Choice byCap = TwinSelection.best(
+                caps.stream()
+                        .map(c -> new EngineTwin(
+                                shape.applyTo(warm.toBuilder().maxNumSeqs(c).build())))
+                        .toList(),
+                observations,
+                quick);
+        cap = caps.get(byCap.index());
+        EngineTwin twin =
+                new EngineTwin(shape.applyTo(warm.toBuilder().maxNumSeqs(cap).build()));
+        FitReport report = TwinSelection.fit(
+                twin,
+                new EngineTwin(shape.applyTo(capped.toBuilder().maxNumSeqs(cap).build())),
+                observations,
+                full,
+                folds);
         EngineConfig fitted = twin.config(report.values());
         StringBuilder errors = new StringBuilder();
         for (int i = 0; i < shapes.size(); i++) {
             errors.append(i == 0 ? "" : ", ")
                     .append(shapes.get(i).name().toLowerCase(Locale.ROOT))
-                    .append(String.format(Locale.ROOT, " %.1f %%", 100 * shapeErrors.get(i)));
+                    .append(String.format(
+                            Locale.ROOT, " %.1f %%", 100 * byShape.errors().get(i)));
         }
         String structure = String.format(
                 Locale.ROOT,
