@@ -178,18 +178,19 @@ public final class CalibrateCommand implements Callable<Integer> {
         SchedulerShape shape = shapes.get(byShape.index());
         // A cap read from the saturating probe is a lower bound where prompts wait for prefill steps of their own
         // (their TTFT at saturation counts as waiting): larger ones are tried too, the best kept.
-        List<Integer> caps = new ArrayList<>(List.of(cap));
         if (cap < 2 * CalibrationPlan.SATURATE_USERS) {
-            for (double f : CAP_RETRIES) caps.add((int) Math.round(cap * f));
+            List<Integer> larger = new ArrayList<>();
+            for (double f : CAP_RETRIES) larger.add((int) Math.round(cap * f));
+            TwinSelection.Choice byCap = TwinSelection.best(
+                    larger.stream()
+                            .map(c -> new EngineTwin(
+                                    shape.applyTo(warm.toBuilder().maxNumSeqs(c).build())))
+                            .toList(),
+                    observations,
+                    quick);
+            // The shape's own quick fit already scored the cap as read.
+            if (byCap.error() < byShape.error()) cap = larger.get(byCap.index());
         }
-        TwinSelection.Choice byCap = TwinSelection.best(
-                caps.stream()
-                        .map(c -> new EngineTwin(
-                                shape.applyTo(warm.toBuilder().maxNumSeqs(c).build())))
-                        .toList(),
-                observations,
-                quick);
-        cap = caps.get(byCap.index());
         EngineTwin twin =
                 new EngineTwin(shape.applyTo(warm.toBuilder().maxNumSeqs(cap).build()));
         FitReport report = TwinSelection.fit(

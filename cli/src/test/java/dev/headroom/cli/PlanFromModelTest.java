@@ -19,6 +19,25 @@ class PlanFromModelTest {
     private static final Path CONFIGS = Path.of("..", "configs", "plan");
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** {@code search} with {@code args} and the settings a modelled capacity's search runs with, into {@code out}. */
+    private static CliTest.Run modelledSearch(Path out, String... args) {
+        List<String> all = new ArrayList<>(List.of("search"));
+        all.addAll(List.of(args));
+        all.addAll(List.of(
+                "--min",
+                "0.01",
+                "--max",
+                "10000",
+                "--probe-requests",
+                "200",
+                "--probe-duration",
+                "1000000s",
+                "--no-report",
+                "--out",
+                out.toString()));
+        return CliTest.run(all.toArray(String[]::new));
+    }
+
     /** A calibration.yaml as headroom calibrate writes it: an H100 slower than the stock one, small stated errors. */
     static Path twin(Path tmp, int tp) throws IOException {
         Path f = tmp.resolve("calibration-tp" + tp + ".yaml");
@@ -95,8 +114,8 @@ class PlanFromModelTest {
 
         // The modelled capacity is the max-rate search headroom search runs on the same twin, its interval widened.
         Path s = tmp.resolve("s");
-        var search = CliTest.run(
-                "search",
+        var search = modelledSearch(
+                s,
                 "--virtual",
                 "--profile",
                 twin.toString(),
@@ -109,18 +128,7 @@ class PlanFromModelTest {
                 "--isl",
                 "4096",
                 "--osl",
-                "256",
-                "--min",
-                "0.01",
-                "--max",
-                "10000",
-                "--probe-requests",
-                "200",
-                "--probe-duration",
-                "1000000s",
-                "--no-report",
-                "--out",
-                s.toString());
+                "256");
         assertEquals(0, search.code(), search.err());
         JsonNode sj = JSON.readTree(s.resolve("search.json").toFile()).path("result");
         assertEquals(
@@ -197,8 +205,8 @@ class PlanFromModelTest {
 
         // The same search in sessions on the virtual clock gives the rate the users come from (Little's law).
         Path s = tmp.resolve("s");
-        var search = CliTest.run(
-                "search",
+        var search = modelledSearch(
+                s,
                 "--virtual",
                 "--load-unit",
                 "sessions",
@@ -215,18 +223,7 @@ class PlanFromModelTest {
                 "--think-time",
                 "2s",
                 "--slo",
-                "ttft:p95<300ms",
-                "--min",
-                "0.01",
-                "--max",
-                "10000",
-                "--probe-requests",
-                "200",
-                "--probe-duration",
-                "1000000s",
-                "--no-report",
-                "--out",
-                s.toString());
+                "ttft:p95<300ms");
         assertEquals(0, search.code(), search.err());
         double rate = JSON.readTree(s.resolve("search.json").toFile())
                 .at("/result/value")

@@ -46,6 +46,14 @@ class SchedulerShapeTest {
                 .orElseThrow();
     }
 
+    /** A request's time per output token after the first, averaged (every request here answers 100 tokens). */
+    private static double meanDecodeStepMs(Measurement m) {
+        return m.records().stream()
+                .mapToDouble(r -> (r.endNanos() - r.firstTokenNanos()) / 1e6 / 99)
+                .average()
+                .orElseThrow();
+    }
+
     @Test
     void multiStepSchedulingStreamsTokensInGroupsAndDelaysAdmission() {
         Measurement one = open(base(), 8);
@@ -65,10 +73,7 @@ class SchedulerShapeTest {
         EngineConfig whole = base().toBuilder().chunkedPrefill(false).build();
         EngineConfig tenWhole = whole.toBuilder().schedulerSteps(10).build();
         Measurement one = open(whole, 8), ten = open(tenWhole, 8);
-        double decodeStepMs = one.records().stream()
-                .mapToDouble(r -> (r.endNanos() - r.firstTokenNanos()) / 1e6 / 99)
-                .average()
-                .orElseThrow();
+        double decodeStepMs = meanDecodeStepMs(one);
         // A new request waits for the running group (up to 10 decode steps, half on average), then its prefill step
         // returns its first token at once: it does not also wait for a group of its own.
         double extra = meanTtftMs(ten) - meanTtftMs(one);
@@ -165,10 +170,7 @@ class SchedulerShapeTest {
     void overlapSchedulingAddsAboutOneDecodeStepToTtftOnABusyEngine() {
         Measurement now = open(base(), 8);
         Measurement ahead = open(base().toBuilder().overlapScheduling(true).build(), 8);
-        double decodeStepMs = now.records().stream()
-                .mapToDouble(r -> (r.endNanos() - r.firstTokenNanos()) / 1e6 / 99)
-                .average()
-                .orElseThrow();
+        double decodeStepMs = meanDecodeStepMs(now);
         // Arriving uniformly in a step, a request waits out the rest of it and, decided one step ahead, the next.
         double extra = meanTtftMs(ahead) - meanTtftMs(now);
         assertTrue(
