@@ -10,6 +10,7 @@ import dev.headroom.model.fit.FitReport;
 import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.optimizer.fit.CalibrationPlan;
+import dev.headroom.optimizer.fit.CapMatch;
 import dev.headroom.optimizer.fit.TwinFit;
 import dev.headroom.optimizer.fit.TwinSelection;
 import dev.headroom.probe.Probe;
@@ -113,8 +114,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    /** Multiples of the saturating probe's batch cap also tried (see {@link #call}). */
-    private static final double[] CAP_RETRIES = {1.15, 1.3};
+    /** How hard the fit pulls each term towards the starting profile's (see TwinFit.Settings). */
+    private static final double PRIOR_WEIGHT = 0.02;
 
     @Override
     public Integer call() {
@@ -165,10 +166,11 @@ public final class CalibrateCommand implements Callable<Integer> {
         // Each shape is fitted quickly from the terms of a quick fit of the first (the shapes share their costs, so
         // each starts near its own best), and the best is fitted fully from there. Its cross-validation fits each
         // fold from the starting profile instead, so no held-out probe is predicted from terms fitted to it.
-        EngineConfig capped = base.toBuilder().maxNumSeqs(cap).build();
         List<SchedulerShape> shapes = List.of(SchedulerShape.values());
-        TwinFit.Settings quick = new TwinFit.Settings(0.02, 1, 80), full = new TwinFit.Settings(0.02, 3, 240);
-        EngineTwin first = new EngineTwin(shapes.getFirst().applyTo(capped));
+        TwinFit.Settings quick = new TwinFit.Settings(PRIOR_WEIGHT, 1, 80);
+        TwinFit.Settings full = new TwinFit.Settings(PRIOR_WEIGHT, 3, 240);
+        EngineTwin first = new EngineTwin(
+                shapes.getFirst().applyTo(base.toBuilder().maxNumSeqs(cap).build()));
         EngineConfig warm =
                 first.config(new TwinFit(first, quick).fit(observations).values());
         err.println("fitting the twin (" + shapes.size() + " scheduler shapes) to " + design.size() + " probes");
@@ -176,29 +178,19 @@ public final class CalibrateCommand implements Callable<Integer> {
         TwinSelection.Choice byShape = TwinSelection.best(
                 shapes.stream().map(s -> new EngineTwin(s.applyTo(warm))).toList(), observations, quick);
         SchedulerShape shape = shapes.get(byShape.index());
-        // A cap read from the saturating probe is a lower bound where prompts wait for prefill steps of their own
-        // (their TTFT at saturation counts as waiting): larger ones are tried too, the best kept.
-        if (cap < 2 * CalibrationPlan.SATURATE_USERS) {
-            List<Integer> larger = new ArrayList<>();
-            for (double f : CAP_RETRIES) larger.add((int) Math.round(cap * f));
-            TwinSelection.Choice byCap = TwinSelection.best(
-                    larger.stream()
-                            .map(c -> new EngineTwin(
-                                    shape.applyTo(warm.toBuilder().maxNumSeqs(c).build())))
-                            .toList(),
-                    observations,
-                    quick);
-            // The shape's own quick fit already scored the cap as read.
-            if (byCap.error() < byShape.error()) cap = larger.get(byCap.index());
+        // The cap as read is biased (prompts waiting for prefill steps of their own count as waiting): the chosen
+        // shape with the terms fitted so far, read the same way, says which cap gives the same reading.
+        Observation unloadedProbe = observations.stream()
+                .filter(o -> o.id().equals("isl-512"))
+                .findFirst()
+                .orElse(null);
+        if (cap < 2 * CalibrationPlan.SATURATE_USERS && unloadedProbe != null) {
+            cap = matchCap(shape, warm, observations, unloadedProbe, served, cap);
         }
+        EngineConfig cold = base.toBuilder().maxNumSeqs(cap).build();
         EngineTwin twin =
                 new EngineTwin(shape.applyTo(warm.toBuilder().maxNumSeqs(cap).build()));
-        FitReport report = TwinSelection.fit(
-                twin,
-                new EngineTwin(shape.applyTo(capped.toBuilder().maxNumSeqs(cap).build())),
-                observations,
-                full,
-                folds);
+        FitReport report = TwinSelection.fit(twin, new EngineTwin(shape.applyTo(cold)), observations, full, folds);
         EngineConfig fitted = twin.config(report.values());
         StringBuilder errors = new StringBuilder();
         for (int i = 0; i < shapes.size(); i++) {
@@ -247,6 +239,24 @@ public final class CalibrateCommand implements Callable<Integer> {
                 .noise(0, 0, 0)
                 .prefixCaching(false) // every probe's prompts are its own
                 .build();
+    }
+
+    /** The cap at which {@code shape} with {@code terms}' step terms reads as the server did (see CapMatch). */
+    private static int matchCap(
+            SchedulerShape shape,
+            EngineConfig terms,
+            List<Observation> observations,
+            Observation unloaded,
+            double served,
+            int read) {
+        return CapMatch.match(
+                c -> new EngineTwin(
+                        shape.applyTo(terms.toBuilder().maxNumSeqs(c).build())),
+                observations.getLast(),
+                unloaded,
+                CalibrationPlan.SATURATE_USERS,
+                served,
+                read);
     }
 
     private static double ttft(List<CalibrationPlan.Probe> design, List<ProbeReport> reports, String name) {

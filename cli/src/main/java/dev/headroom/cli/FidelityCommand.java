@@ -64,7 +64,7 @@ public final class FidelityCommand implements Callable<Integer> {
     @Option(
             names = "--prior-weight",
             paramLabel = "W",
-            defaultValue = "0.02",
+            defaultValue = "0.2",
             description = "With --fit: how hard each term is pulled towards its prior, per load point, in units of "
                     + "its range squared (default: ${DEFAULT-VALUE}).")
     double priorWeight;

@@ -163,5 +163,9 @@ class CalibrateCommandTest {
         twinPredictsUnprobedShapes(tmp, hiddenServer(tmp, "--no-sim-mixed-batches", "--sim-overlap-scheduling"));
         String yaml = Files.readString(tmp.resolve("cal/calibration.yaml"));
         assertTrue(yaml.contains("mixed_batches: false") && yaml.contains("overlap_scheduling: true"), yaml);
+        // The saturating probe reads about 204 served at once (prompts waiting for prefill steps of their own count
+        // as waiting); the twin, read the same way, puts the cap near the server's 256.
+        int cap = Integer.parseInt(yaml.replaceAll("(?s).*max_num_seqs: (\\d+).*", "$1"));
+        assertTrue(cap >= 230 && cap <= 282, "max_num_seqs " + cap);
     }
 }

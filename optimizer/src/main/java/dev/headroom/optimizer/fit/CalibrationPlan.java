@@ -18,6 +18,8 @@ import java.util.List;
  *   <li>{@code isl-N}: one user at several prompt lengths — prefill cost per token and the fixed cost per request
  *       (TTFT), batch-one decode (TPOT);</li>
  *   <li>{@code batch-N}: several concurrencies at one shape — how decode cost grows with the batch;</li>
+ *   <li>{@code long-16}: the middle batch with long contexts — decode cost against the KV cache it reads, which
+ *       tells the memory efficiency apart from the per-step and per-sequence overheads;</li>
  *   <li>{@code mix}: long prompts arriving among decodes — whether prefill is chunked (the decodes' ITL tail);</li>
  *   <li>{@code saturate}: more users than any batch — the batch cap, KV or slot limit, and queueing (throughput).</li>
  * </ul>
@@ -32,6 +34,7 @@ public final class CalibrationPlan {
     private static final int DECODE = 64;
     private static final int SHAPE_ISL = 512;
     private static final int SHAPE_OSL = 256;
+    private static final int LONG_ISL = 4096;
     private static final double RAMP_SECONDS = 2;
 
     private CalibrationPlan() {}
@@ -55,6 +58,10 @@ public final class CalibrationPlan {
                 new Measured(ObservedMetric.OUTPUT_TOKENS_PER_S, SloStat.MEAN));
         for (int c : new int[] {4, 16, 64}) {
             out.add(new Probe("batch-" + c, closed(c, SHAPE_ISL, SHAPE_OSL, count(3 * c, scale), c, seed), batch));
+        }
+        int kvIsl = Math.min(LONG_ISL, maxContext - SHAPE_OSL);
+        if (kvIsl >= 2 * SHAPE_ISL) {
+            out.add(new Probe("long-16", closed(16, kvIsl, SHAPE_OSL, count(48, scale), 16, seed), batch));
         }
         int longIsl = Math.min(8192, maxContext - 128);
         if (longIsl >= 1024) {
@@ -94,9 +101,17 @@ public final class CalibrationPlan {
      * means a batch cap, a slot count or a KV limit.
      */
     public static double servedAtOnce(Summary saturated, int users, double unloadedTtftMs) {
-        double e2e = saturated.distribution("e2e_ms").p50();
-        double wait = Math.max(0, saturated.distribution("ttft_ms").p50() - unloadedTtftMs);
-        return e2e > 0 ? users * Math.max(0, e2e - wait) / e2e : Double.NaN;
+        return servedAtOnce(
+                saturated.distribution("e2e_ms").p50(),
+                saturated.distribution("ttft_ms").p50(),
+                users,
+                unloadedTtftMs);
+    }
+
+    /** The same from the saturated run's E2E and TTFT medians. */
+    public static double servedAtOnce(double e2eP50, double ttftP50, int users, double unloadedTtftMs) {
+        double wait = Math.max(0, ttftP50 - unloadedTtftMs);
+        return e2eP50 > 0 ? users * Math.max(0, e2eP50 - wait) / e2eP50 : Double.NaN;
     }
 
     /** The users of the saturating probe. */
