@@ -157,7 +157,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             model = reports.getFirst().run().model();
         }
         // The scheduler's shape: how many requests it serves at once when saturated, and whether it chunks prefill.
-        double unloaded = ttft(design, reports, "isl-512");
+        double unloaded = ttft(design, reports, CalibrationPlan.UNLOADED_PROBE);
         double served =
                 CalibrationPlan.servedAtOnce(reports.getLast().summary(), CalibrationPlan.SATURATE_USERS, unloaded);
         int cap = served < 0.85 * CalibrationPlan.SATURATE_USERS
@@ -181,7 +181,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         // The cap as read is biased (prompts waiting for prefill steps of their own count as waiting): the chosen
         // shape with the terms fitted so far, read the same way, says which cap gives the same reading.
         Observation unloadedProbe = observations.stream()
-                .filter(o -> o.id().equals("isl-512"))
+                .filter(o -> o.id().equals(CalibrationPlan.UNLOADED_PROBE))
                 .findFirst()
                 .orElse(null);
         if (cap < 2 * CalibrationPlan.SATURATE_USERS && unloadedProbe != null) {

@@ -117,6 +117,9 @@ public final class CalibrationPlan {
     /** The users of the saturating probe. */
     public static final int SATURATE_USERS = 512;
 
+    /** The one-user probe at the saturating probe's prompt length: its TTFT is the unloaded one. */
+    public static final String UNLOADED_PROBE = "isl-" + SHAPE_ISL;
+
     private static int count(int n, double scale) {
         return Math.max(4, (int) Math.round(n * scale));
     }

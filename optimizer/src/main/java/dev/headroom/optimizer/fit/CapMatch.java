@@ -46,9 +46,12 @@ public final class CapMatch {
             int users,
             double served,
             int read) {
+        // One user never meets the cap: the twin's unloaded TTFT is the same whatever the cap.
+        ParametricServer first = twinWithCap.apply(read);
+        double unloadedTtft = read(first, priors(first), unloaded, READ)[0];
         int cap = read;
         for (int round = 0; round < ROUNDS; round++) {
-            double twin = servedAtOnce(twinWithCap.apply(cap), saturate, unloaded, users);
+            double twin = servedAtOnce(twinWithCap.apply(cap), saturate, unloadedTtft, users);
             if (!(twin > 0)) return read;
             int next = (int) Math.max(1, Math.min(2L * users, Math.round(cap * served / twin)));
             if (next == cap) break;
@@ -80,10 +83,8 @@ public final class CapMatch {
         return best;
     }
 
-    private static double servedAtOnce(ParametricServer twin, Observation saturate, Observation unloaded, int users) {
-        double[] values = priors(twin);
-        double[] atLoad = read(twin, values, saturate, READ);
-        double unloadedTtft = read(twin, values, unloaded, READ)[0];
+    private static double servedAtOnce(ParametricServer twin, Observation saturate, double unloadedTtft, int users) {
+        double[] atLoad = read(twin, priors(twin), saturate, READ);
         return CalibrationPlan.servedAtOnce(atLoad[1], atLoad[0], users, unloadedTtft);
     }
 
