@@ -4,23 +4,25 @@ import dev.headroom.cli.app.Endpoint;
 import dev.headroom.cli.app.LoadPoints;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.ProbeReport;
-import dev.headroom.model.SloStat;
+import dev.headroom.model.ServerFacts;
 import dev.headroom.model.Workload;
-import dev.headroom.model.fit.FitReport;
+import dev.headroom.model.fit.Comparison;
 import dev.headroom.model.fit.Observation;
-import dev.headroom.model.fit.ObservedMetric;
+import dev.headroom.optimizer.fit.CalibrationPhases;
 import dev.headroom.optimizer.fit.CalibrationPlan;
-import dev.headroom.optimizer.fit.CapMatch;
-import dev.headroom.optimizer.fit.TwinFit;
-import dev.headroom.optimizer.fit.TwinSelection;
+import dev.headroom.optimizer.fit.CheckPoints;
+import dev.headroom.optimizer.fit.Saturation;
+import dev.headroom.optimizer.fit.TwinCalibration;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
+import dev.headroom.reports.CheckTable;
 import dev.headroom.reports.FidelityJson;
 import dev.headroom.reports.RunFiles;
+import dev.headroom.sim.Imitation;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.fidelity.Calibration;
 import dev.headroom.sim.fidelity.EngineTwin;
-import dev.headroom.sim.fidelity.SchedulerShape;
+import dev.headroom.sim.fidelity.EngineTwinFamily;
 import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
@@ -114,118 +116,208 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    /** How hard the fit pulls each term towards the starting profile's (see TwinFit.Settings). */
-    private static final double PRIOR_WEIGHT = 0.02;
+    @Option(
+            names = "--check",
+            paramLabel = "N",
+            defaultValue = "2",
+            description = "After the fit, measure N more points no probe went to (other lengths, loads between the "
+                    + "batch probes and saturation) and report the twin's error on each (default: ${DEFAULT-VALUE}; "
+                    + "0 for none).")
+    int checks;
+
+    @Option(
+            names = "--check-only",
+            paramLabel = "FILE",
+            description = "Measure only the check points of an earlier calibration.yaml against the server and report "
+                    + "its twin's error on each (drift after an upgrade); no fit.")
+    Path checkOnly;
 
     @Override
     public Integer call() {
         OutputFormat format = output.format();
         if (!(scale > 0) || scale > 100) throw new BadInputException("--scale must be in (0, 100], got " + scale);
         if (folds < 0 || folds == 1) throw new BadInputException("--folds must be 0 or >= 2, got " + folds);
-        EngineConfig base = twinBase();
+        if (checks < 0 || checks > 8) throw new BadInputException("--check must be in 0..8, got " + checks);
+        EngineConfig assumed = checkOnly != null ? Calibration.read(checkOnly) : twinBase();
+        List<Calibration.CheckSpec> specs = checkOnly == null ? List.of() : Calibration.checkSpecs(checkOnly);
+        if (checkOnly != null && specs.isEmpty()) {
+            throw new BadInputException("--check-only " + checkOnly + " has no check points (it was calibrated with "
+                    + "--check 0); calibrate again with --check N");
+        }
         WorkloadSpec work = WorkloadSpec.of(Workload.fixed(512, 256));
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         target.validate(work);
-        List<CalibrationPlan.Probe> design = CalibrationPlan.design(base.model().maxContext(), seed, scale);
-        Path dir = output.runDirectory("calibrate");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<Observation> observations = new ArrayList<>();
-        List<ProbeReport> reports = new ArrayList<>();
-        String url;
-        String model;
-        try (Endpoint endpoint = target.open(engine)) {
-            String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+        try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
+            // Before any load: what the server says about itself sizes every probe.
+            ServerFacts facts = endpoint.facts();
+            if (checkOnly != null) refuseOtherServer(facts);
+            Path dir = output.runDirectory("calibrate");
+            err.println("server: " + facts.describe());
+            err.flush();
+            CalibrationPlan.Limits limits =
+                    CalibrationPlan.Limits.of(facts, assumed.model().maxContext());
+            CalibrationPhases phases = new CalibrationPhases(
+                    limits, seed, scale, target.firstTokenTimeout().toMillis());
             LoadPoints points = endpoint.points(
                             "calibrate",
-                            startedAt,
-                            design.getFirst().request().load(),
+                            Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(),
+                            phases.next().request().load(),
                             seed,
                             work,
                             Probe.randomSalt(),
                             dir.resolve("probes"),
                             List.of())
                     .withProgress(target.virtual() ? null : err);
-            for (int i = 0; i < design.size(); i++) {
-                CalibrationPlan.Probe p = design.get(i);
-                String name = String.format(Locale.ROOT, "%02d-%s", i + 1, p.name());
-                ProbeReport r = points.measure(dir.resolve("probes").resolve(name), p.request());
-                reports.add(r);
-                observations.add(CalibrationPlan.observation(p, r.summary()));
+            Measured measured = new Measured(points, dir.resolve("probes"));
+            if (checkOnly != null) return checkOnly(dir, endpoint.url(), assumed, specs, measured, format, out, err);
+            for (CalibrationPlan.Probe p = phases.next(); p != null; p = phases.next()) {
+                phases.measured(p, measured.run(p).summary());
             }
-            url = endpoint.url();
-            model = reports.getFirst().run().model();
-        }
-        // The scheduler's shape: how many requests it serves at once when saturated, and whether it chunks prefill.
-        double unloaded = ttft(design, reports, CalibrationPlan.UNLOADED_PROBE);
-        double served =
-                CalibrationPlan.servedAtOnce(reports.getLast().summary(), CalibrationPlan.SATURATE_USERS, unloaded);
-        int cap = served < 0.85 * CalibrationPlan.SATURATE_USERS
-                ? (int) Math.max(1, Math.round(served))
-                : 2 * CalibrationPlan.SATURATE_USERS;
-        // Each shape is fitted quickly from the terms of a quick fit of the first (the shapes share their costs, so
-        // each starts near its own best), and the best is fitted fully from there. Its cross-validation fits each
-        // fold from the starting profile instead, so no held-out probe is predicted from terms fitted to it.
-        List<SchedulerShape> shapes = List.of(SchedulerShape.values());
-        TwinFit.Settings quick = new TwinFit.Settings(PRIOR_WEIGHT, 1, 80);
-        TwinFit.Settings full = new TwinFit.Settings(PRIOR_WEIGHT, 3, 240);
-        EngineTwin first = new EngineTwin(
-                shapes.getFirst().applyTo(base.toBuilder().maxNumSeqs(cap).build()));
-        EngineConfig warm =
-                first.config(new TwinFit(first, quick).fit(observations).values());
-        err.println("fitting the twin (" + shapes.size() + " scheduler shapes) to " + design.size() + " probes");
-        err.flush();
-        TwinSelection.Choice byShape = TwinSelection.best(
-                shapes.stream().map(s -> new EngineTwin(s.applyTo(warm))).toList(), observations, quick);
-        SchedulerShape shape = shapes.get(byShape.index());
-        // The cap as read is biased (prompts waiting for prefill steps of their own count as waiting): the chosen
-        // shape with the terms fitted so far, read the same way, says which cap gives the same reading.
-        Observation unloadedProbe = observations.stream()
-                .filter(o -> o.id().equals(CalibrationPlan.UNLOADED_PROBE))
-                .findFirst()
-                .orElse(null);
-        if (cap < 2 * CalibrationPlan.SATURATE_USERS && unloadedProbe != null) {
-            cap = matchCap(shape, warm, observations, unloadedProbe, served, cap);
-        }
-        EngineConfig cold = base.toBuilder().maxNumSeqs(cap).build();
-        EngineTwin twin =
-                new EngineTwin(shape.applyTo(warm.toBuilder().maxNumSeqs(cap).build()));
-        FitReport report = TwinSelection.fit(twin, new EngineTwin(shape.applyTo(cold)), observations, full, folds);
-        EngineConfig fitted = twin.config(report.values());
-        StringBuilder errors = new StringBuilder();
-        for (int i = 0; i < shapes.size(); i++) {
-            errors.append(i == 0 ? "" : ", ")
-                    .append(shapes.get(i).name().toLowerCase(Locale.ROOT))
-                    .append(String.format(
-                            Locale.ROOT, " %.1f %%", 100 * byShape.errors().get(i)));
-        }
-        String structure = String.format(
-                Locale.ROOT,
-                "served at once when saturated: %.1f of %d users; max_num_seqs %d; %s (median error by shape: %s)",
-                served,
-                CalibrationPlan.SATURATE_USERS,
-                cap,
-                shape.label(),
-                errors);
-        RunFiles.write(
-                dir.resolve("calibration.yaml"),
-                Calibration.write(Version.get(), url, model, fitted, structure, report));
-        String sources = "calibration probes of " + url;
-        String json = FidelityJson.write(Version.get(), sources, true, 0, report);
-        RunFiles.write(dir.resolve("fidelity.json"), json);
-        switch (format) {
-            case JSON -> out.print(json);
-            case CSV -> out.print(FidelityJson.csv(report));
-            case TABLE -> {
-                out.print(FidelityJson.table(sources, true, 0, report));
-                out.println();
-                out.println("twin: " + fitted.describe() + "; " + structure);
+            EngineTwinFamily family = new EngineTwinFamily(assumed.toBuilder()
+                    .contextPerRequest(limits.context())
+                    .overContext(Imitation.of(facts.kind()).overContext())
+                    .build());
+            err.println("fitting the twin (" + family.shapes().size() + " scheduler shapes) to "
+                    + phases.observations().size() + " probes");
+            err.flush();
+            TwinCalibration.Result fit = TwinCalibration.fit(family, phases, folds);
+            EngineTwin twin = family.twin(fit.shape(), fit.cap(), null);
+            EngineConfig fitted = twin.config(fit.report().values());
+            if (limits.admitted() > 0) {
+                fitted = fitted.toBuilder()
+                        .maxWaiting(Math.max(0, limits.admitted() - fit.cap()))
+                        .build();
             }
+            List<Comparison> checked = new ArrayList<>();
+            for (CalibrationPlan.Probe p : CheckPoints.design(
+                    limits, phases.design().batchIsl(), phases.design().batchOsl(), fit.cap(), checks, seed, scale)) {
+                Observation o = CheckPoints.observation(p, measured.run(p).summary());
+                checked.addAll(CheckPoints.compare(twin, fit.report().values(), o));
+            }
+            String structure = structure(phases, fit, family);
+            List<String> notes = phases.notes();
+            RunFiles.write(
+                    dir.resolve("calibration.yaml"),
+                    Calibration.write(
+                            Version.get(),
+                            endpoint.url(),
+                            measured.model(),
+                            fitted,
+                            structure,
+                            fit.report(),
+                            new Calibration.Findings(facts, notes, fit.warnings(), checked)));
+            String sources = "calibration probes of " + endpoint.url();
+            String json = FidelityJson.write(Version.get(), sources, true, 0, fit.report());
+            RunFiles.write(dir.resolve("fidelity.json"), json);
+            switch (format) {
+                case JSON -> out.print(json);
+                case CSV -> out.print(FidelityJson.csv(fit.report()));
+                case TABLE -> {
+                    out.print(FidelityJson.table(sources, true, 0, fit.report()));
+                    out.println();
+                    out.println("twin: " + fitted.describe() + "; " + structure);
+                    for (String n : notes) out.println("note: " + n);
+                    out.print(CheckTable.table(checked));
+                }
+            }
+            out.flush();
+            for (String w : fit.warnings()) err.println("warning: " + w);
+            err.println("calibration: " + dir.resolve("calibration.yaml"));
+            output.finish(dir, err);
         }
+        return ExitCodes.OK;
+    }
+
+    /** Each probe into its own numbered directory under {@code probes/}, and the model the server answered as. */
+    private static final class Measured {
+        private final LoadPoints points;
+        private final Path dir;
+        private int n;
+        private String model;
+
+        Measured(LoadPoints points, Path dir) {
+            this.points = points;
+            this.dir = dir;
+        }
+
+        ProbeReport run(CalibrationPlan.Probe p) {
+            ProbeReport r =
+                    points.measure(dir.resolve(String.format(Locale.ROOT, "%02d-%s", ++n, p.name())), p.request());
+            if (model == null) model = r.run().model();
+            return r;
+        }
+
+        String model() {
+            return model;
+        }
+    }
+
+    /** The check points of {@code checkOnly}'s twin measured again, and the twin's error on each. */
+    private int checkOnly(
+            Path dir,
+            String url,
+            EngineConfig twin,
+            List<Calibration.CheckSpec> specs,
+            Measured measured,
+            OutputFormat format,
+            PrintWriter out,
+            PrintWriter err) {
+        EngineTwin server = new EngineTwin(twin);
+        double[] terms =
+                server.parameters().stream().mapToDouble(p -> p.prior()).toArray();
+        List<Comparison> checked = new ArrayList<>();
+        for (Calibration.CheckSpec c : specs) {
+            CalibrationPlan.Probe p = CheckPoints.probe(c.name(), c.users(), c.isl(), c.osl(), c.requests(), c.seed());
+            checked.addAll(CheckPoints.compare(
+                    server, terms, CheckPoints.observation(p, measured.run(p).summary())));
+        }
+        String text = Calibration.checkReport(Version.get(), url, checkOnly.toString(), checked);
+        RunFiles.write(dir.resolve("calibration-check.yaml"), text);
+        if (format == OutputFormat.TABLE) out.print(CheckTable.table(checked));
+        else out.print(text);
         out.flush();
-        err.println("calibration: " + dir.resolve("calibration.yaml"));
+        err.println("check: " + dir.resolve("calibration-check.yaml"));
         output.finish(dir, err);
         return ExitCodes.OK;
+    }
+
+    /** A --check-only file fitted to another model than this server serves is refused before any load. */
+    private void refuseOtherServer(ServerFacts facts) {
+        String was = Calibration.targetModel(checkOnly);
+        if (was != null && facts.model() != null && !was.equals(facts.model())) {
+            throw new BadInputException("--check-only " + checkOnly + " is a twin of a server serving '" + was
+                    + "'; this one serves '" + facts.model() + "': calibrate this server instead");
+        }
+    }
+
+    private static String structure(CalibrationPhases phases, TwinCalibration.Result fit, EngineTwinFamily family) {
+        Saturation.Step r =
+                phases.saturation() == null ? null : phases.saturation().reading();
+        StringBuilder errors = new StringBuilder();
+        for (int i = 0; i < fit.shapeErrors().size(); i++) {
+            errors.append(i == 0 ? "" : ", ")
+                    .append(family.shape(i).name().toLowerCase(Locale.ROOT))
+                    .append(String.format(
+                            Locale.ROOT, " %.1f %%", 100 * fit.shapeErrors().get(i)));
+        }
+        return String.format(
+                Locale.ROOT,
+                "served at once when saturated: %s; max_num_seqs %d (%s); %s (median error by shape: %s)",
+                r == null
+                        ? "not read"
+                        : String.format(
+                                Locale.ROOT,
+                                "%.1f [%.1f–%.1f] of %d users",
+                                r.served(),
+                                r.servedLow(),
+                                r.servedHigh(),
+                                r.probe().users()),
+                fit.cap(),
+                fit.capSource(),
+                family.shape(fit.shape()).label(),
+                errors);
     }
 
     private EngineConfig twinBase() {
@@ -239,32 +331,5 @@ public final class CalibrateCommand implements Callable<Integer> {
                 .noise(0, 0, 0)
                 .prefixCaching(false) // every probe's prompts are its own
                 .build();
-    }
-
-    /** The cap at which {@code shape} with {@code terms}' step terms reads as the server did (see CapMatch). */
-    private static int matchCap(
-            SchedulerShape shape,
-            EngineConfig terms,
-            List<Observation> observations,
-            Observation unloaded,
-            double served,
-            int read) {
-        return CapMatch.match(
-                c -> new EngineTwin(
-                        shape.applyTo(terms.toBuilder().maxNumSeqs(c).build())),
-                observations.getLast(),
-                unloaded,
-                CalibrationPlan.SATURATE_USERS,
-                served,
-                read);
-    }
-
-    private static double ttft(List<CalibrationPlan.Probe> design, List<ProbeReport> reports, String name) {
-        for (int i = 0; i < design.size(); i++) {
-            if (design.get(i).name().equals(name)) {
-                return ObservedMetric.TTFT.of(reports.get(i).summary(), SloStat.P50);
-            }
-        }
-        return 0;
     }
 }

@@ -121,7 +121,7 @@ public final class ProbeCommand implements Callable<Integer> {
         Path dir = output.runDirectory("probe");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (Endpoint endpoint = target.open(engine)) {
+        try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
             String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
             ProbeReport report = endpoint.points(
                             "probe", startedAt, plan.load(), run.seed, work, workload.promptSalt(), dir, slos)

@@ -218,7 +218,7 @@ public final class SearchCommand implements Callable<Integer> {
                 ? previous.run().startedAt()
                 : Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         LoadModel first = openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min));
-        try (Endpoint endpoint = target.open(engine)) {
+        try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
             LoadPoints points =
                     endpoint.points("search", startedAt, first, seed, work, workload.promptSalt(), dir, sloList);
             if (!virtual) points.withProgress(err);

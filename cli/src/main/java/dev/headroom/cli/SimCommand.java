@@ -92,17 +92,15 @@ public final class SimCommand implements Callable<Integer> {
     @Option(
             names = "--tokenize",
             paramLabel = "DIALECT",
-            defaultValue = "vllm",
             description = "The /tokenize endpoints to speak: vllm, sglang, llama.cpp (/tokenize and /apply-template), "
-                    + "tgi (/tokenize and /chat_tokenize) or none (default: ${DEFAULT-VALUE}).")
+                    + "tgi (/tokenize and /chat_tokenize) or none (default: the --sim-server's).")
     String tokenize;
 
     @Option(
             names = "--usage",
             paramLabel = "PLACE",
-            defaultValue = "own-chunk",
             description = "Where a stream's usage goes: own-chunk (vLLM, llama.cpp, Ollama) or last-chunk (TGI) "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "(default: the --sim-server's).")
     String usage;
 
     @Option(
@@ -126,11 +124,11 @@ public final class SimCommand implements Callable<Integer> {
         EngineConfig config = engine.toConfig(seed);
         var rates = FaultPlan.parseRates(faults);
         FaultPlan plan = new FaultPlan(rates, faultStall, faultSlowHeaders, config.seed());
-        var behaviour = new ServerBehaviour(
-                ServerBehaviour.Tokenize.parse(tokenize),
-                ServerBehaviour.Usage.parse(usage),
-                closeAfterStream,
-                idleTimeout);
+        ServerBehaviour behaviour = engine.behaviour();
+        if (tokenize != null) behaviour = behaviour.withTokenize(ServerBehaviour.Tokenize.parse(tokenize));
+        if (usage != null) behaviour = behaviour.withUsage(ServerBehaviour.Usage.parse(usage));
+        if (closeAfterStream) behaviour = behaviour.withCloseAfterStream(true);
+        if (idleTimeout != null) behaviour = behaviour.withIdleTimeout(idleTimeout);
         var serverConfig = new SimServer.Config(host, port, config, plan, maxBodyBytes, traceOut, 10_000, behaviour);
         SimServer server = SimServer.start(serverConfig);
         CountDownLatch stop = new CountDownLatch(1);
@@ -151,9 +149,15 @@ public final class SimCommand implements Callable<Integer> {
                 config.blockSize(),
                 config.maxNumSeqs());
         if (!rates.isEmpty()) out.println("injecting faults: " + rates);
-        out.println("prefix caching " + (config.prefixCaching() ? "on" : "off") + " · /tokenize " + tokenize
-                + " · usage " + usage + (closeAfterStream ? " · closes the connection after each stream" : "")
-                + (idleTimeout != null ? " · closes connections idle for " + idleTimeout.toMillis() + " ms" : ""));
+        out.println("imitating " + behaviour.imitates().wireName() + " · context per request "
+                + config.requestContext() + " tokens · prefix caching " + (config.prefixCaching() ? "on" : "off")
+                + " · /tokenize " + behaviour.tokenize().name().toLowerCase(Locale.ROOT) + " · usage "
+                + behaviour.usage().name().toLowerCase(Locale.ROOT).replace('_', '-')
+                + (behaviour.closeAfterStream() ? " · closes the connection after each stream" : "")
+                + (behaviour.idleTimeout() != null
+                        ? " · closes connections idle for "
+                                + behaviour.idleTimeout().toMillis() + " ms"
+                        : ""));
         out.println("model: " + server.servedModel());
         out.println("serving at " + server.baseUri() + "/v1  (Ctrl-C to stop)");
         out.flush();

@@ -1,8 +1,12 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.LengthDistribution;
+import dev.headroom.model.ServerFacts.ServerKind;
+import dev.headroom.sim.Imitation;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.OverContext;
 import dev.headroom.sim.fidelity.Calibration;
+import dev.headroom.sim.http.ServerBehaviour;
 import dev.headroom.sim.profile.EngineProfile;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
@@ -84,19 +88,35 @@ public final class SimulatorOptions {
     int tp;
 
     @Option(
+            names = "--sim-server",
+            paramLabel = "vllm|sglang|llama.cpp|tgi|ollama",
+            defaultValue = "vllm",
+            description = "Simulator: the server to imitate — its introspection endpoints, error bodies, /tokenize, "
+                    + "connection handling and default limits (llama.cpp: 4 slots of 1024 tokens; ollama: 4 of "
+                    + "4096, cut to fit; tgi: whole prompts, 128 admitted; sglang: prefill apart, decided ahead); "
+                    + "the --sim- options override its limits (default: ${DEFAULT-VALUE}).")
+    String server;
+
+    @Option(
             names = "--sim-max-num-seqs",
             paramLabel = "N",
-            defaultValue = "" + EngineConfig.DEFAULT_MAX_NUM_SEQS,
-            description = "Simulator: most sequences per batch (default: ${DEFAULT-VALUE}).")
-    int maxNumSeqs;
+            description = "Simulator: most sequences per batch; slots, imitating llama.cpp (default: "
+                    + EngineConfig.DEFAULT_MAX_NUM_SEQS + ", or the --sim-server's).")
+    Integer maxNumSeqs;
 
     @Option(
             names = "--sim-max-num-batched-tokens",
             paramLabel = "N",
-            defaultValue = "" + EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS,
             description = "Simulator: token budget per step; longer prompts are prefilled in chunks (default: "
-                    + "${DEFAULT-VALUE}).")
-    int maxNumBatchedTokens;
+                    + EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS + ", or the --sim-server's).")
+    Integer maxNumBatchedTokens;
+
+    @Option(
+            names = "--sim-max-model-len",
+            paramLabel = "N",
+            description = "Simulator: tokens one request may hold, prompt and answer (vLLM --max-model-len; "
+                    + "llama.cpp's context per slot); default: the model's context, or the --sim-server's.")
+    Integer maxModelLen;
 
     @Option(
             names = "--sim-gpu-memory-utilization",
@@ -171,11 +191,10 @@ public final class SimulatorOptions {
     @Option(
             names = "--sim-chunked-prefill",
             negatable = true,
-            defaultValue = "true",
             fallbackValue = "true",
             description = "Simulator: prefill long prompts in chunks beside the decodes, as vLLM does (default: on; "
                     + "--no-sim-chunked-prefill prefills whole prompts in steps of their own, as TGI does).")
-    boolean chunkedPrefill;
+    Boolean chunkedPrefill;
 
     @Option(
             names = "--sim-mixed-batches",
@@ -220,8 +239,19 @@ public final class SimulatorOptions {
                     + "options; noise, seed and the queue bound still come from the --sim- options.")
     Path profile;
 
+    /** The server imitated. */
+    ServerKind kind() {
+        return Imitation.parseKind(server);
+    }
+
+    /** How the embedded HTTP server behaves: as the imitated server does. */
+    ServerBehaviour behaviour() {
+        return ServerBehaviour.imitating(kind());
+    }
+
     /** The engine configuration, validated (a model that does not fit is bad input, reported now). */
     EngineConfig toConfig(long seed) {
+        Imitation as = Imitation.of(kind());
         if (profile != null) {
             EngineConfig twin = Calibration.read(profile).toBuilder()
                     .maxWaiting(maxWaiting)
@@ -237,12 +267,17 @@ public final class SimulatorOptions {
         HardwareProfile hw = Profiles.hardware(hardware);
         EngineProfile software = engine == null ? null : Profiles.engine(engine);
         if (software != null) hw = software.applyTo(hw);
+        int seqs = firstSet(maxNumSeqs, as.maxNumSeqs(), EngineConfig.DEFAULT_MAX_NUM_SEQS);
+        int waiting = as.admitted() != null ? Math.max(0, as.admitted() - seqs) : maxWaiting;
         var config = EngineConfig.defaults(hw, m).toBuilder()
                 .tensorParallel(tp)
-                .maxNumSeqs(maxNumSeqs)
-                .maxNumBatchedTokens(maxNumBatchedTokens)
+                .maxNumSeqs(seqs)
+                .maxNumBatchedTokens(firstSet(
+                        maxNumBatchedTokens, as.maxNumBatchedTokens(), EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS))
+                .contextPerRequest(firstSet(maxModelLen, as.contextPerRequest(), 0))
+                .overContext(as.overContext() != null ? as.overContext() : OverContext.REFUSE)
                 .gpuMemoryUtilization(gpuMemoryUtilization)
-                .maxWaiting(maxWaiting)
+                .maxWaiting(waiting)
                 .noise(noise, stallProbability, stallMs)
                 .eosLength(LengthDistribution.parse(eosLength))
                 .seed(seed)
@@ -251,18 +286,27 @@ public final class SimulatorOptions {
                         weightDtype, Precision.ofBytes(m.bytesPerWeight()), "--sim-weight-dtype"))
                 .kvCache(Precision.parseKvCache(
                         kvCacheDtype, Precision.ofBytes(m.kvBytesPerElement()), "--sim-kv-cache-dtype"))
-                .chunkedPrefill(chunkedPrefill)
-                .mixedBatches(firstSet(mixedBatches, software == null ? null : software.mixedBatches(), true))
+                .chunkedPrefill(firstSet(chunkedPrefill, as.chunkedPrefill(), true))
+                .mixedBatches(firstSet(
+                        mixedBatches,
+                        software != null && software.mixedBatches() != null
+                                ? software.mixedBatches()
+                                : as.mixedBatches(),
+                        true))
                 .schedulerSteps(schedulerSteps)
-                .overlapScheduling(
-                        firstSet(overlapScheduling, software == null ? null : software.overlapScheduling(), false))
+                .overlapScheduling(firstSet(
+                        overlapScheduling,
+                        software != null && software.overlapScheduling() != null
+                                ? software.overlapScheduling()
+                                : as.overlapScheduling(),
+                        false))
                 .build();
         config.kvBlocks();
         return config;
     }
 
-    /** The option as given, else the engine profile's default, else vLLM's. */
-    private static boolean firstSet(Boolean given, Boolean engineDefault, boolean vllm) {
+    /** The option as given, else the engine profile's or imitated server's default, else vLLM's. */
+    private static <T> T firstSet(T given, T engineDefault, T vllm) {
         return given != null ? given : engineDefault != null ? engineDefault : vllm;
     }
 }

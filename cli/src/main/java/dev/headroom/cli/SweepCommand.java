@@ -96,7 +96,7 @@ public final class SweepCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<ProbeReport> reports = new ArrayList<>();
         List<String> dirs = new ArrayList<>();
-        try (Endpoint endpoint = target.open(engine)) {
+        try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
             String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
             LoadPoints points = endpoint.points(
                             "sweep", startedAt, loads.getFirst(), run.seed, work, workload.promptSalt(), dir, slos)

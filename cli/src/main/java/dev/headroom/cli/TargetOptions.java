@@ -8,6 +8,7 @@ import dev.headroom.probe.MetricsScraper;
 import dev.headroom.probe.Target;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.http.ServerBehaviour;
 import dev.headroom.sim.http.SimServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -153,9 +154,10 @@ public final class TargetOptions {
      * The --url server, the embedded simulator running {@code engine} (started now and stopped with it), or with
      * --virtual that engine on its virtual clock.
      */
-    Endpoint open(EngineConfig engine) {
-        if (virtual) return Endpoint.virtual(engine, Api.parse(api).wireName());
-        SimServer server = embedded() ? SimServer.start(SimServer.Config.loopback(engine)) : null;
+    Endpoint open(EngineConfig engine, ServerBehaviour behaviour) {
+        if (virtual) return Endpoint.virtual(engine, Api.parse(api).wireName(), behaviour.imitates());
+        SimServer server =
+                embedded() ? SimServer.start(SimServer.Config.loopback(engine).withBehaviour(behaviour)) : null;
         try {
             Target t = toTarget(server != null ? server.baseUri() : parsedUrl());
             return Endpoint.http(server, t, apiKeyOrigin(), engine)
@@ -180,6 +182,11 @@ public final class TargetOptions {
             return;
         }
         if (!embedded()) toTarget(parsedUrl());
+    }
+
+    /** The longest wait for a first token: no calibration probe is sized to come near it. */
+    Duration firstTokenTimeout() {
+        return firstTokenTimeout;
     }
 
     /** Whether the measured server is the simulator on its virtual clock. */

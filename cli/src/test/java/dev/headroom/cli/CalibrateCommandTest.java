@@ -19,30 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CalibrateCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** An H100 whose terms are far from the shipped profile's (the twin starts from the shipped one). */
-    private static final String HIDDEN_TERMS = """
-            memory_efficiency: 0.68
-            compute_efficiency: 0.47
-            step_overhead_ms: 2.6
-            allreduce_latency_us: 12
-            gemm_half_tokens: 180
-            seq_overhead_us: 24
-            layer_overhead_us: 6
-            request_overhead_ms: 31
-            """;
 
     private static Path hiddenHardware(Path tmp) throws IOException {
-        String stock = Files.readString(Path.of("..", "configs", "hardware", "h100-sxm.yaml"));
-        StringBuilder b = new StringBuilder();
-        for (String line : stock.split("\n")) {
-            String key = line.replaceAll(":.*", "").trim();
-            if (!HIDDEN_TERMS.contains(key + ":") || line.startsWith(" ") || line.startsWith("#")) {
-                b.append(line).append('\n');
-            }
-        }
-        Path f = tmp.resolve("hidden-h100.yaml");
-        Files.writeString(f, b + HIDDEN_TERMS);
-        return f;
+        return HiddenServers.hiddenHardware(tmp);
     }
 
     private static JsonNode probe(Path out, List<String> engine, String... point) throws IOException {
@@ -175,5 +154,126 @@ class CalibrateCommandTest {
         // as waiting); the twin, read the same way, puts the cap near the server's 256.
         int cap = cap(yaml);
         assertTrue(cap >= 230 && cap <= 282, "max_num_seqs " + cap);
+    }
+
+    /** calibrate --virtual against {@code server} into {@code out}; its exit code, output and calibration.yaml. */
+    private static CliTest.Run calibrate(Path out, List<String> server, String... more) {
+        List<String> args = new ArrayList<>(List.of(
+                "calibrate", "--virtual", "--scale", "0.5", "--folds", "0", "--no-report", "--out", out.toString()));
+        args.addAll(server);
+        args.addAll(List.of(more));
+        return CliTest.run(args.toArray(String[]::new));
+    }
+
+    /** Every request of every probe under {@code dir}: {failed or not completed, first token later than 60 s}. */
+    private static long[] lostAndLate(Path dir) throws IOException {
+        long lost = 0, late = 0;
+        try (var probes = Files.list(dir.resolve("probes"))) {
+            for (Path p : probes.toList()) {
+                for (String line : Files.readAllLines(p.resolve("requests.jsonl"))) {
+                    JsonNode r = JSON.readTree(line);
+                    if (!r.path("outcome").asText().equals("completed")) lost++;
+                    else if (r.path("first_token_s").asDouble()
+                                    - r.path("sent_s").asDouble()
+                            > 60) late++;
+                }
+            }
+        }
+        return new long[] {lost, late};
+    }
+
+    @Test
+    void aLlamaCppLikeServerIsAskedFirstLoadedWithinItsSlotsAndItsContextAndItsTwinChecked(@TempDir Path tmp)
+            throws IOException {
+        List<String> server = hiddenServer(tmp, "--sim-server", "llama.cpp");
+        var cal = calibrate(tmp.resolve("cal"), server);
+        assertEquals(0, cal.code(), cal.err());
+        assertTrue(cal.err().contains("llama.cpp") && cal.err().contains("GET /props: total_slots"), cal.err());
+        String yaml = Files.readString(tmp.resolve("cal/calibration.yaml"));
+        assertEquals(4, cap(yaml), yaml);
+        assertTrue(yaml.contains("context_per_request: 1024"), yaml);
+        assertTrue(yaml.contains("over_context: \"refuse-prompt\""), yaml);
+        // No probe lost a request to the context, a refusal or a wait beyond the first-token timeout.
+        long[] lostAndLate = lostAndLate(tmp.resolve("cal"));
+        assertEquals(0, lostAndLate[0], "lost");
+        assertEquals(0, lostAndLate[1], "late");
+        // What did not fit is said, not skipped silently.
+        assertTrue(cal.out().contains("note: batch probes at 256 / 128"), cal.out());
+        JsonNode root = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(yaml);
+        assertEquals(2, root.path("checks").size(), yaml);
+        for (JsonNode check : root.path("checks")) {
+            for (JsonNode m : check.path("metrics")) {
+                if (m.path("metric").asText().contains("p95")) continue;
+                assertTrue(Math.abs(m.path("error").asDouble()) <= 0.15, check.toString());
+            }
+        }
+        // The same checks measured again later, against the same server: the twin still holds.
+        var again = CliTest.run(concat(
+                List.of(
+                        "calibrate",
+                        "--virtual",
+                        "--check-only",
+                        tmp.resolve("cal/calibration.yaml").toString(),
+                        "--no-report",
+                        "--out",
+                        tmp.resolve("again").toString()),
+                server));
+        assertEquals(0, again.code(), again.err());
+        assertTrue(Files.readString(tmp.resolve("again/calibration-check.yaml"))
+                .contains("headroom.calibration-check/v1"));
+        assertTrue(again.out().contains("check-1") && again.out().contains("check-2"), again.out());
+    }
+
+    @Test
+    void aCheckOnlyFileFromAServerOfAnotherModelIsRefusedBeforeAnyLoad(@TempDir Path tmp) throws IOException {
+        List<String> server = hiddenServer(tmp, "--sim-server", "llama.cpp");
+        assertEquals(0, calibrate(tmp.resolve("cal"), server, "--check", "1").code());
+        var other = CliTest.run(concat(
+                List.of(
+                        "calibrate",
+                        "--virtual",
+                        "--check-only",
+                        tmp.resolve("cal/calibration.yaml").toString(),
+                        "--sim-model",
+                        "qwen2.5-0.5b",
+                        "--no-report",
+                        "--out",
+                        tmp.resolve("other").toString()),
+                List.of("--sim-server", "llama.cpp")));
+        assertEquals(2, other.code(), other.err());
+        assertTrue(other.err().contains("is a twin of a server serving"), other.err());
+        assertTrue(other.err().strip().lines().count() == 1, other.err());
+        assertTrue(!Files.exists(tmp.resolve("other")), "nothing written for a refused file");
+    }
+
+    @Test
+    void aTwinFittedWithAHardwareProfileFileIsUsedAfterTheFileIsGone(@TempDir Path tmp) throws IOException {
+        Path hw = hiddenHardware(tmp);
+        var cal = calibrate(
+                tmp.resolve("cal"),
+                List.of("--sim-server", "ollama", "--sim-noise", "0"),
+                "--twin-hardware",
+                hw.toString(),
+                "--check",
+                "0");
+        assertEquals(0, cal.code(), cal.err());
+        Files.delete(hw);
+        var search = CliTest.run(
+                "search",
+                "--virtual",
+                "--profile",
+                tmp.resolve("cal/calibration.yaml").toString(),
+                "--slo",
+                "ttft:p95<1s",
+                "--no-report",
+                "--out",
+                tmp.resolve("search").toString());
+        assertEquals(0, search.code(), search.err());
+    }
+
+    private static String[] concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out.toArray(String[]::new);
     }
 }

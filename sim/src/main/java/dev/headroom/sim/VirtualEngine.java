@@ -263,7 +263,7 @@ public final class VirtualEngine implements Measurer {
                     ? sessions.turnOutput().sample(draws)
                     : workload.outputTokens() != null
                             ? workload.outputTokens().sample(draws)
-                            : Math.max(1, config.model().maxContext() - isl);
+                            : Math.max(1, config.requestContext() - isl);
             if (c != null) {
                 // The history resent, then a new message of the turn's own.
                 int[] message = tokens(request.seed(), c.id * 4096 + c.turn, Math.max(1, isl));
@@ -272,14 +272,20 @@ public final class VirtualEngine implements Measurer {
                 System.arraycopy(message, 0, c.prompt, c.history.length, message.length);
                 isl = c.prompt.length;
             }
+            // A request over the context one request gets: refused, or cut to fit, as the server does.
+            int context = config.requestContext();
+            int allowed = config.overContext()
+                    .allowedOutput(config.overContext().keptPrompt(isl, context), requested, context);
+            isl = config.overContext().keptPrompt(isl, context);
+            boolean fits = allowed > 0;
+            int cap = fits ? allowed : requested;
             int osl = workload.ignoreEos()
-                    ? requested
-                    : Math.min(requested, config.eosLength().sample(eos));
+                    ? cap
+                    : Math.min(cap, config.eosLength().sample(eos));
             VirtualRequest p = new VirtualRequest(index, at, isl, requested, osl);
             if (c != null) p.turn = c.where();
             while (byIndex.size() <= index) byIndex.add(null);
             byIndex.set((int) index, p);
-            boolean fits = isl + requested <= config.model().maxContext();
             // A session's prompt is keyed block by block, growing with the answer's own tokens; any other prompt is
             // its own: the prefix cache runs (and fills and evicts) as on the HTTP server, with no reuse.
             p.session = c;
@@ -288,11 +294,7 @@ public final class VirtualEngine implements Measurer {
                     : BlockHashes.Chain.fixed(BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
             p.seq = new Sequence(index, isl, osl, ready, this, chain);
             if (!fits) {
-                p.fail(
-                        ready,
-                        400,
-                        "prompt + max_tokens exceeds max context "
-                                + config.model().maxContext());
+                p.fail(ready, 400, "prompt + max_tokens exceeds the context per request " + context);
                 onDone(p, ready);
             } else if (!engine.submit(p.seq)) {
                 p.fail(ready, 429, "waiting queue full");

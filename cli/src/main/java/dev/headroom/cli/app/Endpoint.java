@@ -3,12 +3,16 @@ package dev.headroom.cli.app;
 import dev.headroom.cli.Version;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.ServerFacts;
+import dev.headroom.model.ServerFacts.ServerKind;
 import dev.headroom.model.Slo;
 import dev.headroom.probe.Probe;
+import dev.headroom.probe.ServerIntrospection;
 import dev.headroom.probe.Target;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.http.Introspection;
 import dev.headroom.sim.http.SimServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,26 +32,59 @@ public final class Endpoint implements AutoCloseable {
     private final String apiKeyOrigin;
     private final EngineConfig simulator;
     private final String api;
+    private final ServerKind imitates;
     private String metricsUrl;
     private Duration metricsInterval;
 
-    private Endpoint(SimServer server, Target target, String apiKeyOrigin, EngineConfig simulator, String api) {
+    private Endpoint(
+            SimServer server,
+            Target target,
+            String apiKeyOrigin,
+            EngineConfig simulator,
+            String api,
+            ServerKind imitates) {
         this.server = server;
         this.target = target;
         this.apiKeyOrigin = apiKeyOrigin;
         this.simulator = simulator;
         this.api = api;
+        this.imitates = imitates;
     }
 
     /** A server reached over HTTP; {@code server} is the embedded simulator serving it, or null for a real one. */
     public static Endpoint http(SimServer server, Target target, String apiKeyOrigin, EngineConfig simulator) {
         return new Endpoint(
-                server, target, apiKeyOrigin, simulator, target.api().wireName());
+                server, target, apiKeyOrigin, simulator, target.api().wireName(), null);
     }
 
-    /** The simulator on its virtual clock, no HTTP and no waiting; {@code api} is recorded as the one simulated. */
-    public static Endpoint virtual(EngineConfig simulator, String api) {
-        return new Endpoint(null, null, null, simulator, api);
+    /**
+     * The simulator on its virtual clock, no HTTP and no waiting; {@code api} is recorded as the one simulated, and
+     * the simulator answers questions about itself as {@code imitates} would.
+     */
+    public static Endpoint virtual(EngineConfig simulator, String api, ServerKind imitates) {
+        return new Endpoint(null, null, null, simulator, api, imitates);
+    }
+
+    /**
+     * What the server says about itself (its slots, context per request, batch limits), read before any load: over
+     * HTTP from its own endpoints, on the virtual clock from the simulator's answers to the same questions.
+     */
+    public ServerFacts facts() {
+        if (target != null) return ServerIntrospection.read(target);
+        String served = simulator.model().servedName();
+        return ServerIntrospection.read(new ServerIntrospection.Source() {
+            @Override
+            public ServerIntrospection.Reply get(String path) {
+                Introspection.Reply r = Introspection.answer(imitates, simulator, served, "GET", path);
+                return new ServerIntrospection.Reply(r.status(), r.body());
+            }
+
+            @Override
+            public ServerIntrospection.Reply post(String path, String json) {
+                Introspection.Reply r = Introspection.answer(imitates, simulator, served, "POST", path);
+                return new ServerIntrospection.Reply(r.status(), r.body());
+            }
+        });
     }
 
     /** Scrape Prometheus metrics at {@code url} (null: do not) every {@code interval} while each point runs. */

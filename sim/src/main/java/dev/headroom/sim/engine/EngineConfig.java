@@ -43,6 +43,9 @@ import java.util.Map;
  * @param overlapScheduling     the scheduler runs one step ahead of the GPU (SGLang 0.4+'s default, TensorRT-LLM's
  *                              PyTorch backend): a step back to back with the last one was decided when the last one
  *                              began, so it admits only requests that had arrived by then
+ * @param contextPerRequest     tokens one request may hold, prompt and answer (vLLM {@code --max-model-len},
+ *                              llama.cpp's context per slot); 0 = the model's whole context
+ * @param overContext           what the server does with a request that does not fit it
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -65,7 +68,9 @@ public record EngineConfig(
         boolean chunkedPrefill,
         boolean mixedBatches,
         int schedulerSteps,
-        boolean overlapScheduling) {
+        boolean overlapScheduling,
+        int contextPerRequest,
+        OverContext overContext) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -99,6 +104,13 @@ public record EngineConfig(
                 "stall probability must be in [0, 1], got " + stallProbability);
         check(stallMs >= 0, "stall duration must be >= 0 ms, got " + stallMs);
         if (eosLength == null) throw new IllegalArgumentException("engine needs an EOS output-length distribution");
+        check(contextPerRequest >= 0, "max-model-len must be >= 0, got " + contextPerRequest);
+        if (overContext == null) overContext = OverContext.REFUSE;
+    }
+
+    /** Tokens one request may hold, prompt and answer: {@link #contextPerRequest}, at most the model's context. */
+    public int requestContext() {
+        return contextPerRequest > 0 ? Math.min(contextPerRequest, model.maxContext()) : model.maxContext();
     }
 
     /** vLLM-like defaults for a hardware/model pair. */
@@ -124,7 +136,9 @@ public record EngineConfig(
                 true,
                 true,
                 1,
-                false);
+                false,
+                0,
+                OverContext.REFUSE);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -183,6 +197,8 @@ public record EngineConfig(
         m.put("scheduler_steps", schedulerSteps);
         m.put("overlap_scheduling", overlapScheduling);
         m.put("gpu_memory_utilization", gpuMemoryUtilization);
+        m.put("context_per_request", requestContext());
+        m.put("over_context", overContext.wireName());
         m.put("max_waiting", maxWaiting);
         m.put("noise", noise);
         m.put("prefix_caching", prefixCaching);
@@ -249,6 +265,8 @@ public record EngineConfig(
         private boolean mixedBatches;
         private int schedulerSteps;
         private boolean overlapScheduling;
+        private int contextPerRequest;
+        private OverContext overContext;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -272,6 +290,18 @@ public record EngineConfig(
             mixedBatches = c.mixedBatches;
             schedulerSteps = c.schedulerSteps;
             overlapScheduling = c.overlapScheduling;
+            contextPerRequest = c.contextPerRequest;
+            overContext = c.overContext;
+        }
+
+        public Builder contextPerRequest(int n) {
+            contextPerRequest = n;
+            return this;
+        }
+
+        public Builder overContext(OverContext o) {
+            overContext = o;
+            return this;
         }
 
         public Builder hardware(HardwareProfile h) {
@@ -383,7 +413,9 @@ public record EngineConfig(
                     chunkedPrefill,
                     mixedBatches,
                     schedulerSteps,
-                    overlapScheduling);
+                    overlapScheduling,
+                    contextPerRequest,
+                    overContext);
         }
     }
 }

@@ -8,11 +8,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.ServerFacts;
 import dev.headroom.model.fit.Comparison;
 import dev.headroom.model.fit.FitReport;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.OverContext;
 import dev.headroom.sim.profile.HardwareProfile;
+import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
 import dev.headroom.sim.profile.StepTerm;
@@ -46,6 +49,35 @@ public final class Calibration {
      */
     public static String write(
             String toolVersion, String url, String model, EngineConfig engine, String structure, FitReport fit) {
+        return write(toolVersion, url, model, engine, structure, fit, Findings.none());
+    }
+
+    /**
+     * What a calibration found beside the fit.
+     *
+     * @param server   what the server said about itself before any load
+     * @param notes    the phases' decisions: probes substituted, skipped, replaced; terms weakly determined
+     * @param warnings a fit forced at a bound, a stated limit the probes contradict
+     * @param checks   the twin against the check points measured after the fit
+     */
+    public record Findings(ServerFacts server, List<String> notes, List<String> warnings, List<Comparison> checks) {
+        public static Findings none() {
+            return new Findings(null, List.of(), List.of(), List.of());
+        }
+    }
+
+    /** A check point as calibration.yaml keeps it, to be measured again ({@code calibrate --check-only}). */
+    public record CheckSpec(String name, int users, int isl, int osl, int requests, long seed) {}
+
+    /** The file's text, with what the calibration found. */
+    public static String write(
+            String toolVersion,
+            String url,
+            String model,
+            EngineConfig engine,
+            String structure,
+            FitReport fit,
+            Findings findings) {
         ObjectNode root = YAML.createObjectNode();
         root.put("schema", SCHEMA);
         root.put("tool_version", toolVersion);
@@ -65,12 +97,29 @@ public final class Calibration {
         e.put("scheduler_steps", engine.schedulerSteps());
         e.put("overlap_scheduling", engine.overlapScheduling());
         e.put("gpu_memory_utilization", engine.gpuMemoryUtilization());
+        e.put("context_per_request", engine.requestContext());
+        e.put("over_context", engine.overContext().wireName());
         root.put("structure", structure);
+        // The profiles themselves, so the twin works where the files it was fitted with are not (a profile given as
+        // a file, another machine): read back, these win over the names above.
+        root.set("hardware_profile", Profiles.tree(engine.hardware()));
+        root.set("model_profile", Profiles.tree(engine.model()));
         ObjectNode terms = root.putObject("terms");
         for (StepTerm t : StepTerm.values())
             terms.put(t.key(), round(engine.hardware().term(t)));
         error(root.putObject("error_in_sample"), fit.fitted());
         if (!fit.heldOut().isEmpty()) error(root.putObject("error_cross_validated"), fit.heldOut());
+        if (findings.server() != null) server(root.putObject("server"), findings.server());
+        if (!findings.notes().isEmpty()) {
+            ArrayNode n = root.putArray("notes");
+            findings.notes().forEach(n::add);
+        }
+        ArrayNode w = root.putArray("warnings");
+        findings.warnings().forEach(w::add);
+        if (!findings.checks().isEmpty()) {
+            error(root.putObject("error_checks"), findings.checks());
+            checks(root.putArray("checks"), findings.checks());
+        }
         ArrayNode probes = root.putArray("probes");
         Map<String, ObjectNode> byId = new LinkedHashMap<>();
         for (Comparison c : fit.fitted()) {
@@ -104,6 +153,109 @@ public final class Calibration {
         }
     }
 
+    private static void server(ObjectNode o, ServerFacts facts) {
+        o.put("kind", facts.kind().wireName());
+        if (facts.version() != null) o.put("version", facts.version());
+        ArrayNode stated = o.putArray("stated");
+        for (ServerFacts.Fact f : facts.facts()) {
+            stated.addObject()
+                    .put("key", f.key().wireName())
+                    .put("value", f.value())
+                    .put("source", f.source());
+        }
+    }
+
+    /** The check points, each with its load and lengths (to be measured again) and the twin against it. */
+    public static void checks(ArrayNode out, List<Comparison> checks) {
+        Map<String, ObjectNode> byId = new LinkedHashMap<>();
+        for (Comparison c : checks) {
+            ObjectNode p = byId.computeIfAbsent(c.observation().id(), id -> {
+                var r = c.observation().request();
+                ObjectNode n = out.addObject();
+                n.put("name", id);
+                n.put("users", r.load() instanceof dev.headroom.model.LoadModel.Closed cl ? cl.concurrency() : 1);
+                n.put("isl", (int) Math.round(r.workload().inputTokens().mean()));
+                n.put("osl", (int) Math.round(r.workload().outputTokens().mean()));
+                n.put("requests", r.length().requests());
+                n.put("seed", r.seed());
+                n.putArray("metrics");
+                return n;
+            });
+            ((ArrayNode) p.get("metrics"))
+                    .addObject()
+                    .put("metric", c.target().label())
+                    .put("observed", round(c.target().value()))
+                    .put("twin", round(c.predicted()))
+                    .put("error", round(c.signedError()));
+        }
+    }
+
+    /**
+     * The report of {@code calibrate --check-only}, schema {@value #CHECK_SCHEMA}: the calibration's check points
+     * measured again, and its twin against them.
+     */
+    public static String checkReport(String toolVersion, String url, String calibration, List<Comparison> checks) {
+        ObjectNode root = YAML.createObjectNode();
+        root.put("schema", CHECK_SCHEMA);
+        root.put("tool_version", toolVersion);
+        root.put("url", url);
+        root.put("calibration", calibration);
+        error(root.putObject("error_checks"), checks);
+        checks(root.putArray("checks"), checks);
+        try {
+            return YAML.writeValueAsString(root);
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    public static final String CHECK_SCHEMA = "headroom.calibration-check/v1";
+
+    /** The check points {@code file} keeps (empty for a calibration made without them). */
+    public static List<CheckSpec> checkSpecs(Path file) {
+        List<CheckSpec> out = new java.util.ArrayList<>();
+        for (JsonNode c : tree(file).path("checks")) {
+            out.add(new CheckSpec(
+                    c.path("name").asText(),
+                    c.path("users").asInt(),
+                    c.path("isl").asInt(),
+                    c.path("osl").asInt(),
+                    c.path("requests").asInt(),
+                    c.path("seed").asLong()));
+        }
+        return out;
+    }
+
+    /** The model the calibrated server served, as {@code file} records it (null when it does not). */
+    public static String targetModel(Path file) {
+        JsonNode m = tree(file).path("target").path("model");
+        return m.isTextual() ? m.asText() : null;
+    }
+
+    /** What the calibrated server stated about itself, by key's wire name → value (empty when nothing). */
+    public static Map<String, Long> statedFacts(Path file) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (JsonNode f : tree(file).path("server").path("stated")) {
+            out.putIfAbsent(f.path("key").asText(), f.path("value").asLong());
+        }
+        return out;
+    }
+
+    private static JsonNode tree(Path file) {
+        try {
+            JsonNode root = YAML.readTree(Files.readAllBytes(file));
+            if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
+                throw new BadInputException(
+                        file + ": expected schema: " + SCHEMA + " (a calibration.yaml written by headroom calibrate)");
+            }
+            return root;
+        } catch (JacksonException ex) {
+            throw new BadInputException(file + ": not valid YAML: " + ex.getOriginalMessage());
+        } catch (IOException ex) {
+            throw new BadInputException("cannot read " + file + ": " + ex.getMessage());
+        }
+    }
+
     /** The twin's engine as the file describes it, noise-free (add noise with the simulator's own options). */
     public static EngineConfig read(Path file) {
         JsonNode root;
@@ -119,14 +271,20 @@ public final class Calibration {
                     + " (a calibration.yaml written by headroom calibrate)");
         }
         JsonNode e = root.path("engine");
-        HardwareProfile hw = Profiles.hardware(need(e, "hardware", file));
+        HardwareProfile hw = root.has("hardware_profile")
+                ? Profiles.fromTree(root.get("hardware_profile"), HardwareProfile.class, file + " hardware_profile")
+                        .validate()
+                : Profiles.hardware(need(e, "hardware", file));
         for (StepTerm t : StepTerm.values()) {
             JsonNode v = root.path("terms").path(t.key());
             if (!v.isNumber()) throw new BadInputException(file + ": terms." + t.key() + " is missing");
             hw = hw.with(t, v.asDouble());
         }
         hw.validate();
-        var m = Profiles.model(need(e, "model", file));
+        ModelProfile m = root.has("model_profile")
+                ? Profiles.fromTree(root.get("model_profile"), ModelProfile.class, file + " model_profile")
+                        .validate()
+                : Profiles.model(need(e, "model", file));
         return EngineConfig.defaults(hw, m).toBuilder()
                 .tensorParallel(e.path("tp").asInt(1))
                 .weights(Precision.parseWeights(e.path("weight_dtype").asText("auto"), null, "weight_dtype"))
@@ -139,6 +297,8 @@ public final class Calibration {
                 .schedulerSteps(e.path("scheduler_steps").asInt(1))
                 .overlapScheduling(e.path("overlap_scheduling").asBoolean(false))
                 .gpuMemoryUtilization(e.path("gpu_memory_utilization").asDouble(0.9))
+                .contextPerRequest(e.path("context_per_request").asInt(0))
+                .overContext(OverContext.parse(e.path("over_context").asText("refuse")))
                 .noise(0, 0, 0)
                 .build();
     }

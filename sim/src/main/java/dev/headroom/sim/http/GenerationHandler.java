@@ -69,6 +69,7 @@ final class GenerationHandler implements HttpHandler {
         Sequence seq;
         StreamSession session;
         int written;
+        int prompt;
         String outcome = "ok";
         boolean recorded;
 
@@ -90,15 +91,13 @@ final class GenerationHandler implements HttpHandler {
                 case SLOW_HEADERS -> sleep(ctx.faults.slowHeaders().toMillis());
                 case null, default -> {}
             }
-            int maxContext = ctx.engine.model().maxContext();
-            int maxTokens = req.maxTokens() != null ? req.maxTokens() : maxContext - req.promptTokens();
-            if (maxTokens < 1 || req.promptTokens() + maxTokens > maxContext) {
-                throw ApiError.badRequest(
-                        "This model's maximum context length is " + maxContext + " tokens. However, "
-                                + "you requested " + (req.promptTokens() + Math.max(maxTokens, 0)) + " tokens ("
-                                + req.promptTokens() + " in the messages, " + Math.max(maxTokens, 0)
-                                + " in the completion). Please reduce the length of the messages or completion.",
-                        "max_tokens");
+            // A request over the context one request gets: refused, or cut to fit, as the imitated server does.
+            int context = ctx.engine.requestContext();
+            prompt = ctx.engine.overContext().keptPrompt(req.promptTokens(), context);
+            int asked = req.maxTokens() != null ? req.maxTokens() : context - prompt;
+            int maxTokens = asked < 1 ? -1 : ctx.engine.overContext().allowedOutput(prompt, asked, context);
+            if (maxTokens < 1) {
+                throw ServerErrors.overContext(ctx.behaviour.imitates(), req.promptTokens(), asked, context);
             }
             int osl = fault == Fault.EMPTY ? 0 : outputLength(maxTokens);
             session = new StreamSession(Thread.currentThread(), osl);
@@ -109,21 +108,17 @@ final class GenerationHandler implements HttpHandler {
                 // The answer's blocks are keyed by the ids of the very text it streams: a next turn resending it hits.
                 long id = number;
                 BlockHashes.Chain chain = BlockHashes.Chain.of(
-                        req.promptIds(),
+                        req.promptIds().length > prompt
+                                ? java.util.Arrays.copyOf(req.promptIds(), prompt)
+                                : req.promptIds(),
                         ctx.engine.blockSize(),
                         i -> PseudoTokenizer.tokenId(TextGenerator.token(id, i)));
-                seq = new Sequence(number, req.promptTokens(), osl, ready, session, chain);
+                seq = new Sequence(number, prompt, osl, ready, session, chain);
                 if (!ctx.driver.submit(seq)) {
                     ctx.rejectedQueueFull.increment();
                     outcome = "rejected_queue_full";
                     record();
-                    throw new ApiError(
-                            429,
-                            "rate_limit_error",
-                            "the server's waiting queue is full (" + ctx.engine.maxWaiting()
-                                    + " requests); retry later",
-                            null,
-                            "queue_full");
+                    throw ServerErrors.overloaded(ctx.behaviour.imitates(), ctx.engine.maxWaiting());
                 }
             }
             try {
@@ -216,7 +211,7 @@ final class GenerationHandler implements HttpHandler {
 
         /** The usage object: prompt and output tokens, and the prompt tokens the prefix cache served. */
         private String usage(int osl) {
-            return WireFormat.usage(req.promptTokens(), osl, seq == null ? 0 : Math.max(0, seq.cachedTokens()));
+            return WireFormat.usage(prompt, osl, seq == null ? 0 : Math.max(0, seq.cachedTokens()));
         }
 
         private void writeTrailer(OutputStream os, WireFormat wire, int osl) throws IOException {

@@ -40,19 +40,20 @@ final class InfoHandlers {
             throw Http.notFound(ex.getRequestURI().getPath());
     }
 
-    static HttpHandler models(ServerContext ctx) {
+    /** {@code /v1/models} and the imitated server's own introspection endpoints ({@link Introspection}). */
+    static HttpHandler introspection(ServerContext ctx) {
         return guarded(ex -> {
-            requirePath(ex, "/v1/models");
-            requireMethod(ex, "GET");
-            long created = System.currentTimeMillis() / 1000;
-            Http.sendJson(
-                    ex,
-                    200,
-                    "{\"object\":\"list\",\"data\":[{\"id\":" + Json.quote(ctx.servedModel)
-                            + ",\"object\":\"model\",\"created\":" + created
-                            + ",\"owned_by\":\"headroom-sim\",\"root\":"
-                            + Json.quote(ctx.servedModel) + ",\"max_model_len\":"
-                            + ctx.engine.model().maxContext() + "}]}");
+            String path = ex.getRequestURI().getPath();
+            var kind = ctx.behaviour.imitates();
+            if (!path.equals("/v1/models") && !Introspection.paths(kind).contains(path)) throw Http.notFound(path);
+            requireMethod(ex, path.equals("/api/show") ? "POST" : "GET");
+            Introspection.Reply r = Introspection.answer(
+                    ctx.behaviour.imitates(),
+                    ctx.engine,
+                    ctx.servedModel,
+                    ex.getRequestMethod(),
+                    ex.getRequestURI().getPath());
+            Http.sendJson(ex, r.status(), r.body());
         });
     }
 

@@ -39,6 +39,15 @@ final class MetricsHandler implements HttpHandler {
                 label,
                 s.kvUsage());
         gauge(b, "vllm:cache_config_info_num_gpu_blocks", "KV-cache blocks in total.", label, s.kvBlocks());
+        // vLLM's own info metric: the cache config as labels, value 1.
+        gauge(
+                b,
+                "vllm:cache_config_info",
+                "Information of the LLMEngine CacheConfig",
+                "{block_size=\"" + ctx.engine.blockSize() + "\",enable_prefix_caching=\""
+                        + (ctx.engine.prefixCaching() ? "True" : "False") + "\",gpu_memory_utilization=\""
+                        + ctx.engine.gpuMemoryUtilization() + "\",num_gpu_blocks=\"" + s.kvBlocks() + "\"}",
+                1);
         counter(b, "vllm:prompt_tokens_total", "Number of prefill tokens processed.", label, s.promptTokens());
         counter(
                 b,

@@ -1,6 +1,7 @@
 package dev.headroom.sim.http;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.ServerFacts.ServerKind;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -15,7 +16,8 @@ import java.util.Locale;
  *                         Emulated where the JDK server cannot: the next request on it gets the connection closed
  *                         without a response, as a client racing a server's close sees it
  */
-public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfterStream, Duration idleTimeout) {
+public record ServerBehaviour(
+        Tokenize tokenize, Usage usage, boolean closeAfterStream, Duration idleTimeout, ServerKind imitates) {
 
     /** The {@code /tokenize} dialect. */
     public enum Tokenize {
@@ -63,7 +65,13 @@ public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfter
         }
     }
 
+    /** A vLLM-like server with this tokenize shape, usage placement and connection handling. */
+    public ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfterStream, Duration idleTimeout) {
+        this(tokenize, usage, closeAfterStream, idleTimeout, ServerKind.VLLM);
+    }
+
     public ServerBehaviour {
+        if (imitates == null) imitates = ServerKind.VLLM;
         if (tokenize == null || usage == null)
             throw new IllegalArgumentException("a tokenize shape and a usage placement are required");
         if (idleTimeout != null && (idleTimeout.isNegative() || idleTimeout.isZero())) {
@@ -76,19 +84,33 @@ public record ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfter
         return new ServerBehaviour(Tokenize.VLLM, Usage.OWN_CHUNK, false, null);
     }
 
+    /**
+     * As {@code kind}'s server behaves by default: its /tokenize shape, where its stream's usage goes, and how it
+     * treats connections (llama.cpp closing after each stream, as a server the product side measured did).
+     */
+    public static ServerBehaviour imitating(ServerKind kind) {
+        return switch (kind) {
+            case VLLM, UNKNOWN -> vllm();
+            case SGLANG -> new ServerBehaviour(Tokenize.SGLANG, Usage.OWN_CHUNK, false, null, kind);
+            case LLAMA_CPP -> new ServerBehaviour(Tokenize.LLAMA_CPP, Usage.OWN_CHUNK, true, null, kind);
+            case TGI -> new ServerBehaviour(Tokenize.TGI, Usage.LAST_CHUNK, false, null, kind);
+            case OLLAMA -> new ServerBehaviour(Tokenize.NONE, Usage.OWN_CHUNK, false, null, kind);
+        };
+    }
+
     public ServerBehaviour withTokenize(Tokenize t) {
-        return new ServerBehaviour(t, usage, closeAfterStream, idleTimeout);
+        return new ServerBehaviour(t, usage, closeAfterStream, idleTimeout, imitates);
     }
 
     public ServerBehaviour withUsage(Usage u) {
-        return new ServerBehaviour(tokenize, u, closeAfterStream, idleTimeout);
+        return new ServerBehaviour(tokenize, u, closeAfterStream, idleTimeout, imitates);
     }
 
     public ServerBehaviour withCloseAfterStream(boolean close) {
-        return new ServerBehaviour(tokenize, usage, close, idleTimeout);
+        return new ServerBehaviour(tokenize, usage, close, idleTimeout, imitates);
     }
 
     public ServerBehaviour withIdleTimeout(Duration d) {
-        return new ServerBehaviour(tokenize, usage, closeAfterStream, d);
+        return new ServerBehaviour(tokenize, usage, closeAfterStream, d, imitates);
     }
 }

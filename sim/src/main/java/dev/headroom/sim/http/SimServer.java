@@ -107,7 +107,9 @@ public final class SimServer implements AutoCloseable {
         Map<String, HttpHandler> routes = new LinkedHashMap<>();
         routes.put("/v1/chat/completions", new GenerationHandler(true, ctx));
         routes.put("/v1/completions", new GenerationHandler(false, ctx));
-        routes.put("/v1/models", InfoHandlers.models(ctx));
+        routes.put("/v1/models", InfoHandlers.introspection(ctx));
+        for (String path : Introspection.paths(config.behaviour().imitates()))
+            routes.put(path, InfoHandlers.introspection(ctx));
         routes.put("/health", InfoHandlers.health());
         routes.put("/metrics", new MetricsHandler(ctx));
         routes.put("/tokenize", Tokenizing.tokenize(ctx));

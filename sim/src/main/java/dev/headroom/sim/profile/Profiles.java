@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.BadInputException;
 import java.io.IOException;
@@ -33,6 +34,38 @@ public final class Profiles {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
     private Profiles() {}
+
+    /**
+     * A profile as the YAML mapping {@code configs/} holds (keys in snake case, absent optional fields left out): a
+     * calibration embeds its profiles so that it is used on any machine, with or without the files it came from.
+     */
+    public static ObjectNode tree(Record profile) {
+        var snake = new PropertyNamingStrategies.SnakeCaseStrategy();
+        ObjectNode out = YAML.createObjectNode();
+        for (var c : profile.getClass().getRecordComponents()) {
+            Object v;
+            try {
+                v = c.getAccessor().invoke(profile);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot read " + c.getName() + " of a profile", e);
+            }
+            if (v != null) out.set(snake.translate(c.getName()), YAML.valueToTree(v));
+        }
+        return out;
+    }
+
+    /** A profile from a mapping embedded in another file ({@code what} names where, for the messages). */
+    public static <T> T fromTree(JsonNode tree, Class<T> type, String what) {
+        if (tree == null || !tree.isObject()) {
+            throw new BadInputException("profile " + what + ": expected a YAML mapping of keys to values");
+        }
+        checkKeys(tree, type, what);
+        try {
+            return YAML.treeToValue(tree, type);
+        } catch (JacksonException e) {
+            throw new BadInputException("profile " + what + ": " + e.getOriginalMessage());
+        }
+    }
 
     /** A bundled hardware profile by name (e.g. {@code h100-sxm}), or a path to a YAML file. */
     public static HardwareProfile hardware(String nameOrPath) {

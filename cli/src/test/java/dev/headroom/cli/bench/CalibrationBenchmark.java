@@ -1,0 +1,165 @@
+package dev.headroom.cli.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.headroom.cli.HiddenServers;
+import dev.headroom.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code calibrate} against simulated servers whose step terms are hidden from it ({@link HiddenServers}), one per server people run: vLLM-, SGLang-, llama.cpp- (4 slots of 1,024 tokens, and 2
+ * slots doing about 300 output tokens/s), Ollama- and TGI-like, and 8 slots without chunked prefill; noise on
+ * (σ 0.02), at the default scale. Per server: the share of calibration requests lost or waiting over the 60-s
+ * first-token timeout, the cap read against the server's, the twin's error on its check points (TTFT p50, TPOT p50,
+ * output tokens/s), the max concurrency under {@code ttft:p95<1s} searched on the twin against the same search on the
+ * server, and the time the calibration would take in real time (the virtual clock's sum over its probes). Run (after
+ * {@code ./mvnw install -DskipTests}): {@code ./mvnw -q -Pbench test -pl cli -Dtest=CalibrationBenchmark
+ * -Dsurefire.failIfNoSpecifiedTests=false}; writes cli/target/benchmark-calibration.json.
+ */
+@Tag("benchmark")
+class CalibrationBenchmark {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** One hidden server: its name, its simulator options, its true cap. */
+    record Server(String name, int cap, List<String> options) {}
+
+    private static final List<Server> SERVERS = List.of(
+            new Server("vllm-like", 256, List.of()),
+            new Server("sglang-like", 256, List.of("--sim-server", "sglang")),
+            new Server("8-slots-whole-prompts", 8, List.of("--sim-max-num-seqs", "8", "--no-sim-chunked-prefill")),
+            new Server("llama.cpp-like", 4, List.of("--sim-server", "llama.cpp")),
+            new Server("llama.cpp-2-slots", 2, List.of("--sim-server", "llama.cpp", "--sim-max-num-seqs", "2")),
+            new Server("ollama-like", 4, List.of("--sim-server", "ollama")),
+            new Server("tgi-like", 32, List.of("--sim-server", "tgi")));
+
+    record Run(int code, String out, String err) {}
+
+    private static Run cli(List<String> args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = Main.execute(cl, args.toArray(String[]::new));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    private static double search(Path out, List<String> server) throws Exception {
+        Run r = cli(concat(
+                List.of("search", "--virtual", "--slo", "ttft:p95<1s", "--no-report", "--out", out.toString()),
+                server));
+        if (r.code() != 0) throw new IllegalStateException(r.err());
+        return JSON.readTree(out.resolve("search.json").toFile())
+                .at("/result/value")
+                .asDouble();
+    }
+
+    @Test
+    void calibrateEveryServerKind() throws Exception {
+        Path tmp = Files.createTempDirectory("calibration-benchmark");
+        Path hidden = HiddenServers.hiddenHardware(tmp);
+        ArrayNode rows = JSON.createArrayNode();
+        for (Server s : SERVERS) {
+            List<String> server = concat(List.of("--sim-hardware", hidden.toString(), "--seed", "7"), s.options());
+            Path cal = tmp.resolve(s.name());
+            long t0 = System.nanoTime();
+            Run r = cli(concat(
+                    List.of("calibrate", "--virtual", "--folds", "0", "--no-report", "--out", cal.toString()), server));
+            double computeSeconds = (System.nanoTime() - t0) / 1e9;
+            if (r.code() != 0) throw new IllegalStateException(s.name() + ": " + r.err());
+            long requests = 0, lost = 0, late = 0;
+            double virtualSeconds = 0;
+            try (var probes = Files.list(cal.resolve("probes"))) {
+                for (Path p : probes.sorted().toList()) {
+                    double end = 0;
+                    for (String line : Files.readAllLines(p.resolve("requests.jsonl"))) {
+                        JsonNode q = JSON.readTree(line);
+                        requests++;
+                        end = Math.max(end, q.path("end_s").asDouble());
+                        if (!q.path("outcome").asText().equals("completed")) lost++;
+                        else if (q.path("first_token_s").asDouble()
+                                        - q.path("sent_s").asDouble()
+                                > 60) late++;
+                    }
+                    virtualSeconds += end;
+                }
+            }
+            JsonNode yaml = YAML.readTree(cal.resolve("calibration.yaml").toFile());
+            int cap = yaml.at("/engine/max_num_seqs").asInt();
+            double worstCheck = 0;
+            List<String> checks = new ArrayList<>();
+            for (JsonNode c : yaml.path("checks")) {
+                for (JsonNode m : c.path("metrics")) {
+                    String metric = m.path("metric").asText();
+                    if (metric.contains("p95")) continue;
+                    worstCheck = Math.max(worstCheck, Math.abs(m.path("error").asDouble()));
+                    checks.add(c.path("name").asText() + " " + metric + " "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%+.1f%%",
+                                    100 * m.path("error").asDouble()));
+                }
+            }
+            double live = search(tmp.resolve(s.name() + "-search-live"), server);
+            double twin = search(
+                    tmp.resolve(s.name() + "-search-twin"),
+                    List.of("--profile", cal.resolve("calibration.yaml").toString(), "--seed", "7"));
+            ObjectNode row = rows.addObject();
+            row.put("server", s.name());
+            row.put("requests", requests);
+            row.put("lost", lost);
+            row.put("late_first_token", late);
+            row.put("lost_or_late_share", (double) (lost + late) / requests);
+            row.put("cap_true", s.cap());
+            row.put("cap_read", cap);
+            row.put("structure", yaml.path("structure").asText());
+            row.put("check_worst_abs_error", worstCheck);
+            row.putPOJO("checks", checks);
+            row.put("search_live", live);
+            row.put("search_twin", twin);
+            row.put("search_error", twin / live - 1);
+            row.put("calibration_real_time_s", virtualSeconds);
+            row.put("compute_s", computeSeconds);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-22s requests %5d lost %d late %d | cap %3d of %3d | checks worst %5.1f %% | search twin %6.1f"
+                            + " live %6.1f (%+.1f %%) | %5.0f s real time, %4.0f s compute%n",
+                    s.name(),
+                    requests,
+                    lost,
+                    late,
+                    cap,
+                    s.cap(),
+                    100 * worstCheck,
+                    twin,
+                    live,
+                    100 * (twin / live - 1),
+                    virtualSeconds,
+                    computeSeconds);
+        }
+        ObjectNode root = JSON.createObjectNode();
+        root.put("benchmark", "calibration");
+        root.put("slo", "ttft:p95<1s");
+        root.set("servers", rows);
+        Files.writeString(
+                Path.of("target", "benchmark-calibration.json"),
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+    }
+}

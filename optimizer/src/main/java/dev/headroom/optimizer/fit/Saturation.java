@@ -1,0 +1,199 @@
+package dev.headroom.optimizer.fit;
+
+import dev.headroom.model.SloStat;
+import dev.headroom.model.Summary;
+import dev.headroom.model.fit.ObservedMetric;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The saturating phase of a calibration: closed-loop users raised in steps until the requests served at once
+ * (Little's law, {@link CalibrationPlan#servedAtOnce}) and the output throughput stop growing — and never so far that
+ * requests would wait out the first-token timeout. A step that loses more than {@link #MAX_LOSS} of its requests to
+ * timeouts or errors is never fitted: a smaller one replaces it. Where the server states its slots, one step at twice
+ * as many users reads them; where it states how many it admits at once, no step has more users.
+ */
+public final class Saturation {
+    /** The largest share of a step's requests that may fail or time out for it to be fitted. */
+    public static final double MAX_LOSS = 0.02;
+    /** Served at once below this share of the users: a cap binds. */
+    static final double BINDING = 0.85;
+    /** Throughput grown by less than this over the last step: saturated. */
+    static final double FLAT = 1.05;
+    /** Served at once grown by less than this over the last step, the users doubled: saturated. */
+    static final double SERVED_FLAT = 1.15;
+    /** A step is not run when its requests would wait longer than this share of the first-token timeout. */
+    static final double TIMEOUT_SHARE = 0.5;
+    /** A step's fewest measured requests (at scale 1), so that a few slots are read from enough of them. */
+    static final int MIN_REQUESTS = 48;
+
+    /** One step measured: its users, what it read, and whether it is fitted. */
+    public record Step(
+            CalibrationPlan.Probe probe,
+            double served,
+            double servedLow,
+            double servedHigh,
+            double tokensPerS,
+            double loss,
+            boolean kept,
+            String note) {}
+
+    private final int isl, osl;
+    private final long seed;
+    private final double scale;
+    private final double unloadedTtftMs;
+    private final double firstTokenTimeoutMs;
+    private final int stated;
+    private final int admitted;
+    private final List<Step> steps = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private int nextUsers;
+    private boolean done;
+    private boolean shrunk;
+    /** Served at once and output tokens/s of the largest batch probe (NaN: none). */
+    private final double[] before = {Double.NaN, Double.NaN};
+
+    /**
+     * @param from           users of the first step: twice the largest batch probe, or twice the cap a batch probe
+     *                       already read
+     * @param limits         what the server states: slots (one step at twice as many) and how many it admits
+     * @param unloadedTtftMs the one-user TTFT at the probes' prompt length
+     */
+    public Saturation(
+            int isl,
+            int osl,
+            int from,
+            CalibrationPlan.Limits limits,
+            double unloadedTtftMs,
+            double firstTokenTimeoutMs,
+            long seed,
+            double scale) {
+        this.isl = isl;
+        this.osl = osl;
+        this.seed = seed;
+        this.scale = scale;
+        this.unloadedTtftMs = unloadedTtftMs;
+        this.firstTokenTimeoutMs = firstTokenTimeoutMs;
+        this.stated = limits.slots();
+        this.admitted = limits.admitted();
+        this.nextUsers =
+                limits.admit(Math.max(2, Math.min(CalibrationPlan.SATURATE_USERS, stated > 0 ? 2 * stated : from)));
+    }
+
+    /** The largest batch probe's reading, which the first step must grow beyond. */
+    public void after(double served, double tokensPerS) {
+        before[0] = served;
+        before[1] = tokensPerS;
+    }
+
+    /** The next step to measure, or null when the phase is over. */
+    public CalibrationPlan.Probe next() {
+        if (done) return null;
+        int users = nextUsers;
+        return new CalibrationPlan.Probe(
+                "saturate-" + users,
+                CalibrationPlan.closed(
+                        users, isl, osl, CalibrationPlan.count(Math.max(2 * users, MIN_REQUESTS), scale), users, seed),
+                List.of(
+                        new CalibrationPlan.Measured(ObservedMetric.TTFT, SloStat.P50),
+                        new CalibrationPlan.Measured(ObservedMetric.TPOT, SloStat.P50),
+                        new CalibrationPlan.Measured(ObservedMetric.OUTPUT_TOKENS_PER_S, SloStat.MEAN)));
+    }
+
+    /** What {@code probe} (the last {@link #next()}) measured; decides the next step. */
+    public void measured(CalibrationPlan.Probe probe, Summary s) {
+        int users = probe.users();
+        Summary.Counts c = s.counts();
+        long all = c.completed() + c.failed() + c.incomplete();
+        double loss = all == 0 ? 1 : (double) (c.failed() + c.incomplete()) / all;
+        double median =
+                served(s.distribution("e2e_ms").p50(), s.distribution("ttft_ms").p50(), users);
+        double mean = served(
+                s.distribution("e2e_ms").mean(), s.distribution("ttft_ms").mean(), users);
+        double tps = s.outputTokensPerS();
+        if (loss > MAX_LOSS) {
+            String why = String.format(
+                    Locale.ROOT,
+                    "%s lost %.1f %% of its requests (%d failed, %d incomplete): not fitted",
+                    probe.name(),
+                    100 * loss,
+                    c.failed(),
+                    c.incomplete());
+            steps.add(new Step(probe, median, Math.min(median, mean), Math.max(median, mean), tps, loss, false, why));
+            notes.add(why);
+            Step last = lastKept();
+            if (last == null && !shrunk && users > 2) {
+                shrunk = true;
+                nextUsers = Math.max(2, users / 2);
+                notes.add("replaced by " + nextUsers + " users");
+            } else {
+                done = true;
+            }
+            return;
+        }
+        Step previous = lastKept();
+        steps.add(new Step(probe, median, Math.min(median, mean), Math.max(median, mean), tps, loss, true, null));
+        double servedBefore = previous != null ? previous.served() : before[0];
+        double tpsBefore = previous != null ? previous.tokensPerS() : before[1];
+        // Stopped growing: the served-at-once reading (biased low where prompts prefill in steps of their own, so
+        // its growth, not its share of the users, says it), or the throughput.
+        boolean flat = median < SERVED_FLAT * servedBefore || tps < FLAT * tpsBefore;
+        if (stated > 0 || flat || users >= CalibrationPlan.SATURATE_USERS || shrunk) {
+            done = true;
+            return;
+        }
+        int next = Math.min(CalibrationPlan.SATURATE_USERS, 2 * users);
+        if (admitted > 0) next = Math.min(next, admitted);
+        if (next <= users) {
+            notes.add("stopped at " + users + " users: the server admits " + admitted + " at once");
+            done = true;
+            return;
+        }
+        // Little's law forward: each of the next step's users waits for (users ÷ served − 1) services.
+        double e2e = s.distribution("e2e_ms").p50();
+        double wait = e2e * Math.max(0, next / Math.max(1, median) - 1);
+        if (wait + unloadedTtftMs > TIMEOUT_SHARE * firstTokenTimeoutMs) {
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "stopped before %d users: their requests would wait about %.0f s for a first token (timeout "
+                            + "%.0f s)",
+                    next,
+                    wait / 1000,
+                    firstTokenTimeoutMs / 1000));
+            done = true;
+            return;
+        }
+        nextUsers = next;
+    }
+
+    private double served(double e2e, double ttft, int users) {
+        return CalibrationPlan.servedAtOnce(e2e, ttft, users, unloadedTtftMs);
+    }
+
+    private Step lastKept() {
+        for (int i = steps.size() - 1; i >= 0; i--) if (steps.get(i).kept()) return steps.get(i);
+        return null;
+    }
+
+    /** Every step measured, in order. */
+    public List<Step> steps() {
+        return List.copyOf(steps);
+    }
+
+    /** The step the cap is read from: the last one fitted; null when none was. */
+    public Step reading() {
+        return lastKept();
+    }
+
+    /** Whether the reading shows a cap (fewer served at once than its users). */
+    public boolean capBinds() {
+        Step r = reading();
+        return r != null && r.served() < BINDING * r.probe().users();
+    }
+
+    /** What the phase decided, in words: steps left out, replaced, or not run. */
+    public List<String> notes() {
+        return List.copyOf(notes);
+    }
+}
