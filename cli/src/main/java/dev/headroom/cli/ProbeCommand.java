@@ -118,10 +118,11 @@ public final class ProbeCommand implements Callable<Integer> {
         Slo.requireSessionsFor(slos, plan.sessions() != null);
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work); // everything checked before anything is written
-        Path dir = output.runDirectory("probe");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
+            endpoint.checkFits(work, plan); // the server's context, before the run directory
+            Path dir = output.runDirectory("probe");
             String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
             ProbeReport report = endpoint.points(
                             "probe", startedAt, plan.load(), run.seed, work, workload.promptSalt(), dir, slos)

@@ -6,6 +6,7 @@ import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
@@ -211,7 +212,6 @@ public final class SearchCommand implements Callable<Integer> {
         target.validate(work);
         boolean virtual = target.virtual();
         SearchReport previous = resume == null ? null : readResumable(resume);
-        Path dir = resume != null ? resume : output.runDirectory("search");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String startedAt = previous != null
@@ -219,6 +219,11 @@ public final class SearchCommand implements Callable<Integer> {
                 : Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         LoadModel first = openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min));
         try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
+            // Every probe has the same lengths: one that cannot fit the server's context is refused before any.
+            endpoint.checkFits(
+                    work,
+                    new MeasurementRequest(first, work.workload(), RunLength.requests(1), seed, null, 0, 0, sessions));
+            Path dir = resume != null ? resume : output.runDirectory("search");
             LoadPoints points =
                     endpoint.points("search", startedAt, first, seed, work, workload.promptSalt(), dir, sloList);
             if (!virtual) points.withProgress(err);

@@ -6,6 +6,7 @@ import dev.headroom.sim.Imitation;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.OverContext;
 import dev.headroom.sim.fidelity.Calibration;
+import dev.headroom.sim.http.ChatTemplate;
 import dev.headroom.sim.http.ServerBehaviour;
 import dev.headroom.sim.profile.EngineProfile;
 import dev.headroom.sim.profile.HardwareProfile;
@@ -96,6 +97,15 @@ public final class SimulatorOptions {
                     + "4096, cut to fit; tgi: whole prompts, 128 admitted; sglang: prefill apart, decided ahead); "
                     + "the --sim- options override its limits (default: ${DEFAULT-VALUE}).")
     String server;
+
+    @Option(
+            names = "--sim-chat-template",
+            paramLabel = "simple|llama-3.1",
+            defaultValue = "simple",
+            description = "Simulator over HTTP: what the served model's chat template adds to a chat — simple (a few "
+                    + "tokens a message) or llama-3.1 (its system block with the date lines, in every chat) (default: "
+                    + "${DEFAULT-VALUE}).")
+    String chatTemplate;
 
     @Option(
             names = "--sim-max-num-seqs",
@@ -246,7 +256,7 @@ public final class SimulatorOptions {
 
     /** How the embedded HTTP server behaves: as the imitated server does. */
     ServerBehaviour behaviour() {
-        return ServerBehaviour.imitating(kind());
+        return ServerBehaviour.imitating(kind()).withChatTemplate(ChatTemplate.parse(chatTemplate));
     }
 
     /** The engine configuration, validated (a model that does not fit is bad input, reported now). */

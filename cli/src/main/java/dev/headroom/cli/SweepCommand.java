@@ -91,12 +91,14 @@ public final class SweepCommand implements Callable<Integer> {
         loads.forEach(l -> run.plan(l, load, work.workload())); // validate every point before running any
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work);
-        Path dir = output.runDirectory("sweep");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<ProbeReport> reports = new ArrayList<>();
         List<String> dirs = new ArrayList<>();
+        Path dir;
         try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
+            endpoint.checkFits(work, run.plan(loads.getFirst(), load, work.workload()));
+            dir = output.runDirectory("sweep");
             String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
             LoadPoints points = endpoint.points(
                             "sweep", startedAt, loads.getFirst(), run.seed, work, workload.promptSalt(), dir, slos)

@@ -263,6 +263,7 @@ final class LoadDriver {
             if (i < 0) return false;
             var where = new SessionTurn(session, turn, 0, 0, c.turns());
             Exchange e = send(c.turn(i, turn, Seeds.turn(point.seed(), where)), due, isWarmup(i, due));
+            c.observe(e.record());
             if (!e.record().succeeded()) return true; // the user gives up on a failed turn; the record says why
             c.answered(e.answer(), e.record().completionTokens());
             for (int round = 1; round <= spec.toolCalls(); round++) {
@@ -273,6 +274,7 @@ final class LoadDriver {
                 long toolDue = clock.now();
                 Exchange tool =
                         send(c.toolRound(r, turn, round, Seeds.turn(point.seed(), at)), toolDue, isWarmup(r, toolDue));
+                c.observe(tool.record());
                 if (!tool.record().succeeded()) return true;
                 c.answered(tool.answer(), tool.record().completionTokens());
             }

@@ -8,6 +8,7 @@ import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.ServerFacts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.SecureRandom;
@@ -35,6 +36,8 @@ public final class Probe implements Measurer {
     private final String salt;
     private final AtomicInteger runs = new AtomicInteger();
     private volatile ConnectionPolicy learned;
+    /** What the server says about itself, read before the first run (its context bounds every request). */
+    private volatile ServerFacts facts;
 
     /** A probe whose prompts are salted with {@code salt}: the same salt and seed give the same prompt texts. */
     public Probe(Target target, String salt) {
@@ -69,6 +72,39 @@ public final class Probe implements Measurer {
         return run(workload, point, sink, true);
     }
 
+    /**
+     * Refuses, before any load and before anything is written, a point whose requests cannot fit the context the
+     * server says it gives one request (sessions counted as the server counts them): one line, naming the longest
+     * request, its length and the server's context with where it was read. Nothing when the server states no context.
+     */
+    public void checkFits(WorkloadSpec workload, MeasurementRequest point) {
+        OkHttpClient http = new OkHttpClient.Builder()
+                .connectTimeout(target.connectTimeout())
+                .callTimeout(Duration.ofSeconds(10))
+                .build();
+        try {
+            Target resolved = target.model() != null ? target : target.withModel(firstModel(http));
+            if (facts == null) facts = ServerIntrospection.read(resolved);
+            SessionPrompts conversations = null;
+            if (point.sessions() != null) {
+                conversations = new SessionPrompts(
+                        resolved.api(),
+                        resolved.model(),
+                        point.sessions(),
+                        workload.ignoreEos(),
+                        salt + "/check",
+                        point.seed(),
+                        workload.dataset(),
+                        workload.trace());
+                conversations.calibrate(http, resolved);
+            }
+            ContextFit.check(facts, point, workload, conversations);
+        } finally {
+            http.dispatcher().executorService().shutdown();
+            http.connectionPool().evictAll();
+        }
+    }
+
     private ProbeResult run(
             WorkloadSpec workload, MeasurementRequest point, Consumer<RequestRecord> sink, boolean keep) {
         String runSalt = salt + "/" + runs.getAndIncrement();
@@ -88,17 +124,6 @@ public final class Probe implements Measurer {
                             resolved.api(), resolved.model(), workload.dataset(), workload, runSalt, point.seed())
                     : new PromptFactory(resolved.api(), resolved.model(), workload, runSalt, point.seed());
             prompts.calibrate(connections.client(), resolved);
-            if (connections.needsLearning()) {
-                preflight(
-                        new RequestExecutor(connections, resolved, new RunClock(), watchdog),
-                        prompts,
-                        connections,
-                        resolved);
-            }
-            learned = connections;
-            // The run's clock starts after the preflight: the schedule's time 0 is the first send.
-            RunClock clock = new RunClock();
-            RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
             SessionPrompts conversations = point.sessions() == null
                     ? null
                     : new SessionPrompts(
@@ -110,6 +135,21 @@ public final class Probe implements Measurer {
                             point.seed(),
                             workload.dataset(),
                             workload.trace());
+            if (conversations != null) conversations.calibrate(connections.client(), resolved);
+            // Before any load: the workload must fit the context the server gives one request.
+            if (facts == null) facts = ServerIntrospection.read(resolved);
+            ContextFit.check(facts, point, workload, conversations);
+            if (connections.needsLearning()) {
+                preflight(
+                        new RequestExecutor(connections, resolved, new RunClock(), watchdog),
+                        prompts,
+                        connections,
+                        resolved);
+            }
+            learned = connections;
+            // The run's clock starts after the preflight: the schedule's time 0 is the first send.
+            RunClock clock = new RunClock();
+            RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
             LoadDriver driver =
                     new LoadDriver(executor, prompts, conversations, point, clock, sink, monitor::restart, keep);
             List<RequestRecord> records = driver.run();
@@ -120,7 +160,7 @@ public final class Probe implements Measurer {
                     resolved,
                     point,
                     workload,
-                    prompts.inputLength(),
+                    conversations != null ? conversations.inputLength() : prompts.inputLength(),
                     records,
                     driver.peakInFlight(),
                     clock.originEpochMicros(),

@@ -55,10 +55,26 @@ final class ServerTokenizer {
      * answers.
      */
     int count(String text) {
+        return count(text, List.of(new ChatMessage("user", text)));
+    }
+
+    /** A chat message to count: its role and content. */
+    record ChatMessage(String role, String content) {}
+
+    /**
+     * Tokens the server counts for {@code messages} as one chat prompt, its chat template applied; -1 when no shape
+     * answers or the API is not chat.
+     */
+    int countChat(List<ChatMessage> messages) {
+        if (target.api() != Api.CHAT) return -1;
+        return count(null, messages);
+    }
+
+    private int count(String text, List<ChatMessage> messages) {
         for (Shape s : shape != null ? List.of(shape) : List.of(Shape.values())) {
             int n;
             try {
-                n = count(s, text);
+                n = count(s, text, messages);
             } catch (IOException | RuntimeException e) {
                 n = -1;
             }
@@ -70,14 +86,13 @@ final class ServerTokenizer {
         return -1;
     }
 
-    private int count(Shape s, String text) throws IOException {
+    private int count(Shape s, String text, List<ChatMessage> messages) throws IOException {
         boolean chat = target.api() == Api.CHAT;
         return switch (s) {
             case VLLM -> {
                 ObjectNode body = MAPPER.createObjectNode();
                 body.put("model", target.model());
-                if (chat)
-                    body.putArray("messages").addObject().put("role", "user").put("content", text);
+                if (chat) messages(body, messages);
                 else body.put("prompt", text);
                 yield tokenCount(post("/tokenize", body));
             }
@@ -85,7 +100,7 @@ final class ServerTokenizer {
                 ObjectNode body = MAPPER.createObjectNode();
                 if (chat) {
                     body.put("model", target.model());
-                    body.putArray("messages").addObject().put("role", "user").put("content", text);
+                    messages(body, messages);
                     yield tokenCount(post("/chat_tokenize", body));
                 }
                 body.put("inputs", text);
@@ -95,7 +110,7 @@ final class ServerTokenizer {
                 String prompt = text;
                 if (chat) {
                     ObjectNode t = MAPPER.createObjectNode();
-                    t.putArray("messages").addObject().put("role", "user").put("content", text);
+                    messages(t, messages);
                     JsonNode applied = post("/apply-template", t);
                     if (applied == null || !applied.path("prompt").isTextual()) yield -1;
                     prompt = applied.get("prompt").asText();
@@ -107,6 +122,11 @@ final class ServerTokenizer {
                 yield tokenCount(post("/tokenize", body));
             }
         };
+    }
+
+    private static void messages(ObjectNode body, List<ChatMessage> messages) {
+        var a = body.putArray("messages");
+        for (ChatMessage m : messages) a.addObject().put("role", m.role()).put("content", m.content());
     }
 
     /** {@code count}, or the length of {@code tokens}, of a bare array, or of {@code tokenize_response}; else -1. */

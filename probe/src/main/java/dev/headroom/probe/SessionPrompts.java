@@ -5,12 +5,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
+import dev.headroom.model.RequestRecord;
 import dev.headroom.model.SessionSpec;
 import dev.headroom.model.SessionTurn;
+import dev.headroom.model.TokenSource;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import okhttp3.OkHttpClient;
 
 /**
  * A run's conversations: one system prompt shared by every session of the run (and no other run: its text comes from
@@ -26,13 +29,16 @@ final class SessionPrompts {
     static final int MESSAGE_TOKENS = 5;
     /** A nonce's tokens, about (digit groups and punctuation). */
     static final int NONCE_TOKENS = 8;
+    /** The tokens of a tool result's "tool result N:" prefix, about. */
+    static final int TOOL_PREFIX_TOKENS = 4;
     /** A length to be as recorded where there is no record (a sub-call's task, a reply the dataset lacks). */
     static final int RECORDED_FALLBACK = 128;
 
     private final String model;
     private final SessionSpec spec;
     private final PromptFactory text;
-    private final String system;
+    private final SessionLengths lengths = new SessionLengths();
+    private String system;
     private final boolean ignoreEos;
     private final Dataset dataset;
     private final int[] order;
@@ -70,7 +76,45 @@ final class SessionPrompts {
         this.ignoreEos = ignoreEos;
         this.text = new PromptFactory(
                 api, model, new WorkloadSpec(new LengthDistribution.Fixed(1), null, ignoreEos, 0), salt, seed);
-        this.system = spec.systemPromptTokens() > 0 ? text.prompt(-1, spec.systemPromptTokens() - NONCE_TOKENS) : null;
+        this.system = systemPrompt();
+    }
+
+    private String systemPrompt() {
+        return spec.systemPromptTokens() > 0 ? text.prompt(-1, lengths.wordsFor(spec.systemPromptTokens())) : null;
+    }
+
+    /**
+     * Learns what the server's chat template costs and its tokens per word from its own chat tokenization (before
+     * the first session), so every turn's prompt is counted as the server counts it.
+     */
+    void calibrate(OkHttpClient http, Target target) {
+        lengths.calibrate(http, target, text);
+        system = systemPrompt();
+    }
+
+    /** How the sessions' prompt lengths are counted, for results. */
+    String inputLength() {
+        return lengths.describe();
+    }
+
+    /**
+     * The last turn's prompt, in tokens as the server counts them, of a session whose every message and answer is
+     * of its mean length (the longest request a session sends, before any history is dropped), and the answer it
+     * asks for; null for replayed sessions, whose lengths are the record's.
+     */
+    int[] longestTurn() {
+        if (dataset != null || traced != null || spec.turnInput() == null || spec.turnOutput() == null) return null;
+        int turns = spec.turns();
+        int isl = (int) Math.round(spec.turnInput().mean());
+        int osl = (int) Math.round(spec.turnOutput().mean());
+        double content = turns * lengths.fillerTokens(lengths.wordsFor(isl)) + (turns - 1) * (double) osl;
+        int answers = turns - 1;
+        int messages = 2 * turns - 1;
+        if (system != null) {
+            content += lengths.fillerTokens(lengths.wordsFor(spec.systemPromptTokens()));
+            messages++;
+        }
+        return new int[] {lengths.estimate(content, system != null, answers, messages), osl};
     }
 
     /** A new session's conversation. */
@@ -91,8 +135,8 @@ final class SessionPrompts {
         return p;
     }
 
-    /** One message of a history, with its length in tokens as far as the client knows it. */
-    private record Message(String role, String content, int tokens) {}
+    /** One message of a history, with its content's length in tokens as far as the client knows it. */
+    private record Message(String role, String content, double tokens) {}
 
     /** One session's history and the requests it sends next. */
     final class Conversation {
@@ -103,6 +147,8 @@ final class SessionPrompts {
         private List<Message> current;
         private final List<String> subResults = new ArrayList<>();
         private int dropped;
+        /** The last turn or tool round's estimate and message count, to learn from what the server counted. */
+        private int lastEstimate = -1, lastMessages;
         /** The dataset conversation this session replays, or null. */
         private final Dataset.Conversation replay;
         /** The traced session this session replays (the trace's sessions in arrival order, cycled), or null. */
@@ -140,26 +186,32 @@ final class SessionPrompts {
                     ? RECORDED_FALLBACK
                     : spec.turnOutput().sample(rng);
             StringBuilder content = new StringBuilder();
+            double extra = 0;
             if (!subResults.isEmpty()) {
                 for (String r : subResults)
                     content.append("[sub-call result]").append(r).append('\n');
+                extra = content.length() / Dataset.CHARS_PER_TOKEN;
                 subResults.clear();
             }
             if (trace != null) {
                 isl = trace.inputTokens()[turn];
                 if (spec.turnOutput() == null) osl = trace.outputTokens()[turn];
             }
+            double tokens;
             if (replay != null) {
                 String said = replay.userTurns().get(turn);
                 if (turn == 0) content.append(text.prompt(index, 0)).append('\n'); // this session's own
                 content.append(said);
                 isl = Math.max(1, Math.round(said.length() / Dataset.CHARS_PER_TOKEN));
+                tokens = isl + (turn == 0 ? NONCE_TOKENS : 0) + extra;
                 if (spec.turnOutput() == null && replay.replyTokens()[turn] > 0) osl = replay.replyTokens()[turn];
             } else {
-                content.append(text.prompt(index, Math.max(1, isl - NONCE_TOKENS)));
+                int words = lengths.wordsFor(isl);
+                content.append(text.prompt(index, words));
+                tokens = lengths.fillerTokens(words) + extra;
             }
             current = new ArrayList<>();
-            current.add(new Message("user", content.toString(), isl));
+            current.add(new Message("user", content.toString(), tokens));
             turns.add(current);
             return request(index, new SessionTurn(session, turn, 0, 0, turns()), null, isl, osl);
         }
@@ -168,7 +220,8 @@ final class SessionPrompts {
         PreparedRequest toolRound(long index, int turn, int round, SplittableRandom rng) {
             int osl = answerLength(rng);
             String result = "tool result " + round + ":" + text.prompt(index, SessionSpec.TOOL_RESULT_TOKENS);
-            current.add(new Message("user", result, SessionSpec.TOOL_RESULT_TOKENS + NONCE_TOKENS));
+            current.add(new Message(
+                    "user", result, lengths.fillerTokens(SessionSpec.TOOL_RESULT_TOKENS) + TOOL_PREFIX_TOKENS));
             return request(
                     index,
                     new SessionTurn(session, turn, spec.fanOut() + round, 0, turns()),
@@ -183,7 +236,8 @@ final class SessionPrompts {
                     ? RECORDED_FALLBACK
                     : spec.turnInput().sample(rng);
             int osl = answerLength(rng);
-            List<Message> task = List.of(new Message("user", text.prompt(index, Math.max(1, isl - NONCE_TOKENS)), isl));
+            int words = lengths.wordsFor(isl);
+            List<Message> task = List.of(new Message("user", text.prompt(index, words), lengths.fillerTokens(words)));
             return request(index, new SessionTurn(session, turn, call, 0, turns()), task, isl, osl);
         }
 
@@ -206,7 +260,7 @@ final class SessionPrompts {
         /** The body: system prompt, the history (oldest turns dropped to fit the context), then {@code own} or not. */
         private PreparedRequest request(long index, SessionTurn where, List<Message> own, int isl, int osl) {
             List<Message> messages = new ArrayList<>();
-            if (system != null) messages.add(new Message("system", system, spec.systemPromptTokens()));
+            if (system != null) messages.add(new Message("system", system, systemTokens()));
             if (own != null) {
                 messages.addAll(own);
             } else {
@@ -218,8 +272,11 @@ final class SessionPrompts {
             ArrayNode array = body.putArray("messages");
             for (Message m : messages) array.addObject().put("role", m.role()).put("content", m.content());
             RequestBodies.outputAndStreaming(body, Api.CHAT, osl, ignoreEos);
-            int tokens = 0;
-            for (Message m : messages) tokens += m.tokens() + MESSAGE_TOKENS;
+            int tokens = count(messages);
+            if (own == null) {
+                lastEstimate = tokens;
+                lastMessages = messages.size();
+            }
             SessionTurn placed = new SessionTurn(
                     where.session(), where.turn(), where.call(), own == null ? dropped : 0, where.turns());
             try {
@@ -239,9 +296,35 @@ final class SessionPrompts {
         }
 
         private int estimate() {
-            int n = system == null ? 0 : spec.systemPromptTokens() + MESSAGE_TOKENS;
-            for (List<Message> t : turns) for (Message m : t) n += m.tokens() + MESSAGE_TOKENS;
-            return n;
+            List<Message> all = new ArrayList<>();
+            if (system != null) all.add(new Message("system", system, systemTokens()));
+            for (List<Message> t : turns) all.addAll(t);
+            return count(all);
+        }
+
+        /** A prompt of {@code messages}, in tokens as the server counts them (as far as it has been learned). */
+        private int count(List<Message> messages) {
+            double content = 0;
+            int answers = 0;
+            boolean hasSystem = false;
+            for (Message m : messages) {
+                content += m.tokens();
+                if (m.role().equals("assistant")) answers++;
+                if (m.role().equals("system")) hasSystem = true;
+            }
+            return lengths.estimate(content, hasSystem, answers, messages.size());
+        }
+
+        private double systemTokens() {
+            return lengths.fillerTokens(lengths.wordsFor(spec.systemPromptTokens()));
+        }
+
+        /** What the server counted for the last turn or tool round, to count the next ones as it does. */
+        void observe(RequestRecord r) {
+            if (lastEstimate > 0 && r.succeeded() && r.promptSource() == TokenSource.USAGE) {
+                lengths.observe(lastEstimate, lastMessages, r.promptTokens());
+            }
+            lastEstimate = -1;
         }
     }
 }

@@ -57,6 +57,37 @@ public final class VirtualEngine implements Measurer {
         }
     }
 
+    /**
+     * Refuses a point whose requests cannot fit the context {@code config} gives one request, as the HTTP probe
+     * refuses it against a server that states its context: independent requests whose mean prompt plus answer exceed
+     * it, or sessions whose last turn (the system prompt, every message and answer resent) and its answer do.
+     */
+    public static void checkFits(EngineConfig config, MeasurementRequest point) {
+        int context = config.requestContext();
+        SessionSpec s = point.sessions();
+        if (s != null) {
+            if (s.turnInput() == null || s.turnOutput() == null) return;
+            long isl = Math.round(s.turnInput().mean()),
+                    osl = Math.round(s.turnOutput().mean());
+            long last = s.systemPromptTokens() + s.turns() * isl + (s.turns() - 1) * osl;
+            if (last + osl > context) {
+                throw new BadInputException("turn " + s.turns() + " of each session is about " + last + " prompt "
+                        + "tokens (the system prompt, " + s.turns() + " messages and " + (s.turns() - 1)
+                        + " answers resent) and asks for " + osl + " more: " + (last + osl) + " > the " + context
+                        + " tokens the simulator gives one request; shorten the sessions ({turns}, {turn-isl}, "
+                        + "{turn-osl}, {system-prompt-tokens})");
+            }
+            return;
+        }
+        if (point.workload().outputTokens() == null) return;
+        long isl = Math.round(point.workload().inputTokens().mean());
+        long osl = Math.round(point.workload().outputTokens().mean());
+        if (isl + osl > context) {
+            throw new BadInputException("a request of " + isl + " prompt and " + osl + " answer tokens (the means of "
+                    + "{isl} and {osl}) does not fit the " + context + " tokens the simulator gives one request");
+        }
+    }
+
     /** Virtual time has no "as it ends" to speak of: the requests reach {@code sink} when the run is done. */
     @Override
     public Measurement measure(MeasurementRequest request, Consumer<RequestRecord> sink) {

@@ -2,6 +2,7 @@ package dev.headroom.cli.app;
 
 import dev.headroom.cli.Version;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.ServerFacts;
 import dev.headroom.model.ServerFacts.ServerKind;
@@ -63,6 +64,15 @@ public final class Endpoint implements AutoCloseable {
      */
     public static Endpoint virtual(EngineConfig simulator, String api, ServerKind imitates) {
         return new Endpoint(null, null, null, simulator, api, imitates);
+    }
+
+    /**
+     * Refuses {@code point} when its requests cannot fit the context the server gives one request (over HTTP, as the
+     * server states it; on the virtual clock, the simulator's): before anything is written.
+     */
+    public void checkFits(WorkloadSpec workload, MeasurementRequest point) {
+        if (target != null) new Probe(target).checkFits(workload, point);
+        else VirtualEngine.checkFits(simulator, point);
     }
 
     /**

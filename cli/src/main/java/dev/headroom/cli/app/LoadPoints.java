@@ -22,6 +22,7 @@ import dev.headroom.probe.MetricsScraper;
 import dev.headroom.reports.RequestsCsv;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.RunFiles;
+import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -139,6 +140,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
 
     /** Measures one point; every record goes to the files and the metrics as it ends, and to {@code kept} if given. */
     private Point measured(Path pointDir, MeasurementRequest point, List<RequestRecord> kept) {
+        if (measurer instanceof VirtualEngine) VirtualEngine.checkFits(simulator, point);
         RunFiles.createDirectories(pointDir);
         Instant started = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         RunFiles.writeConfig(

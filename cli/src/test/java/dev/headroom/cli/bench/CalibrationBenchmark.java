@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * {@code calibrate} against simulated servers whose step terms are hidden from it ({@link HiddenServers}), one per server people run: vLLM-, SGLang-, llama.cpp- (4 slots of 1,024 tokens, and 2
- * slots doing about 300 output tokens/s), Ollama- and TGI-like, and 8 slots without chunked prefill; noise on
+ * {@code calibrate} against simulated servers whose step terms are hidden from it ({@link HiddenServers}), one per
+ * server people run: vLLM-, SGLang-, llama.cpp- (4 slots of 1,024 tokens, and 2 slots), Ollama- and TGI-like, and 8
+ * slots without chunked prefill; noise on
  * (σ 0.02), at the default scale. Per server: the share of calibration requests lost or waiting over the 60-s
  * first-token timeout, the cap read against the server's, the twin's error on its check points (TTFT p50, TPOT p50,
  * output tokens/s), the max concurrency under {@code ttft:p95<1s} searched on the twin against the same search on the

@@ -10,9 +10,11 @@ import java.util.List;
 /** Turns a request body into a {@link GenerationRequest}, or an {@link ApiError} naming what is wrong. */
 final class RequestParser {
     private final String servedModel;
+    private final ChatTemplate template;
 
-    RequestParser(String servedModel) {
+    RequestParser(String servedModel, ChatTemplate template) {
         this.servedModel = servedModel;
+        this.template = template;
     }
 
     GenerationRequest parse(byte[] body, boolean chat) throws ApiError {
@@ -66,7 +68,7 @@ final class RequestParser {
     }
 
     /** The chat prompt's token ids, template included. */
-    private static int[] chatPrompt(JsonNode messages) throws ApiError {
+    private int[] chatPrompt(JsonNode messages) throws ApiError {
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw ApiError.badRequest("'messages' is required and must be a non-empty array", "messages");
         }
@@ -83,7 +85,8 @@ final class RequestParser {
             roles.add(role.asText());
             contents.add(contentText(content, where));
         }
-        return PseudoTokenizer.encodeChat(roles, contents);
+        List<List<String>> t = template.apply(roles, contents);
+        return PseudoTokenizer.encodeChat(t.get(0), t.get(1));
     }
 
     /** Message content: a string, or an array of {type: text, text} parts; null is allowed (assistant turns). */

@@ -17,7 +17,12 @@ import java.util.Locale;
  *                         without a response, as a client racing a server's close sees it
  */
 public record ServerBehaviour(
-        Tokenize tokenize, Usage usage, boolean closeAfterStream, Duration idleTimeout, ServerKind imitates) {
+        Tokenize tokenize,
+        Usage usage,
+        boolean closeAfterStream,
+        Duration idleTimeout,
+        ServerKind imitates,
+        ChatTemplate chatTemplate) {
 
     /** The {@code /tokenize} dialect. */
     public enum Tokenize {
@@ -67,11 +72,12 @@ public record ServerBehaviour(
 
     /** A vLLM-like server with this tokenize shape, usage placement and connection handling. */
     public ServerBehaviour(Tokenize tokenize, Usage usage, boolean closeAfterStream, Duration idleTimeout) {
-        this(tokenize, usage, closeAfterStream, idleTimeout, ServerKind.VLLM);
+        this(tokenize, usage, closeAfterStream, idleTimeout, ServerKind.VLLM, ChatTemplate.SIMPLE);
     }
 
     public ServerBehaviour {
         if (imitates == null) imitates = ServerKind.VLLM;
+        if (chatTemplate == null) chatTemplate = ChatTemplate.SIMPLE;
         if (tokenize == null || usage == null)
             throw new IllegalArgumentException("a tokenize shape and a usage placement are required");
         if (idleTimeout != null && (idleTimeout.isNegative() || idleTimeout.isZero())) {
@@ -91,26 +97,30 @@ public record ServerBehaviour(
     public static ServerBehaviour imitating(ServerKind kind) {
         return switch (kind) {
             case VLLM, UNKNOWN -> vllm();
-            case SGLANG -> new ServerBehaviour(Tokenize.SGLANG, Usage.OWN_CHUNK, false, null, kind);
-            case LLAMA_CPP -> new ServerBehaviour(Tokenize.LLAMA_CPP, Usage.OWN_CHUNK, true, null, kind);
-            case TGI -> new ServerBehaviour(Tokenize.TGI, Usage.LAST_CHUNK, false, null, kind);
-            case OLLAMA -> new ServerBehaviour(Tokenize.NONE, Usage.OWN_CHUNK, false, null, kind);
+            case SGLANG -> new ServerBehaviour(Tokenize.SGLANG, Usage.OWN_CHUNK, false, null, kind, null);
+            case LLAMA_CPP -> new ServerBehaviour(Tokenize.LLAMA_CPP, Usage.OWN_CHUNK, true, null, kind, null);
+            case TGI -> new ServerBehaviour(Tokenize.TGI, Usage.LAST_CHUNK, false, null, kind, null);
+            case OLLAMA -> new ServerBehaviour(Tokenize.NONE, Usage.OWN_CHUNK, false, null, kind, null);
         };
     }
 
     public ServerBehaviour withTokenize(Tokenize t) {
-        return new ServerBehaviour(t, usage, closeAfterStream, idleTimeout, imitates);
+        return new ServerBehaviour(t, usage, closeAfterStream, idleTimeout, imitates, chatTemplate);
     }
 
     public ServerBehaviour withUsage(Usage u) {
-        return new ServerBehaviour(tokenize, u, closeAfterStream, idleTimeout, imitates);
+        return new ServerBehaviour(tokenize, u, closeAfterStream, idleTimeout, imitates, chatTemplate);
     }
 
     public ServerBehaviour withCloseAfterStream(boolean close) {
-        return new ServerBehaviour(tokenize, usage, close, idleTimeout, imitates);
+        return new ServerBehaviour(tokenize, usage, close, idleTimeout, imitates, chatTemplate);
+    }
+
+    public ServerBehaviour withChatTemplate(ChatTemplate t) {
+        return new ServerBehaviour(tokenize, usage, closeAfterStream, idleTimeout, imitates, t);
     }
 
     public ServerBehaviour withIdleTimeout(Duration d) {
-        return new ServerBehaviour(tokenize, usage, closeAfterStream, d, imitates);
+        return new ServerBehaviour(tokenize, usage, closeAfterStream, d, imitates, chatTemplate);
     }
 }

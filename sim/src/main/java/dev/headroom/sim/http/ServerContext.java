@@ -40,7 +40,7 @@ final class ServerContext {
         this.engine = engine;
         this.driver = driver;
         this.behaviour = behaviour;
-        this.parser = new RequestParser(servedModel);
+        this.parser = new RequestParser(servedModel, behaviour.chatTemplate());
         this.faults = faults;
         this.traces = traces;
         this.maxBodyBytes = maxBodyBytes;

@@ -63,7 +63,7 @@ final class Tokenizing {
     /** llama.cpp's {@code /apply-template}: {@code {"messages"}} → {@code {"prompt"}}, the template as text. */
     static HttpHandler applyTemplate(ServerContext ctx) {
         return endpoint(ctx, "/apply-template", List.of(ServerBehaviour.Tokenize.LLAMA_CPP), (ex, root) -> {
-            Messages m = messages(root);
+            Messages m = messages(root, ctx.behaviour.chatTemplate());
             ObjectNode o = Json.MAPPER.createObjectNode();
             o.put("prompt", PseudoTokenizer.chatTemplate(m.roles, m.contents));
             return o;
@@ -73,7 +73,7 @@ final class Tokenizing {
     /** TGI's {@code /chat_tokenize}: a chat request → {@code {"tokenize_response": [...], "templated_text"}}. */
     static HttpHandler chatTokenize(ServerContext ctx) {
         return endpoint(ctx, "/chat_tokenize", List.of(ServerBehaviour.Tokenize.TGI), (ex, root) -> {
-            Messages m = messages(root);
+            Messages m = messages(root, ctx.behaviour.chatTemplate());
             ObjectNode o = Json.MAPPER.createObjectNode();
             o.set("tokenize_response", tgiTokens(PseudoTokenizer.encodeChat(m.roles, m.contents)));
             o.put("templated_text", PseudoTokenizer.chatTemplate(m.roles, m.contents));
@@ -85,7 +85,7 @@ final class Tokenizing {
     private static ObjectNode openAi(ServerContext ctx, JsonNode root) throws ApiError {
         int[] ids;
         if (root.has("messages") && ctx.behaviour.tokenize() == ServerBehaviour.Tokenize.VLLM) {
-            Messages m = messages(root);
+            Messages m = messages(root, ctx.behaviour.chatTemplate());
             ids = PseudoTokenizer.encodeChat(m.roles, m.contents);
         } else if (root.has("prompt") && root.get("prompt").isTextual()) {
             String prompt = root.get("prompt").asText();
@@ -114,7 +114,7 @@ final class Tokenizing {
 
     private record Messages(List<String> roles, List<String> contents) {}
 
-    private static Messages messages(JsonNode root) throws ApiError {
+    private static Messages messages(JsonNode root, ChatTemplate template) throws ApiError {
         JsonNode messages = root.get("messages");
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw ApiError.badRequest("'messages' must be a non-empty array", "messages");
@@ -125,7 +125,8 @@ final class Tokenizing {
             roles.add(messages.get(i).path("role").asText("user"));
             contents.add(RequestParser.contentText(messages.get(i).get("content"), "messages[" + i + "]"));
         }
-        return new Messages(roles, contents);
+        List<List<String>> t = template.apply(roles, contents);
+        return new Messages(t.get(0), t.get(1));
     }
 
     /** Reads a JSON body and answers what {@code body} makes of it. */
