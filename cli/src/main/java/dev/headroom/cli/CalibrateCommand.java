@@ -173,7 +173,11 @@ public final class CalibrateCommand implements Callable<Integer> {
             Measured measured = new Measured(points, dir.resolve("probes"));
             if (checkOnly != null) return checkOnly(dir, endpoint.url(), assumed, specs, measured, format, out, err);
             for (CalibrationPlan.Probe p = phases.next(); p != null; p = phases.next()) {
-                phases.measured(p, measured.run(p).summary());
+                ProbeReport r = measured.run(p);
+                phases.measured(
+                        p,
+                        r.summary(),
+                        r.server() == null ? Double.NaN : r.server().maxRunning());
             }
             EngineTwinFamily family = new EngineTwinFamily(assumed.toBuilder()
                     .contextPerRequest(limits.context())

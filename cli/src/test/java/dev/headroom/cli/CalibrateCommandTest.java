@@ -271,6 +271,60 @@ class CalibrateCommandTest {
         assertEquals(0, search.code(), search.err());
     }
 
+    /** A desktop CPU as docs/calibrate.md says to describe one: its memory bandwidth and its dense half-precision. */
+    private static final String DESKTOP_CPU = """
+            name: desktop-cpu
+            display_name: 8-core desktop CPU, dual-channel DDR5-4800
+            memory_gb: 64
+            memory_bandwidth_gb_s: 76.8
+            bf16_tflops: 1.5
+            fp8_tflops: 1.5
+            interconnect_gb_s: 1
+            memory_efficiency: 0.6
+            compute_efficiency: 0.5
+            step_overhead_ms: 2
+            allreduce_latency_us: 10
+            price:
+              on_demand_per_gpu_hour: 0.01
+              source: owned
+              as_of: "2026-12"
+            """;
+
+    @Test
+    void aLocalServerOnACpuIsCalibratedWithAProfileOfItsOwn(@TempDir Path tmp) throws IOException {
+        Path cpu = tmp.resolve("cpu.yaml");
+        Files.writeString(cpu, DESKTOP_CPU);
+        List<String> server =
+                List.of("--sim-server", "llama.cpp", "--sim-hardware", cpu.toString(), "--sim-model", "qwen2.5-0.5b");
+        var cal = calibrate(
+                tmp.resolve("cal"), server, "--twin-hardware", cpu.toString(), "--twin-model", "qwen2.5-0.5b");
+        assertEquals(0, cal.code(), cal.err());
+        assertTrue(!cal.err().contains("warning:"), cal.err());
+        JsonNode root = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                .readTree(tmp.resolve("cal/calibration.yaml").toFile());
+        assertEquals("desktop-cpu", root.at("/hardware_profile/name").asText());
+        assertEquals(4, root.at("/engine/max_num_seqs").asInt());
+        for (JsonNode m : root.at("/checks/0/metrics")) {
+            if (!m.path("metric").asText().contains("p95")) {
+                assertTrue(Math.abs(m.path("error").asDouble()) <= 0.15, m.toString());
+            }
+        }
+    }
+
+    @Test
+    void aHardwareProfileTooSlowForWhatWasMeasuredIsOneWarningNamingTheTerm(@TempDir Path tmp) {
+        // The server is the embedded H100; the twin is told it runs on an L4 (300 GB/s against 3,350).
+        var cal = calibrate(tmp.resolve("cal"), List.of(), "--twin-hardware", "l4", "--check", "0");
+        assertEquals(0, cal.code(), cal.err());
+        List<String> warnings =
+                cal.err().lines().filter(l -> l.startsWith("warning:")).toList();
+        assertTrue(
+                warnings.stream()
+                        .anyMatch(w -> w.contains("memory_efficiency fitted at its upper bound")
+                                && w.contains("memory_bandwidth_gb_s")),
+                cal.err());
+    }
+
     private static String[] concat(List<String> a, List<String> b) {
         List<String> out = new ArrayList<>(a);
         out.addAll(b);

@@ -162,21 +162,22 @@ class RealServerCliTest {
     void aServerThatRefusesEveryRequestStopsTheRunAtOnceWithItsMessageAndExitFive(@TempDir Path tmp)
             throws IOException {
         Path out = tmp.resolve("refused");
-        // Prompts longer than the model's context: HTTP 400 at once, every time.
+        // A model the server does not serve: HTTP 404 at once, every time. (A prompt over the context the server
+        // states is refused before the run: ContextFitTest.)
         var r = CliTest.run(
                 "probe",
                 "--concurrency",
                 "4",
                 "--duration",
                 "20s",
-                "--isl",
-                "200000",
+                "--model",
+                "gpt-nonexistent",
                 "--osl",
                 "8",
                 "--out",
                 out.toString());
         assertEquals(5, r.code(), r.err());
-        assertTrue(r.err().contains("maximum context length"), r.err());
+        assertTrue(r.err().contains("gpt-nonexistent"), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
         long sent = Files.readAllLines(out.resolve("requests.jsonl")).size();
         assertTrue(sent >= 8 && sent <= 8 + 4, "stopped at once, what was sent kept: " + sent);

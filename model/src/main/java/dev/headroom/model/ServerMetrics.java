@@ -57,6 +57,12 @@ public record ServerMetrics(
                             "vllm:gpu_prefix_cache_hits_total",
                             "sglang:cached_tokens_total"));
 
+    /** The most requests the server said were running at any scrape of the probe; NaN when it does not say. */
+    public double maxRunning() {
+        double[] r = gauges.get("running");
+        return r == null || r.length < 2 ? Double.NaN : r[1];
+    }
+
     /** Share of the prompt tokens looked up that the server's prefix cache served over the probe; NaN when unknown. */
     public double prefixCacheHitRate() {
         Double q = counters.get("prefix_cache_queries");

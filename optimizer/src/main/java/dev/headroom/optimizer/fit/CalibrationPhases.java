@@ -74,8 +74,16 @@ public final class CalibrationPhases {
 
     /** What {@code probe}, the last {@link #next()}, measured. */
     public void measured(CalibrationPlan.Probe probe, Summary s) {
+        measured(probe, s, Double.NaN);
+    }
+
+    /**
+     * The same, with the most requests the server's own {@code /metrics} said were running during the probe (NaN:
+     * not exported): in the saturating phase, direct evidence of the cap.
+     */
+    public void measured(CalibrationPlan.Probe probe, Summary s, double serverRunningMax) {
         if (saturation != null) {
-            saturation.measured(probe, s);
+            saturation.measured(probe, s, serverRunningMax);
             if (saturation.steps().getLast().kept()) saturated.put(probe.name(), CalibrationPlan.observation(probe, s));
             return;
         }

@@ -28,7 +28,11 @@ public final class Saturation {
     /** A step's fewest measured requests (at scale 1), so that a few slots are read from enough of them. */
     static final int MIN_REQUESTS = 48;
 
-    /** One step measured: its users, what it read, and whether it is fitted. */
+    /**
+     * One step measured: its users, what it read, and whether it is fitted.
+     *
+     * @param serverRunningMax the most requests the server's own /metrics said were running during it (NaN: none)
+     */
     public record Step(
             CalibrationPlan.Probe probe,
             double served,
@@ -37,7 +41,8 @@ public final class Saturation {
             double tokensPerS,
             double loss,
             boolean kept,
-            String note) {}
+            String note,
+            double serverRunningMax) {}
 
     private final int isl, osl;
     private final long seed;
@@ -103,6 +108,14 @@ public final class Saturation {
 
     /** What {@code probe} (the last {@link #next()}) measured; decides the next step. */
     public void measured(CalibrationPlan.Probe probe, Summary s) {
+        measured(probe, s, Double.NaN);
+    }
+
+    /**
+     * The same, with the most requests the server's own {@code /metrics} said were running during the step (NaN when
+     * it exports no such gauge).
+     */
+    public void measured(CalibrationPlan.Probe probe, Summary s, double serverRunningMax) {
         int users = probe.users();
         Summary.Counts c = s.counts();
         long all = c.completed() + c.failed() + c.incomplete();
@@ -120,7 +133,16 @@ public final class Saturation {
                     100 * loss,
                     c.failed(),
                     c.incomplete());
-            steps.add(new Step(probe, median, Math.min(median, mean), Math.max(median, mean), tps, loss, false, why));
+            steps.add(new Step(
+                    probe,
+                    median,
+                    Math.min(median, mean),
+                    Math.max(median, mean),
+                    tps,
+                    loss,
+                    false,
+                    why,
+                    serverRunningMax));
             notes.add(why);
             Step last = lastKept();
             if (last == null && !shrunk && users > 2) {
@@ -133,7 +155,16 @@ public final class Saturation {
             return;
         }
         Step previous = lastKept();
-        steps.add(new Step(probe, median, Math.min(median, mean), Math.max(median, mean), tps, loss, true, null));
+        steps.add(new Step(
+                probe,
+                median,
+                Math.min(median, mean),
+                Math.max(median, mean),
+                tps,
+                loss,
+                true,
+                null,
+                serverRunningMax));
         double servedBefore = previous != null ? previous.served() : before[0];
         double tpsBefore = previous != null ? previous.tokensPerS() : before[1];
         // Stopped growing: the served-at-once reading (biased low where prompts prefill in steps of their own, so

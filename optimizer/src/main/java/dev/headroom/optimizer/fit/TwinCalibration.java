@@ -70,6 +70,14 @@ public final class TwinCalibration {
                             stated));
                 }
             }
+        } else if (reading != null
+                && reading.serverRunningMax() > 0
+                && reading.serverRunningMax()
+                        < Saturation.BINDING * reading.probe().users()) {
+            // The server's own count of running requests at saturation: the cap itself, no bias to correct.
+            cap = (int) Math.round(reading.serverRunningMax());
+            capSource = "the server's /metrics: at most " + cap + " running during "
+                    + reading.probe().name();
         } else if (reading != null && sat.capBinds()) {
             cap = (int) Math.max(1, Math.round(reading.served()));
             capSource = "read from " + reading.probe().name();
@@ -96,7 +104,7 @@ public final class TwinCalibration {
                         .filter(o -> o.id().equals(reading.probe().name()))
                         .findFirst()
                         .orElse(null);
-        if (stated == 0 && reading != null && sat.capBinds() && unloaded != null && saturate != null) {
+        if (stated == 0 && capSource.startsWith("read from") && unloaded != null && saturate != null) {
             int read = cap;
             cap = CapMatch.match(
                     c -> family.twin(shape, c, warm),
