@@ -281,4 +281,19 @@ class PlanFromModelTest {
         assertEquals(2, missing.code());
         assertTrue(missing.err().contains("--capacity-model h100=stock"), missing.err());
     }
+
+    @Test
+    void aClassWhoseRequestsOverflowTheTwinsContextIsRefusedSayingSo(@TempDir Path tmp) throws IOException {
+        // A twin of a llama.cpp slot of 1,024 tokens: the RAG class's 4,096-token prompts cannot fit it.
+        Path slot = tmp.resolve("slot.yaml");
+        Files.writeString(
+                slot,
+                Files.readString(twin(tmp, 1))
+                        .replace(
+                                "gpu_memory_utilization: 0.9}",
+                                "gpu_memory_utilization: 0.9, context_per_request: 1024}"));
+        var r = plan(tmp.resolve("o"), "--capacity", chatOnly(tmp).toString(), "--capacity-model", "h100=" + slot);
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("rag@h100") && r.err().contains("exceeds the context per request 1024"), r.err());
+    }
 }

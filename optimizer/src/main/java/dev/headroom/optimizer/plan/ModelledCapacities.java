@@ -82,6 +82,15 @@ public final class ModelledCapacities {
     }
 
     /** The class's capacity on the model: its max-rate search, the interval widened by the model's error. */
+    /** Why the lowest load failed, when every request of it did (a prompt over the model's context, say). */
+    private static String failures(TreeMap<Double, Measurement> byLoad) {
+        if (byLoad.isEmpty()) return "";
+        var records = byLoad.firstEntry().getValue().records();
+        if (records.isEmpty() || records.stream().anyMatch(x -> x.succeeded())) return "";
+        var f = records.getFirst().failure();
+        return f == null ? "" : "; every request failed at " + byLoad.firstKey() + " requests/s: " + f.message();
+    }
+
     public static Capacity of(WorkloadClass wc, CapacityModel model, long seed) {
         List<Slo> slos = PlanVerification.slos(wc, "{capacity-model}");
         SessionShape shape = wc.session();
@@ -134,7 +143,8 @@ public final class ModelledCapacities {
         String where = "--capacity-model " + wc.name() + "@" + model.option() + " (" + model.source() + ")";
         if (Double.isNaN(r.value())) {
             throw new BadInputException(where + ": the model meets " + wc.slo() + " at no load from " + MIN_RPS
-                    + " requests/s (stop: " + r.stopReason().wireName() + "); this class cannot be served by it");
+                    + " requests/s (stop: " + r.stopReason().wireName() + "); this class cannot be served by it"
+                    + failures(byLoad));
         }
         if (Double.isNaN(r.ciHigh())) {
             throw new BadInputException(where + ": the model still meets " + wc.slo() + " at " + MAX_RPS
