@@ -154,8 +154,13 @@ public final class CalibrateCommand implements Callable<Integer> {
             ServerFacts facts = endpoint.facts();
             if (checkOnly != null) refuseOtherServer(facts);
             Path dir = output.runDirectory("calibrate");
-            err.println("server: " + facts.describe());
-            err.flush();
+            // A server that said nothing may not be there at all: its line waits for the first probe to answer.
+            boolean stated = facts.kind() != ServerFacts.ServerKind.UNKNOWN
+                    || !facts.facts().isEmpty();
+            if (stated) {
+                err.println("server: " + facts.describe());
+                err.flush();
+            }
             CalibrationPlan.Limits limits =
                     CalibrationPlan.Limits.of(facts, assumed.model().maxContext());
             CalibrationPhases phases = new CalibrationPhases(
@@ -174,6 +179,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             if (checkOnly != null) return checkOnly(dir, endpoint.url(), assumed, specs, measured, format, out, err);
             for (CalibrationPlan.Probe p = phases.next(); p != null; p = phases.next()) {
                 ProbeReport r = measured.run(p);
+                if (!stated) {
+                    err.println("server: " + facts.describe());
+                    stated = true;
+                }
                 phases.measured(
                         p,
                         r.summary(),

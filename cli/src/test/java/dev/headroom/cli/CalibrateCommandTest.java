@@ -325,6 +325,35 @@ class CalibrateCommandTest {
                 cal.err());
     }
 
+    @Test
+    void anUnreachableOrRefusingServerIsOneLineWithItsExitCodeAndWhatWasMeasuredIsKept(@TempDir Path tmp)
+            throws IOException {
+        var unreachable = CliTest.run(
+                "calibrate",
+                "--url",
+                "http://127.0.0.1:1",
+                "--no-report",
+                "--out",
+                tmp.resolve("a").toString());
+        assertEquals(3, unreachable.code(), unreachable.err());
+        assertEquals(1, unreachable.err().strip().lines().count(), unreachable.err());
+        assertTrue(unreachable.err().contains("cannot reach http://127.0.0.1:1"), unreachable.err());
+        // The embedded simulator asked for a model it does not serve: every request refused at once.
+        var refused = CliTest.run(
+                "calibrate",
+                "--model",
+                "gpt-nonexistent",
+                "--no-report",
+                "--out",
+                tmp.resolve("b").toString());
+        assertEquals(5, refused.code(), refused.err());
+        assertTrue(refused.err().contains("gpt-nonexistent"), refused.err());
+        try (var probes = Files.list(tmp.resolve("b/probes"))) {
+            Path first = probes.findFirst().orElseThrow();
+            assertTrue(Files.size(first.resolve("requests.jsonl")) > 0, "what was sent is kept");
+        }
+    }
+
     private static String[] concat(List<String> a, List<String> b) {
         List<String> out = new ArrayList<>(a);
         out.addAll(b);

@@ -125,27 +125,22 @@ public final class Saturation {
         double mean = served(
                 s.distribution("e2e_ms").mean(), s.distribution("ttft_ms").mean(), users);
         double tps = s.outputTokensPerS();
-        if (loss > MAX_LOSS) {
-            String why = String.format(
-                    Locale.ROOT,
-                    "%s lost %.1f %% of its requests (%d failed, %d incomplete): not fitted",
-                    probe.name(),
-                    100 * loss,
-                    c.failed(),
-                    c.incomplete());
-            steps.add(new Step(
-                    probe,
-                    median,
-                    Math.min(median, mean),
-                    Math.max(median, mean),
-                    tps,
-                    loss,
-                    false,
-                    why,
-                    serverRunningMax));
+        Step previous = lastKept();
+        boolean kept = loss <= MAX_LOSS;
+        String why = kept
+                ? null
+                : String.format(
+                        Locale.ROOT,
+                        "%s lost %.1f %% of its requests (%d failed, %d incomplete): not fitted",
+                        probe.name(),
+                        100 * loss,
+                        c.failed(),
+                        c.incomplete());
+        steps.add(new Step(
+                probe, median, Math.min(median, mean), Math.max(median, mean), tps, loss, kept, why, serverRunningMax));
+        if (!kept) {
             notes.add(why);
-            Step last = lastKept();
-            if (last == null && !shrunk && users > 2) {
+            if (previous == null && !shrunk && users > 2) {
                 shrunk = true;
                 nextUsers = Math.max(2, users / 2);
                 notes.add("replaced by " + nextUsers + " users");
@@ -154,17 +149,6 @@ public final class Saturation {
             }
             return;
         }
-        Step previous = lastKept();
-        steps.add(new Step(
-                probe,
-                median,
-                Math.min(median, mean),
-                Math.max(median, mean),
-                tps,
-                loss,
-                true,
-                null,
-                serverRunningMax));
         double servedBefore = previous != null ? previous.served() : before[0];
         double tpsBefore = previous != null ? previous.tokensPerS() : before[1];
         // Stopped growing: the served-at-once reading (biased low where prompts prefill in steps of their own, so

@@ -2,6 +2,7 @@ package dev.headroom.reports.html;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,6 +38,7 @@ final class FidelityReportPage {
                 },
                 new String[] {"parameters", r.path("parameters_fitted").asBoolean() ? "fitted to them" : "as shipped"},
                 new String[] {"tool", Page.esc(r.at("/tool/version").asText())}));
+        if (calibration) calibrationSections(page, file.resolveSibling("calibration.yaml"));
         page.h2("Median absolute error");
         List<List<String>> rows = new ArrayList<>();
         rows.add(errorRow(r.path("parameters_fitted").asBoolean() ? "in-sample" : "all", r.path("median_abs_error")));
@@ -83,6 +85,62 @@ final class FidelityReportPage {
         }
         page.table(List.of("load point", "hardware", "metric", "observed", "predicted", "error", "held out"), points);
         return page;
+    }
+
+    /**
+     * What calibration.yaml adds to the fit: what the server stated, the phases' notes (probes substituted, skipped,
+     * replaced), the warnings, and the twin against the check points no probe went to.
+     */
+    private static void calibrationSections(Page page, Path yaml) {
+        JsonNode c;
+        try {
+            c = new ObjectMapper(new YAMLFactory()).readTree(yaml.toFile());
+        } catch (IOException e) {
+            return; // the fit's own page still stands
+        }
+        page.h2("What the server stated");
+        List<List<String>> stated = new ArrayList<>();
+        for (JsonNode f : c.at("/server/stated")) {
+            stated.add(List.of(
+                    Page.esc(f.path("key").asText()),
+                    Page.esc(f.path("value").asText()),
+                    Page.esc(f.path("source").asText())));
+        }
+        if (stated.isEmpty()) {
+            page.p("Nothing: " + Page.esc(c.at("/server/kind").asText("unknown"))
+                    + " answered none of the introspection endpoints; every limit was measured.");
+        } else {
+            page.p("Server: " + Page.esc(c.at("/server/kind").asText()) + " "
+                    + Page.esc(c.at("/server/version").asText("")));
+            page.table(List.of("limit", "value", "read from"), stated);
+        }
+        page.p("Twin: " + Page.esc(c.path("structure").asText()));
+        if (c.path("warnings").size() > 0 || c.path("notes").size() > 0) {
+            page.h2("Warnings and notes");
+            StringBuilder b = new StringBuilder("<ul>");
+            for (JsonNode w : c.path("warnings"))
+                b.append("<li><b>warning:</b> ").append(Page.esc(w.asText()));
+            for (JsonNode n : c.path("notes")) b.append("<li>").append(Page.esc(n.asText()));
+            page.p(b.append("</ul>").toString());
+        }
+        if (c.path("checks").size() > 0) {
+            page.h2("The twin where no probe went (check points)");
+            List<List<String>> rows = new ArrayList<>();
+            for (JsonNode point : c.path("checks")) {
+                for (JsonNode m : point.path("metrics")) {
+                    rows.add(List.of(
+                            Page.esc(point.path("name").asText()),
+                            point.path("users").asText(),
+                            point.path("isl").asText() + " / "
+                                    + point.path("osl").asText(),
+                            Page.esc(m.path("metric").asText()),
+                            num(m.path("observed")),
+                            num(m.path("twin")),
+                            pct(m.path("error"))));
+                }
+            }
+            page.table(List.of("point", "users", "isl / osl", "metric", "measured", "twin", "error"), rows);
+        }
     }
 
     private static List<String> errorRow(String label, JsonNode errors) {
