@@ -205,7 +205,15 @@ public final class CalibrateCommand implements Callable<Integer> {
             }
             List<Comparison> checked = new ArrayList<>();
             for (CalibrationPlan.Probe p : CheckPoints.design(
-                    limits, phases.design().batchIsl(), phases.design().batchOsl(), fit.cap(), checks, seed, scale)) {
+                    limits,
+                    phases.design().batchIsl(),
+                    phases.design().batchOsl(),
+                    fit.cap(),
+                    checks,
+                    seed,
+                    scale,
+                    phases.ttftPerTokenMs(),
+                    target.firstTokenTimeout().toMillis())) {
                 Observation o = CheckPoints.observation(p, measured.run(p).summary());
                 checked.addAll(CheckPoints.compare(twin, fit.report().values(), o));
             }

@@ -34,7 +34,17 @@ class CalibrationBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** One hidden server: its name, its simulator options, its true cap. */
-    record Server(String name, int cap, List<String> options) {}
+    /**
+     * One hidden server: its name, its true cap, its simulator options, and what calibrate is told of it and searched
+     * under.
+     *
+     * @param cpu on the desktop CPU (its terms hidden, the twin starting from the nominal profile), else the H100
+     */
+    record Server(String name, int cap, List<String> options, boolean cpu, List<String> twin, String slo) {
+        Server(String name, int cap, List<String> options) {
+            this(name, cap, options, false, List.of(), "ttft:p95<1s");
+        }
+    }
 
     private static final List<Server> SERVERS = List.of(
             new Server("vllm-like", 256, List.of()),
@@ -43,7 +53,46 @@ class CalibrationBenchmark {
             new Server("llama.cpp-like", 4, List.of("--sim-server", "llama.cpp")),
             new Server("llama.cpp-2-slots", 2, List.of("--sim-server", "llama.cpp", "--sim-max-num-seqs", "2")),
             new Server("ollama-like", 4, List.of("--sim-server", "ollama")),
-            new Server("tgi-like", 32, List.of("--sim-server", "tgi")));
+            new Server("tgi-like", 32, List.of("--sim-server", "tgi")),
+            // A laptop's llama.cpp: an 8B model in 4 bits on a desktop CPU, prompts at tens of ms a token.
+            new Server(
+                    "llama.cpp-on-a-cpu",
+                    4,
+                    List.of("--sim-server", "llama.cpp", "--sim-weight-dtype", "int4"),
+                    true,
+                    List.of("--twin-weight-dtype", "int4"),
+                    "ttft:p95<30s"));
+
+    /** A desktop CPU as docs/calibrate.md says to describe one; the hidden one's terms differ from it. */
+    private static final String CPU = """
+            name: desktop-cpu
+            display_name: 8-core desktop CPU, dual-channel DDR5-4800
+            memory_gb: 64
+            memory_bandwidth_gb_s: 76.8
+            bf16_tflops: 1.5
+            fp8_tflops: 1.5
+            interconnect_gb_s: 1
+            gemm_half_tokens: 1
+            price:
+              on_demand_per_gpu_hour: 0.01
+              source: owned
+              as_of: "2026-12"
+            """;
+
+    private static final String CPU_NOMINAL = """
+            memory_efficiency: 0.6
+            compute_efficiency: 0.5
+            step_overhead_ms: 2
+            allreduce_latency_us: 10
+            """;
+    private static final String CPU_HIDDEN = """
+            memory_efficiency: 0.45
+            compute_efficiency: 0.3
+            step_overhead_ms: 5
+            allreduce_latency_us: 10
+            seq_overhead_us: 60
+            request_overhead_ms: 40
+            """;
 
     record Run(int code, String out, String err) {}
 
@@ -62,10 +111,12 @@ class CalibrationBenchmark {
         return out;
     }
 
-    private static double search(Path out, List<String> server) throws Exception {
-        Run r = cli(concat(
-                List.of("search", "--virtual", "--slo", "ttft:p95<1s", "--no-report", "--out", out.toString()),
-                server));
+    private static double search(Path out, String slo, boolean slow, List<String> server) throws Exception {
+        List<String> args =
+                new ArrayList<>(List.of("search", "--virtual", "--slo", slo, "--no-report", "--out", out.toString()));
+        // A request on the CPU takes a minute: probes by count, not by the default duration.
+        if (slow) args.addAll(List.of("--probe-requests", "24", "--probe-duration", "36000s", "--max", "32"));
+        Run r = cli(concat(args, server));
         if (r.code() != 0) throw new IllegalStateException(r.err());
         return JSON.readTree(out.resolve("search.json").toFile())
                 .at("/result/value")
@@ -76,13 +127,21 @@ class CalibrationBenchmark {
     void calibrateEveryServerKind() throws Exception {
         Path tmp = Files.createTempDirectory("calibration-benchmark");
         Path hidden = HiddenServers.hiddenHardware(tmp);
+        Path cpuHidden = tmp.resolve("cpu-hidden.yaml"), cpu = tmp.resolve("cpu.yaml");
+        Files.writeString(cpuHidden, CPU + CPU_HIDDEN);
+        Files.writeString(cpu, CPU + CPU_NOMINAL);
         ArrayNode rows = JSON.createArrayNode();
         for (Server s : SERVERS) {
-            List<String> server = concat(List.of("--sim-hardware", hidden.toString(), "--seed", "7"), s.options());
+            List<String> server = concat(
+                    List.of("--sim-hardware", (s.cpu() ? cpuHidden : hidden).toString(), "--seed", "7"), s.options());
             Path cal = tmp.resolve(s.name());
             long t0 = System.nanoTime();
+            List<String> told = concat(s.twin(), s.cpu() ? List.of("--twin-hardware", cpu.toString()) : List.of());
             Run r = cli(concat(
-                    List.of("calibrate", "--virtual", "--folds", "0", "--no-report", "--out", cal.toString()), server));
+                    concat(
+                            List.of("calibrate", "--virtual", "--folds", "0", "--no-report", "--out", cal.toString()),
+                            told),
+                    server));
             double computeSeconds = (System.nanoTime() - t0) / 1e9;
             if (r.code() != 0) throw new IllegalStateException(s.name() + ": " + r.err());
             long requests = 0, lost = 0, late = 0;
@@ -118,12 +177,15 @@ class CalibrationBenchmark {
                                     100 * m.path("error").asDouble()));
                 }
             }
-            double live = search(tmp.resolve(s.name() + "-search-live"), server);
+            double live = search(tmp.resolve(s.name() + "-search-live"), s.slo(), s.cpu(), server);
             double twin = search(
                     tmp.resolve(s.name() + "-search-twin"),
+                    s.slo(),
+                    s.cpu(),
                     List.of("--profile", cal.resolve("calibration.yaml").toString(), "--seed", "7"));
             ObjectNode row = rows.addObject();
             row.put("server", s.name());
+            row.put("slo", s.slo());
             row.put("requests", requests);
             row.put("lost", lost);
             row.put("late_first_token", late);
@@ -157,7 +219,7 @@ class CalibrationBenchmark {
         }
         ObjectNode root = JSON.createObjectNode();
         root.put("benchmark", "calibration");
-        root.put("slo", "ttft:p95<1s");
+        root.put("slo", "ttft:p95<1s (the CPU server: ttft:p95<30s)");
         root.set("servers", rows);
         Files.writeString(
                 Path.of("target", "benchmark-calibration.json"),

@@ -26,9 +26,18 @@ public final class CalibrationPhases {
     private final java.util.Map<String, Observation> saturated = new java.util.HashMap<>();
     private final List<String> notes = new ArrayList<>();
     private double unloadedTtftMs = Double.NaN;
+    /** The slowest TTFT per prompt token the one-user probes read (ms). */
+    private double ttftPerToken;
+
     private double batchCapRead = Double.NaN;
     private int largestBatch;
-    private double largestBatchServed = Double.NaN, largestBatchTps = Double.NaN;
+    private boolean referenceUnqueued;
+    private int grownBeyondUsers;
+    private double referenceServed = Double.NaN;
+    private double largestBatchServed = Double.NaN,
+            largestBatchTps = Double.NaN,
+            largestBatchTtft = Double.NaN,
+            largestBatchE2e = Double.NaN;
     private Saturation saturation;
 
     /** @param firstTokenTimeoutMs the client's first-token timeout: no probe is sized to wait anywhere near it */
@@ -67,7 +76,11 @@ public final class CalibrationPhases {
                     firstTokenTimeoutMs,
                     seed,
                     scale);
-            saturation.after(largestBatchServed, largestBatchTps);
+            // Where the server states its slots, those are served at once, whatever a smaller batch read.
+            double served =
+                    limits.slots() > 0 && !(referenceServed > limits.slots()) ? limits.slots() : referenceServed;
+            saturation.after(served, largestBatchTps, largestBatchTtft, largestBatchE2e);
+            saturation.grownBeyond(largestBatchServed);
         }
         return saturation.next();
     }
@@ -110,13 +123,34 @@ public final class CalibrationPhases {
         if (probe.name().equals(design.unloadedProbe())) {
             unloadedTtftMs = ObservedMetric.TTFT.of(s, SloStat.P50);
         }
+        if (probe.name().startsWith("isl-")) {
+            double ttft = ObservedMetric.TTFT.of(s, SloStat.P50);
+            if (ttft > 0) ttftPerToken = Math.max(ttftPerToken, ttft / probe.isl());
+            fitPromptsToTimeout();
+        }
         if (probe.name().startsWith("batch-") && !Double.isNaN(unloadedTtftMs)) {
             double served = CalibrationPlan.servedAtOnce(s, probe.users(), unloadedTtftMs);
-            if (probe.users() >= largestBatch) {
+            // The reference for what the saturating step may load: the largest batch probe that did not queue
+            // (its TTFT is a request's own, not a wait), else the largest one.
+            boolean queued = served < Saturation.BINDING * probe.users();
+            if (probe.users() >= largestBatch && (!queued || !referenceUnqueued)) {
                 largestBatch = probe.users();
+                referenceUnqueued = !queued;
+                referenceServed = served;
+                largestBatchTtft = s.distribution("ttft_ms").p50();
+                largestBatchE2e = s.distribution("e2e_ms").p50();
+            }
+            // What the first saturating step must grow beyond: the largest batch probe, queued or not.
+            if (probe.users() >= grownBeyondUsers) {
+                grownBeyondUsers = probe.users();
                 largestBatchServed = served;
                 largestBatchTps = s.outputTokensPerS();
             }
+            fitBatchesToTimeout(
+                    probe,
+                    served,
+                    s.distribution("ttft_ms").p50(),
+                    s.distribution("e2e_ms").p50());
             if (served < Saturation.BINDING * probe.users() && Double.isNaN(batchCapRead)) {
                 batchCapRead = served;
                 List<String> skipped = new ArrayList<>();
@@ -140,8 +174,96 @@ public final class CalibrationPhases {
         }
     }
 
+    /** The longest wait a probe is sized for: half the first-token timeout. */
+    private double patienceMs() {
+        return Saturation.TIMEOUT_SHARE * firstTokenTimeoutMs;
+    }
+
+    /**
+     * Prompts whose prefill, at the slowest TTFT per prompt token the one-user probes read, would take more than
+     * half the first-token timeout (a CPU server and an 8,192-token prompt): a longer one-user probe is skipped, a
+     * long or mixed probe's prompts are shortened so that its users' prompts, prefilled one after another, fit —
+     * or it is skipped where that leaves nothing to read — and each is said.
+     */
+    private void fitPromptsToTimeout() {
+        if (!(ttftPerToken > 0)) return;
+        List<CalibrationPlan.Probe> next = new ArrayList<>();
+        for (CalibrationPlan.Probe p : queue) {
+            boolean one = p.name().startsWith("isl-");
+            boolean prompts = one || p.name().startsWith("long-") || p.name().equals("mix");
+            int users = one ? 1 : p.users();
+            if (!prompts || users * ttftPerToken * p.isl() <= patienceMs()) {
+                next.add(p);
+                continue;
+            }
+            int fits = (int) Math.floor(patienceMs() / (users * ttftPerToken)) / 16 * 16;
+            int least =
+                    one ? Integer.MAX_VALUE : p.name().equals("mix") ? 3 * design.batchIsl() : 2 * design.batchIsl();
+            String predicted = String.format(Locale.ROOT, "%.0f s", users * ttftPerToken * p.isl() / 1000);
+            if (fits >= least) {
+                next.add(new CalibrationPlan.Probe(
+                        p.name(),
+                        CalibrationPlan.closed(
+                                users, fits, p.osl(), p.request().length().requests(), users, seed),
+                        p.measured()));
+                notes.add(p.name() + " at " + fits + " tokens instead of " + p.isl() + ": its prompts would wait "
+                        + "about " + predicted + " for a first token (timeout " + (long) (firstTokenTimeoutMs / 1000)
+                        + " s)");
+            } else {
+                notes.add(p.name() + " skipped: its prompts would wait about " + predicted + " for a first token "
+                        + "(timeout " + (long) (firstTokenTimeoutMs / 1000) + " s)");
+                if (!one)
+                    notes.add("weakly determined: "
+                            + (p.name().equals("mix")
+                                    ? "whether prefill is chunked (no long prompt prefills within the timeout)"
+                                    : "memory_efficiency apart from step_overhead_ms and seq_overhead_us (no "
+                                            + "long context prefills within the timeout)"));
+            }
+        }
+        queue.clear();
+        queue.addAll(next);
+    }
+
+    /**
+     * The next batch probe, when its users, were the cap no more than {@code served} (as {@code probe} just read),
+     * would wait more than half the first-token timeout for a first token ({@link Saturation#mostUsers}): it gets as
+     * many users as wait within it, or is skipped.
+     */
+    private void fitBatchesToTimeout(CalibrationPlan.Probe probe, double served, double ttftMs, double e2eMs) {
+        if (!(served > 0) || !(e2eMs > 0)) return;
+        int allowed = Saturation.mostUsers(served, ttftMs, e2eMs, patienceMs());
+        List<CalibrationPlan.Probe> next = new ArrayList<>();
+        boolean first = true; // only the next batch probe: the ones after it are judged on its own reading
+        for (CalibrationPlan.Probe p : queue) {
+            boolean batch = p.name().startsWith("batch-");
+            boolean judged = batch && first;
+            if (batch) first = false;
+            if (!judged || p.users() <= allowed) {
+                next.add(p);
+            } else if (allowed > probe.users() && next.stream().noneMatch(q -> q.users() == allowed)) {
+                next.add(withUsers(p, allowed));
+                notes.add(String.format(
+                        Locale.ROOT,
+                        "%s run as batch-%d: more users could wait over half the first-token timeout (%s served %.1f "
+                                + "at once, TTFT %.1f s, E2E %.1f s)",
+                        p.name(),
+                        allowed,
+                        probe.name(),
+                        served,
+                        ttftMs / 1000,
+                        e2eMs / 1000));
+            } else {
+                notes.add(p.name() + " skipped: its users could wait over half the first-token timeout");
+            }
+        }
+        queue.clear();
+        queue.addAll(next);
+    }
+
     private CalibrationPlan.Probe withUsers(CalibrationPlan.Probe p, int users) {
-        String name = p.name().startsWith("long-") ? "long-" + users : p.name();
+        String name = p.name().startsWith("long-")
+                ? "long-" + users
+                : p.name().startsWith("batch-") ? "batch-" + users : p.name();
         int perUser = Math.max(1, (int) Math.round((double) p.request().length().requests() / p.users()));
         return new CalibrationPlan.Probe(
                 name,
@@ -163,6 +285,16 @@ public final class CalibrationPhases {
     /** The saturating phase (null before it starts). */
     public Saturation saturation() {
         return saturation;
+    }
+
+    /** How many requests a batch probe read served at once when it showed a cap binding; NaN when none did. */
+    public double batchCapRead() {
+        return batchCapRead;
+    }
+
+    /** The slowest TTFT per prompt token the one-user probes read, in ms (0 before any). */
+    public double ttftPerTokenMs() {
+        return ttftPerToken;
     }
 
     /** The one-user TTFT at the batch prompt length (NaN when that probe was lost). */

@@ -79,9 +79,12 @@ public final class CalibrationPlan {
                             facts.get(ServerFacts.Key.MAX_CONCURRENT).orElse(0)));
         }
 
-        /** At most the users this server admits. */
+        /**
+         * At most 90 % of the users this server admits: at the limit itself a request whose predecessor is still
+         * being counted is refused, and in closed loop its user's retry is refused again.
+         */
         int admit(int users) {
-            return admitted > 0 ? Math.min(users, admitted) : users;
+            return admitted > 0 ? Math.min(users, Math.max(1, (int) Math.floor(0.9 * admitted))) : users;
         }
     }
 

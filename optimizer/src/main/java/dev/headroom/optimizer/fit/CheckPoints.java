@@ -36,6 +36,23 @@ public final class CheckPoints {
      */
     public static List<CalibrationPlan.Probe> design(
             CalibrationPlan.Limits limits, int batchIsl, int batchOsl, int cap, int n, long seed, double scale) {
+        return design(limits, batchIsl, batchOsl, cap, n, seed, scale, 0, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * The same, each prompt short enough that its users' prompts, prefilled one after another at
+     * {@code ttftPerTokenMs}, wait no more than half {@code firstTokenTimeoutMs} for a first token.
+     */
+    public static List<CalibrationPlan.Probe> design(
+            CalibrationPlan.Limits limits,
+            int batchIsl,
+            int batchOsl,
+            int cap,
+            int n,
+            long seed,
+            double scale,
+            double ttftPerTokenMs,
+            double firstTokenTimeoutMs) {
         List<CalibrationPlan.Probe> out = new ArrayList<>();
         int most = Math.min(cap, CalibrationPlan.SATURATE_USERS);
         for (int i = 0; i < n; i++) {
@@ -45,6 +62,10 @@ public final class CheckPoints {
             isl = Math.min(isl, limits.context() - osl - 16);
             int users = Math.max(2, (int) Math.round(most * s[2] * (i < SHAPES.length ? 1 : 0.9)));
             if (limits.slots() > 0) users = Math.min(users, limits.slots());
+            if (ttftPerTokenMs > 0) {
+                int fits = (int) Math.floor(Saturation.TIMEOUT_SHARE * firstTokenTimeoutMs / (users * ttftPerTokenMs));
+                isl = Math.max(16, Math.min(isl, fits));
+            }
             out.add(probe(
                     "check-" + (i + 1), users, isl, osl, CalibrationPlan.count(3 * users, scale), seed + 1000 + i));
         }

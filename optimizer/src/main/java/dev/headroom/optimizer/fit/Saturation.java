@@ -42,7 +42,16 @@ public final class Saturation {
             double loss,
             boolean kept,
             String note,
-            double serverRunningMax) {}
+            double serverRunningMax) {
+        /**
+         * Served at once as the cap is read: the median reading, unless fewer than twice as many users as it were
+         * sent — then fewer than half the requests queue, the median wait is none, and only the mean reading
+         * ({@code servedLow}, Little's law exactly) sees the queue.
+         */
+        public double forCap() {
+            return probe.users() >= 2 * served ? served : servedLow;
+        }
+    }
 
     private final int isl, osl;
     private final long seed;
@@ -51,6 +60,7 @@ public final class Saturation {
     private final double firstTokenTimeoutMs;
     private final int stated;
     private final int admitted;
+    private final CalibrationPlan.Limits limits;
     private final List<Step> steps = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private int nextUsers;
@@ -82,14 +92,66 @@ public final class Saturation {
         this.firstTokenTimeoutMs = firstTokenTimeoutMs;
         this.stated = limits.slots();
         this.admitted = limits.admitted();
+        this.limits = limits;
         this.nextUsers =
                 limits.admit(Math.max(2, Math.min(CalibrationPlan.SATURATE_USERS, stated > 0 ? 2 * stated : from)));
     }
 
-    /** The largest batch probe's reading, which the first step must grow beyond. */
-    public void after(double served, double tokensPerS) {
+    /**
+     * The most users a closed-loop load may have for its last queued request to get a first token within
+     * {@code patienceMs}, from a probe that served {@code served} at once with TTFT {@code ttftMs} and E2E
+     * {@code e2eMs} (medians): a request queued behind {@code users − served} others waits for that many slots to
+     * free, one every {@code e2e ÷ served}, then gets its first token as that probe's did.
+     */
+    static int mostUsers(double served, double ttftMs, double e2eMs, double patienceMs) {
+        return (int) Math.floor(served * (1 + (patienceMs - ttftMs) / e2eMs));
+    }
+
+    /**
+     * The largest batch probe's reading — served at once, output tokens/s, TTFT and E2E medians — which the first
+     * step must grow beyond, and which says how many users it may have ({@link #mostUsers}): twice those served where
+     * a request queued behind all of them still gets its first token within 80 % of the timeout, else as many as get
+     * one within half of it; none at all where even one queued request would not (a server so slow that one request
+     * takes most of the timeout), and then the cap is the batch probes' or the stated one.
+     */
+    public void after(double served, double tokensPerS, double ttftMs, double e2eMs) {
         before[0] = served;
         before[1] = tokensPerS;
+        if (!(served > 0) || !(e2eMs > 0) || !(ttftMs >= 0)) return;
+        double timeout = firstTokenTimeoutMs;
+        if (ttftMs + e2eMs / served > 0.8 * timeout) {
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "no saturating step: a request queued behind the %.1f served at once would wait about %.0f s "
+                            + "for a first token (timeout %.0f s); the cap is the batch probes' reading or the stated "
+                            + "one",
+                    served,
+                    (ttftMs + e2eMs / served) / 1000,
+                    timeout / 1000));
+            done = true;
+            return;
+        }
+        int most = Math.max((int) Math.ceil(served) + 1, mostUsers(served, ttftMs, e2eMs, TIMEOUT_SHARE * timeout));
+        if (mostUsers(served, ttftMs, e2eMs, 0.8 * timeout) >= 2 * served) {
+            most = Math.max(most, (int) Math.ceil(2 * served));
+        }
+        if (most < nextUsers) {
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "saturate-%d run with %d users: more would wait over half the first-token timeout (%.1f served at "
+                            + "once, TTFT %.1f s, E2E %.1f s)",
+                    nextUsers,
+                    most,
+                    served,
+                    ttftMs / 1000,
+                    e2eMs / 1000));
+            nextUsers = most;
+        }
+    }
+
+    /** Served at once by the largest batch probe, which the first step must grow beyond (queued or not). */
+    public void grownBeyond(double served) {
+        before[0] = served;
     }
 
     /** The next step to measure, or null when the phase is over. */
@@ -159,16 +221,17 @@ public final class Saturation {
             return;
         }
         int next = Math.min(CalibrationPlan.SATURATE_USERS, 2 * users);
-        if (admitted > 0) next = Math.min(next, admitted);
+        if (admitted > 0) next = limits.admit(next);
         if (next <= users) {
             notes.add("stopped at " + users + " users: the server admits " + admitted + " at once");
             done = true;
             return;
         }
         // Little's law forward: each of the next step's users waits for (users ÷ served − 1) services.
-        double e2e = s.distribution("e2e_ms").p50();
-        double wait = e2e * Math.max(0, next / Math.max(1, median) - 1);
-        if (wait + unloadedTtftMs > TIMEOUT_SHARE * firstTokenTimeoutMs) {
+        double e2e = s.distribution("e2e_ms").p50(),
+                ttft = s.distribution("ttft_ms").p50();
+        double wait = ttft + e2e * Math.max(0, next / Math.max(1, median) - 1);
+        if (next > mostUsers(Math.max(1, median), ttft, e2e, TIMEOUT_SHARE * firstTokenTimeoutMs)) {
             notes.add(String.format(
                     Locale.ROOT,
                     "stopped before %d users: their requests would wait about %.0f s for a first token (timeout "
@@ -204,7 +267,7 @@ public final class Saturation {
     /** Whether the reading shows a cap (fewer served at once than its users). */
     public boolean capBinds() {
         Step r = reading();
-        return r != null && r.served() < BINDING * r.probe().users();
+        return r != null && r.forCap() < BINDING * r.probe().users();
     }
 
     /** What the phase decided, in words: steps left out, replaced, or not run. */

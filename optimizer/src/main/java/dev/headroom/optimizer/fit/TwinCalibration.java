@@ -58,7 +58,7 @@ public final class TwinCalibration {
             cap = stated;
             capSource = "as the server states it";
             if (reading != null) {
-                double served = reading.served();
+                double served = reading.forCap();
                 if (served < 0.7 * stated || served > 1.3 * stated) {
                     warnings.add(String.format(
                             Locale.ROOT,
@@ -78,8 +78,11 @@ public final class TwinCalibration {
             cap = (int) Math.round(reading.serverRunningMax());
             capSource = "the server's /metrics: at most " + cap + " running during "
                     + reading.probe().name();
+        } else if (reading == null && phases.batchCapRead() > 0) {
+            cap = (int) Math.max(1, Math.round(phases.batchCapRead()));
+            capSource = "read from the batch probes (no saturating step)";
         } else if (reading != null && sat.capBinds()) {
-            cap = (int) Math.max(1, Math.round(reading.served()));
+            cap = (int) Math.max(1, Math.round(reading.forCap()));
             capSource = "read from " + reading.probe().name();
         } else {
             int users = reading == null
