@@ -1,5 +1,6 @@
 package dev.headroom.optimizer.fit;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.fit.FitReport;
 import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.Parameter;
@@ -44,7 +45,9 @@ public final class TwinCalibration {
     public static Result fit(TwinFamily family, CalibrationPhases phases, int folds) {
         List<Observation> observations = phases.observations();
         if (observations.isEmpty()) {
-            throw new IllegalStateException("no probe could be fitted: every one lost its requests");
+            throw new BadInputException("no probe could be fitted: every one lost more than "
+                    + Math.round(100 * Saturation.MAX_LOSS) + " % of its requests (" + String.join("; ", phases.notes())
+                    + "); check the target, or give it more time with {first-token-timeout}");
         }
         TwinFit.Settings quick = new TwinFit.Settings(PRIOR_WEIGHT, 1, 80);
         TwinFit.Settings full = new TwinFit.Settings(PRIOR_WEIGHT, 3, 240);
