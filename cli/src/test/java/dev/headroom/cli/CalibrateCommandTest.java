@@ -271,29 +271,17 @@ class CalibrateCommandTest {
         assertEquals(0, search.code(), search.err());
     }
 
-    /** A desktop CPU as docs/calibrate.md says to describe one: its memory bandwidth and its dense half-precision. */
-    private static final String DESKTOP_CPU = """
-            name: desktop-cpu
-            display_name: 8-core desktop CPU, dual-channel DDR5-4800
-            memory_gb: 64
-            memory_bandwidth_gb_s: 76.8
-            bf16_tflops: 1.5
-            fp8_tflops: 1.5
-            interconnect_gb_s: 1
+    /** The desktop CPU's step terms, as a profile of one would start them. */
+    private static final String DESKTOP_CPU_TERMS = """
             memory_efficiency: 0.6
             compute_efficiency: 0.5
             step_overhead_ms: 2
             allreduce_latency_us: 10
-            price:
-              on_demand_per_gpu_hour: 0.01
-              source: owned
-              as_of: "2026-12"
             """;
 
     @Test
     void aLocalServerOnACpuIsCalibratedWithAProfileOfItsOwn(@TempDir Path tmp) throws IOException {
-        Path cpu = tmp.resolve("cpu.yaml");
-        Files.writeString(cpu, DESKTOP_CPU);
+        Path cpu = HiddenServers.desktopCpu(tmp, "cpu.yaml", DESKTOP_CPU_TERMS);
         List<String> server =
                 List.of("--sim-server", "llama.cpp", "--sim-hardware", cpu.toString(), "--sim-model", "qwen2.5-0.5b");
         // A slow local server: a request takes most of a minute, so the first-token timeout the probes are sized to

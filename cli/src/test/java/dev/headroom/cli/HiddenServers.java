@@ -18,7 +18,29 @@ public final class HiddenServers {
             request_overhead_ms: 31
             """;
 
+    /** A desktop CPU's spec-sheet figures, as docs/calibrate.md says to describe one (its terms given apart). */
+    private static final String DESKTOP_CPU = """
+            name: desktop-cpu
+            display_name: 8-core desktop CPU, dual-channel DDR5-4800
+            memory_gb: 64
+            memory_bandwidth_gb_s: 76.8
+            bf16_tflops: 1.5
+            fp8_tflops: 1.5
+            interconnect_gb_s: 1
+            price:
+              on_demand_per_gpu_hour: 0.01
+              source: owned
+              as_of: "2026-12"
+            """;
+
     private HiddenServers() {}
+
+    /** The desktop CPU with step terms {@code terms} (YAML lines), written into {@code dir} as {@code file}. */
+    public static Path desktopCpu(Path dir, String file, String terms) throws IOException {
+        Path f = dir.resolve(file);
+        Files.writeString(f, DESKTOP_CPU + terms);
+        return f;
+    }
 
     /** The shipped H100 profile with the hidden terms, written into {@code dir}. */
     public static Path hiddenHardware(Path dir) throws IOException {

@@ -60,6 +60,15 @@ public final class Probe implements Measurer {
     }
 
     /**
+     * This probe, taking what the server already said about itself ({@link ServerIntrospection#read(Target)} of the
+     * same target) instead of asking again before its first run.
+     */
+    public Probe knowing(ServerFacts facts) {
+        this.facts = facts;
+        return this;
+    }
+
+    /**
      * Runs one load point with {@code workload}'s prompts (which may add a dataset, a trace, a shared prefix or a
      * client tokenizer to the point's own workload); every finished request is also handed to {@code sink} as it
      * ends. The result keeps every record; {@link #measure(MeasurementRequest, Consumer)} keeps none.

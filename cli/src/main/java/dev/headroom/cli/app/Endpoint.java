@@ -34,6 +34,9 @@ public final class Endpoint implements AutoCloseable {
     private final EngineConfig simulator;
     private final String api;
     private final ServerKind imitates;
+    /** What the server said about itself, asked once per command. */
+    private ServerFacts facts;
+
     private String metricsUrl;
     private Duration metricsInterval;
 
@@ -71,7 +74,7 @@ public final class Endpoint implements AutoCloseable {
      * server states it; on the virtual clock, the simulator's): before anything is written.
      */
     public void checkFits(WorkloadSpec workload, MeasurementRequest point) {
-        if (target != null) new Probe(target).checkFits(workload, point);
+        if (target != null) new Probe(target).knowing(facts()).checkFits(workload, point);
         else VirtualEngine.checkFits(simulator, point);
     }
 
@@ -80,6 +83,11 @@ public final class Endpoint implements AutoCloseable {
      * HTTP from its own endpoints, on the virtual clock from the simulator's answers to the same questions.
      */
     public ServerFacts facts() {
+        if (facts == null) facts = read();
+        return facts;
+    }
+
+    private ServerFacts read() {
         if (target != null) return ServerIntrospection.read(target);
         String served = simulator.model().servedName();
         return ServerIntrospection.read(new ServerIntrospection.Source() {
@@ -164,7 +172,7 @@ public final class Endpoint implements AutoCloseable {
                 null);
         return new LoadPoints(
                         command,
-                        new Probe(target, salt).sending(prompts),
+                        new Probe(target, salt).knowing(facts()).sending(prompts),
                         run,
                         target.settings(apiKeyOrigin),
                         simulator,

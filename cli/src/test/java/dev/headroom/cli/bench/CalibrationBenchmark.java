@@ -63,29 +63,17 @@ class CalibrationBenchmark {
                     List.of("--twin-weight-dtype", "int4"),
                     "ttft:p95<30s"));
 
-    /** A desktop CPU as docs/calibrate.md says to describe one; the hidden one's terms differ from it. */
-    private static final String CPU = """
-            name: desktop-cpu
-            display_name: 8-core desktop CPU, dual-channel DDR5-4800
-            memory_gb: 64
-            memory_bandwidth_gb_s: 76.8
-            bf16_tflops: 1.5
-            fp8_tflops: 1.5
-            interconnect_gb_s: 1
-            gemm_half_tokens: 1
-            price:
-              on_demand_per_gpu_hour: 0.01
-              source: owned
-              as_of: "2026-12"
-            """;
-
+    /** The desktop CPU's terms ({@link HiddenServers#desktopCpu}): as a profile starts them, and hidden. */
     private static final String CPU_NOMINAL = """
+            gemm_half_tokens: 1
             memory_efficiency: 0.6
             compute_efficiency: 0.5
             step_overhead_ms: 2
             allreduce_latency_us: 10
             """;
+
     private static final String CPU_HIDDEN = """
+            gemm_half_tokens: 1
             memory_efficiency: 0.45
             compute_efficiency: 0.3
             step_overhead_ms: 5
@@ -127,9 +115,8 @@ class CalibrationBenchmark {
     void calibrateEveryServerKind() throws Exception {
         Path tmp = Files.createTempDirectory("calibration-benchmark");
         Path hidden = HiddenServers.hiddenHardware(tmp);
-        Path cpuHidden = tmp.resolve("cpu-hidden.yaml"), cpu = tmp.resolve("cpu.yaml");
-        Files.writeString(cpuHidden, CPU + CPU_HIDDEN);
-        Files.writeString(cpu, CPU + CPU_NOMINAL);
+        Path cpuHidden = HiddenServers.desktopCpu(tmp, "cpu-hidden.yaml", CPU_HIDDEN);
+        Path cpu = HiddenServers.desktopCpu(tmp, "cpu.yaml", CPU_NOMINAL);
         ArrayNode rows = JSON.createArrayNode();
         for (Server s : SERVERS) {
             List<String> server = concat(

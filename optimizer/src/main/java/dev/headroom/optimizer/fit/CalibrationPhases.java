@@ -30,14 +30,18 @@ public final class CalibrationPhases {
     private double ttftPerToken;
 
     private double batchCapRead = Double.NaN;
-    private int largestBatch;
-    private boolean referenceUnqueued;
-    private int grownBeyondUsers;
-    private double referenceServed = Double.NaN;
-    private double largestBatchServed = Double.NaN,
-            largestBatchTps = Double.NaN,
-            largestBatchTtft = Double.NaN,
-            largestBatchE2e = Double.NaN;
+    /** A batch probe's reading: served at once, and its throughput, TTFT and E2E medians. */
+    private record BatchReading(int users, double served, double tokensPerS, double ttftMs, double e2eMs) {
+        boolean queued() {
+            return served < Saturation.BINDING * users;
+        }
+    }
+
+    /** The largest batch probe that did not queue (else the largest): what the saturating step may load. */
+    private BatchReading reference;
+    /** The largest batch probe, queued or not: what the first saturating step must grow beyond. */
+    private BatchReading largest;
+
     private Saturation saturation;
 
     /** @param firstTokenTimeoutMs the client's first-token timeout: no probe is sized to wait anywhere near it */
@@ -65,7 +69,7 @@ public final class CalibrationPhases {
         if (!queue.isEmpty()) return queue.getFirst();
         if (saturation == null) {
             int from = Double.isNaN(batchCapRead)
-                    ? 2 * Math.max(largestBatch, 1)
+                    ? 2 * (reference == null ? 1 : reference.users())
                     : (int) Math.max(2, 2 * Math.round(batchCapRead));
             saturation = new Saturation(
                     design.batchIsl(),
@@ -77,10 +81,13 @@ public final class CalibrationPhases {
                     seed,
                     scale);
             // Where the server states its slots, those are served at once, whatever a smaller batch read.
-            double served =
-                    limits.slots() > 0 && !(referenceServed > limits.slots()) ? limits.slots() : referenceServed;
-            saturation.after(served, largestBatchTps, largestBatchTtft, largestBatchE2e);
-            saturation.grownBeyond(largestBatchServed);
+            if (reference != null) {
+                double served = limits.slots() > 0 && !(reference.served() > limits.slots())
+                        ? limits.slots()
+                        : reference.served();
+                saturation.after(served, largest.tokensPerS(), reference.ttftMs(), reference.e2eMs());
+                saturation.grownBeyond(largest.served());
+            }
         }
         return saturation.next();
     }
@@ -130,22 +137,17 @@ public final class CalibrationPhases {
         }
         if (probe.name().startsWith("batch-") && !Double.isNaN(unloadedTtftMs)) {
             double served = CalibrationPlan.servedAtOnce(s, probe.users(), unloadedTtftMs);
-            // The reference for what the saturating step may load: the largest batch probe that did not queue
-            // (its TTFT is a request's own, not a wait), else the largest one.
-            boolean queued = served < Saturation.BINDING * probe.users();
-            if (probe.users() >= largestBatch && (!queued || !referenceUnqueued)) {
-                largestBatch = probe.users();
-                referenceUnqueued = !queued;
-                referenceServed = served;
-                largestBatchTtft = s.distribution("ttft_ms").p50();
-                largestBatchE2e = s.distribution("e2e_ms").p50();
+            // The reference's TTFT is a request's own, not a wait: the largest batch probe that did not queue.
+            BatchReading read = new BatchReading(
+                    probe.users(),
+                    served,
+                    s.outputTokensPerS(),
+                    s.distribution("ttft_ms").p50(),
+                    s.distribution("e2e_ms").p50());
+            if (reference == null || (probe.users() >= reference.users() && (!read.queued() || reference.queued()))) {
+                reference = read;
             }
-            // What the first saturating step must grow beyond: the largest batch probe, queued or not.
-            if (probe.users() >= grownBeyondUsers) {
-                grownBeyondUsers = probe.users();
-                largestBatchServed = served;
-                largestBatchTps = s.outputTokensPerS();
-            }
+            if (largest == null || probe.users() >= largest.users()) largest = read;
             fitBatchesToTimeout(
                     probe,
                     served,

@@ -208,12 +208,17 @@ public final class CalibrationPlan {
 
     /** {@code probe}'s observation, from its measured summary: the numbers the probe reads, those that are > 0. */
     public static Observation observation(Probe probe, Summary measured) {
+        return observation(probe, measured, "endpoint");
+    }
+
+    /** The same, in observation group {@code group}. */
+    static Observation observation(Probe probe, Summary measured, String group) {
         List<Target> targets = new ArrayList<>();
         for (Measured m : probe.measured()) {
             double v = m.metric().of(measured, m.stat());
             if (v > 0 && Double.isFinite(v)) targets.add(new Target(m.metric(), m.stat(), v));
         }
-        return new Observation(probe.name(), probe.name(), "endpoint", probe.request(), targets);
+        return new Observation(probe.name(), probe.name(), group, probe.request(), targets);
     }
 
     /**

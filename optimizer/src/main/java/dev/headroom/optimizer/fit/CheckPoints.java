@@ -7,7 +7,6 @@ import dev.headroom.model.fit.Comparison;
 import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.model.fit.ParametricServer;
-import dev.headroom.model.fit.Target;
 import dev.headroom.model.fit.TargetValues;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,11 +90,6 @@ public final class CheckPoints {
 
     /** A check point's observation: every number it reads that is > 0. */
     public static Observation observation(CalibrationPlan.Probe probe, Summary s) {
-        List<Target> targets = new ArrayList<>();
-        for (CalibrationPlan.Measured m : probe.measured()) {
-            double v = m.metric().of(s, m.stat());
-            if (v > 0 && Double.isFinite(v)) targets.add(new Target(m.metric(), m.stat(), v));
-        }
-        return new Observation(probe.name(), probe.name(), "check", probe.request(), targets);
+        return CalibrationPlan.observation(probe, s, "check");
     }
 }

@@ -59,7 +59,6 @@ public final class Saturation {
     private final double unloadedTtftMs;
     private final double firstTokenTimeoutMs;
     private final int stated;
-    private final int admitted;
     private final CalibrationPlan.Limits limits;
     private final List<Step> steps = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
@@ -91,7 +90,6 @@ public final class Saturation {
         this.unloadedTtftMs = unloadedTtftMs;
         this.firstTokenTimeoutMs = firstTokenTimeoutMs;
         this.stated = limits.slots();
-        this.admitted = limits.admitted();
         this.limits = limits;
         this.nextUsers =
                 limits.admit(Math.max(2, Math.min(CalibrationPlan.SATURATE_USERS, stated > 0 ? 2 * stated : from)));
@@ -221,9 +219,9 @@ public final class Saturation {
             return;
         }
         int next = Math.min(CalibrationPlan.SATURATE_USERS, 2 * users);
-        if (admitted > 0) next = limits.admit(next);
+        next = limits.admit(next);
         if (next <= users) {
-            notes.add("stopped at " + users + " users: the server admits " + admitted + " at once");
+            notes.add("stopped at " + users + " users: the server admits " + limits.admitted() + " at once");
             done = true;
             return;
         }

@@ -57,6 +57,7 @@ public final class TwinCalibration {
         int stated = phases.limits().slots();
         int cap;
         String capSource;
+        boolean fromReading = false; // read by Little's law from the saturating step: a biased reading to match
         if (stated > 0) {
             cap = stated;
             capSource = "as the server states it";
@@ -87,6 +88,7 @@ public final class TwinCalibration {
         } else if (reading != null && sat.capBinds()) {
             cap = (int) Math.max(1, Math.round(reading.forCap()));
             capSource = "read from " + reading.probe().name();
+            fromReading = true;
         } else {
             int users = reading == null
                     ? CalibrationPlan.SATURATE_USERS
@@ -110,7 +112,7 @@ public final class TwinCalibration {
                         .filter(o -> o.id().equals(reading.probe().name()))
                         .findFirst()
                         .orElse(null);
-        if (stated == 0 && capSource.startsWith("read from") && unloaded != null && saturate != null) {
+        if (fromReading && unloaded != null && saturate != null) {
             int read = cap;
             cap = CapMatch.match(
                     c -> family.twin(shape, c, warm),

@@ -242,34 +242,29 @@ public final class Calibration {
     }
 
     private static JsonNode tree(Path file) {
-        try {
-            JsonNode root = YAML.readTree(Files.readAllBytes(file));
-            if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
-                throw new BadInputException(
-                        file + ": expected schema: " + SCHEMA + " (a calibration.yaml written by headroom calibrate)");
-            }
-            return root;
-        } catch (JacksonException ex) {
-            throw new BadInputException(file + ": not valid YAML: " + ex.getOriginalMessage());
-        } catch (IOException ex) {
-            throw new BadInputException("cannot read " + file + ": " + ex.getMessage());
-        }
+        return tree(file, "");
     }
 
-    /** The twin's engine as the file describes it, noise-free (add noise with the simulator's own options). */
-    public static EngineConfig read(Path file) {
+    /** The file's tree, its schema checked; {@code as} names the option it was given as ("--profile "), or nothing. */
+    private static JsonNode tree(Path file, String as) {
         JsonNode root;
         try {
             root = YAML.readTree(Files.readAllBytes(file));
         } catch (JacksonException ex) {
             throw new BadInputException(file + ": not valid YAML: " + ex.getOriginalMessage());
         } catch (IOException ex) {
-            throw new BadInputException("cannot read --profile " + file + ": " + ex.getMessage());
+            throw new BadInputException("cannot read " + as + file + ": " + ex.getMessage());
         }
         if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
-            throw new BadInputException("--profile " + file + ": expected schema: " + SCHEMA
-                    + " (a calibration.yaml written by headroom calibrate)");
+            throw new BadInputException(
+                    as + file + ": expected schema: " + SCHEMA + " (a calibration.yaml written by headroom calibrate)");
         }
+        return root;
+    }
+
+    /** The twin's engine as the file describes it, noise-free (add noise with the simulator's own options). */
+    public static EngineConfig read(Path file) {
+        JsonNode root = tree(file, "--profile ");
         JsonNode e = root.path("engine");
         HardwareProfile hw = root.has("hardware_profile")
                 ? Profiles.fromTree(root.get("hardware_profile"), HardwareProfile.class, file + " hardware_profile")

@@ -38,12 +38,7 @@ public final class Introspection {
         if (path.equals("/v1/models") && method.equals("GET")) return new Reply(200, models(kind, engine, servedModel));
         if (path.equals("/metrics") && kind == ServerKind.VLLM && method.equals("GET")) {
             // Only the cache config (the HTTP server's /metrics has it beside the live gauges).
-            return new Reply(
-                    200,
-                    "vllm:cache_config_info{block_size=\"" + engine.blockSize() + "\",enable_prefix_caching=\""
-                            + (engine.prefixCaching() ? "True" : "False") + "\",gpu_memory_utilization=\""
-                            + engine.gpuMemoryUtilization() + "\",num_gpu_blocks=\"" + engine.kvBlocks()
-                            + "\"} 1.0\n");
+            return new Reply(200, "vllm:cache_config_info" + cacheConfigLabels(engine, engine.kvBlocks()) + " 1.0\n");
         }
         if (!paths(kind).contains(path)) return NOT_FOUND;
         boolean post = path.equals("/api/show");
@@ -139,6 +134,13 @@ public final class Introspection {
             }
         }
         return new Reply(200, o.toString());
+    }
+
+    /** vLLM's {@code vllm:cache_config_info} labels, as its {@code CacheConfig.metrics_info()} writes them. */
+    static String cacheConfigLabels(EngineConfig engine, long kvBlocks) {
+        return "{block_size=\"" + engine.blockSize() + "\",enable_prefix_caching=\""
+                + (engine.prefixCaching() ? "True" : "False") + "\",gpu_memory_utilization=\""
+                + engine.gpuMemoryUtilization() + "\",num_gpu_blocks=\"" + kvBlocks + "\"}";
     }
 
     private static String models(ServerKind kind, EngineConfig engine, String servedModel) {

@@ -44,9 +44,7 @@ final class MetricsHandler implements HttpHandler {
                 b,
                 "vllm:cache_config_info",
                 "Information of the LLMEngine CacheConfig",
-                "{block_size=\"" + ctx.engine.blockSize() + "\",enable_prefix_caching=\""
-                        + (ctx.engine.prefixCaching() ? "True" : "False") + "\",gpu_memory_utilization=\""
-                        + ctx.engine.gpuMemoryUtilization() + "\",num_gpu_blocks=\"" + s.kvBlocks() + "\"}",
+                Introspection.cacheConfigLabels(ctx.engine, s.kvBlocks()),
                 1);
         counter(b, "vllm:prompt_tokens_total", "Number of prefill tokens processed.", label, s.promptTokens());
         counter(
