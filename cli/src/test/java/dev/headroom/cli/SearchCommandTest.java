@@ -182,6 +182,28 @@ class SearchCommandTest {
     }
 
     @Test
+    void anInclusiveZeroErrorRateIsMetByNoFailuresAndEveryProbesSummaryAgreesWithTheSearch(@TempDir Path tmp)
+            throws IOException {
+        Path out = tmp.resolve("z");
+        var r = CliTest.run(
+                "search", "--virtual", "--slo", "ttft:p95<300ms", "--slo", "error_rate<=0%", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        assertTrue(s.get("probes").size() > 2, "it searched: " + r.out());
+        assertEquals("ttft:p95<300ms", s.at("/result/binding_slo").asText(), s.toString());
+        for (JsonNode p : s.get("probes")) {
+            JsonNode summary = new ObjectMapper()
+                    .readTree(out.resolve(p.get("dir").asText())
+                            .resolve("summary.json")
+                            .toFile());
+            assertEquals(
+                    p.get("verdict").asText().equals("pass"),
+                    summary.get("slo_pass").asBoolean(),
+                    p.toString());
+        }
+    }
+
+    @Test
     void aBoundaryAboveTheRangeIsReportedAsSuch(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("a");
         var r = CliTest.run("search", "--virtual", "--slo", "e2e:p99<600s", "--max", "8", "--out", out.toString());

@@ -98,15 +98,11 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
             if (r.cachedTokens() > Metrics.CACHE_HIT_TOKENS) cacheHits++;
         }
         record("osl", r.completionTokens());
-        if (r.firstTokenNanos() >= 0) {
-            long first = Metrics.micros(r.firstTokenNanos());
-            series("ttft_ms", first - origin);
-            record("ttft_from_send_ms", first - Metrics.micros(r.sentNanos()));
-            series("e2e_ms", Metrics.micros(r.lastTokenNanos()) - origin);
-        }
-        double tpot = Metrics.tpotMicros(r);
-        if (!Double.isNaN(tpot)) series("tpot_ms", Math.round(tpot));
-        if (itl) for (double gap : Metrics.itlGapsMicros(r)) series("itl_ms", Math.round(gap));
+        SloJudge.valuesMicros(SloMetric.TTFT, r, openLoop, v -> series("ttft_ms", v));
+        SloJudge.valuesMicros(SloMetric.TTFT_FROM_SEND, r, openLoop, v -> record("ttft_from_send_ms", v));
+        SloJudge.valuesMicros(SloMetric.E2E, r, openLoop, v -> series("e2e_ms", v));
+        SloJudge.valuesMicros(SloMetric.TPOT, r, openLoop, v -> series("tpot_ms", v));
+        if (itl) SloJudge.valuesMicros(SloMetric.ITL, r, openLoop, v -> series("itl_ms", v));
         if (Metrics.isGood(r, openLoop, itl ? slos : withoutItl)) {
             good++;
             goodTokens += r.completionTokens();
@@ -221,11 +217,11 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
         boolean pass = true;
         for (Slo slo : slos) {
             if (slo.metric().perSession()) continue; // judged by SessionRecorder over whole sessions
-            double observed =
-                    slo.isRate() ? errorRate : slo.stat().of(d.get(slo.metric().distributionKey()));
-            boolean ok = !Double.isNaN(observed) && slo.met(observed);
-            results.add(new Summary.SloResult(slo, observed, ok));
-            pass &= ok;
+            SloJudge.Verdict v = slo.isRate()
+                    ? SloJudge.rate(slo, failed, ended)
+                    : SloJudge.latency(slo, h.get(slo.metric().distributionKey()));
+            results.add(v.result());
+            pass &= v.met();
         }
         return new Summary(
                 new Summary.Counts(completed, failed, incomplete, warmup, clientErrors),

@@ -148,12 +148,8 @@ public final class SessionRecorder implements Consumer<RequestRecord> {
      * distribution); fails when no session completed. Empty without session SLOs.
      */
     public synchronized List<Summary.SloResult> sloResults() {
-        Distribution d = Distribution.of(duration, 1e-3);
         return sessionSlos.stream()
-                .map(o -> {
-                    double observed = o.stat().of(d);
-                    return new Summary.SloResult(o, observed, !Double.isNaN(observed) && o.met(observed));
-                })
+                .map(o -> SloJudge.latency(o, duration).result())
                 .toList();
     }
 

@@ -32,6 +32,19 @@ public record Slo(SloMetric metric, SloStat stat, boolean inclusive, double thre
         if (!(threshold >= 0) || Double.isInfinite(threshold)) {
             throw new BadInputException("SLO threshold must be a non-negative number, got " + threshold);
         }
+        String op = inclusive ? "<=" : "<";
+        if (!metric.isRate() && threshold == 0) {
+            throw new BadInputException("SLO " + metric.wireName() + ":" + stat.text() + op
+                    + "0ms can never be met: a latency threshold must be above 0 (e.g. 500ms)");
+        }
+        if (metric.isRate() && threshold > 1) {
+            throw new BadInputException("SLO " + metric.wireName() + op + trim(threshold * 100)
+                    + "%: a rate is at most 100%; write e.g. " + metric.wireName() + "<1%");
+        }
+        if (metric.isRate() && threshold == 0 && !inclusive) {
+            throw new BadInputException("SLO " + metric.wireName() + "<0% can never be met; write " + metric.wireName()
+                    + "<=0% for no failures at all");
+        }
     }
 
     public boolean isRate() {

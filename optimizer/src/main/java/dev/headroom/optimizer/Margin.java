@@ -1,20 +1,21 @@
 package dev.headroom.optimizer;
 
 import dev.headroom.model.BadInputException;
-import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.SessionRecorder;
 import dev.headroom.model.SessionSpec;
 import dev.headroom.model.Slo;
+import dev.headroom.model.SloJudge;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.distribution.BinomialDistribution;
 
 /**
- * How far a load point is from one SLO: {@code (observed − threshold) ÷ threshold} (negative = passing), with a
+ * How far a load point is from one SLO: {@link SloJudge}'s margin (negative exactly when met), with a
  * standard error from the per-request data — for a percentile, the order-statistic 95 % interval of that
  * percentile (binomial ranks; a side whose rank falls past the sample is taken as wide as the other), for a mean
  * its standard error, for the error rate the binomial one — each with the effective sample size rather than the
@@ -48,10 +49,11 @@ public record Margin(Slo slo, double value, double se, int samples) {
         if (slo.isRate()) {
             long failed = measured.stream().filter(RequestRecord::failed).count();
             int n = measured.size();
-            double rate = n == 0 ? 1 : (double) failed / n;
-            double scale = Math.max(slo.threshold(), 1e-3);
-            double se = Math.sqrt((rate * (1 - rate) + 1.0 / Math.max(n, 1)) / Math.max(n, 1)) / scale;
-            return new Margin(slo, (rate - slo.threshold()) / scale, se, n);
+            if (n == 0) return new Margin(slo, 1, 1, 0); // nothing measured: as failing as it gets
+            SloJudge.Verdict verdict = SloJudge.rate(slo, failed, n);
+            double rate = verdict.observed();
+            double se = Math.sqrt((rate * (1 - rate) + 1.0 / n) / n) / SloJudge.rateScale(slo, n);
+            return new Margin(slo, verdict.margin(), se, n);
         }
         return ofValues(slo, values(slo.metric(), measured, openLoop));
     }
@@ -62,11 +64,15 @@ public record Margin(Slo slo, double value, double se, int samples) {
         if (inOrder.length == 0) return new Margin(slo, 1, 1, 0); // nothing completed: as failing as it gets
         double[] v = inOrder.clone();
         Arrays.sort(v);
+        Histogram micros = SloJudge.histogram();
+        for (double x : v) micros.recordValue(Math.round(x * 1e3));
+        // The value is the judge's (summary.json's); the exact values give its noise.
+        double margin = SloJudge.latency(slo, micros).margin();
         if (slo.stat() == SloStat.MEAN) {
             double mean = Arrays.stream(v).average().orElse(Double.NaN);
             double sd =
                     Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, v.length - 1));
-            return new Margin(slo, (mean - t) / t, sd / Math.sqrt(EffectiveSize.of(inOrder)) / t, v.length);
+            return new Margin(slo, margin, sd / Math.sqrt(EffectiveSize.of(inOrder)) / t, v.length);
         }
         double q = slo.stat().quantile();
         int n = v.length;
@@ -85,21 +91,13 @@ public record Margin(Slo slo, double value, double se, int samples) {
         if (hiRank > n) width = Math.max(width, 2 * (observed - v[lo - 1]));
         if (loRank < 1) width = Math.max(width, 2 * (v[hi - 1] - observed));
         double se = width / (2 * 1.96) / t;
-        return new Margin(slo, (observed - t) / t, Math.max(se, 1e-6), n);
+        return new Margin(slo, margin, Math.max(se, 1e-6), n);
     }
 
     /** Per-request values (ms) of a latency metric; itl pools every gap. */
     static double[] values(SloMetric metric, List<RequestRecord> records, boolean openLoop) {
         List<Double> out = new ArrayList<>();
-        for (RequestRecord r : records) {
-            if (!r.succeeded() || r.firstTokenNanos() < 0) continue;
-            if (metric == SloMetric.ITL) {
-                for (double g : Metrics.itlGapsMicros(r)) out.add(g / 1e3);
-            } else {
-                double v = metric.valueMs(r, openLoop);
-                if (!Double.isNaN(v)) out.add(v);
-            }
-        }
+        for (RequestRecord r : records) SloJudge.valuesMicros(metric, r, openLoop, us -> out.add(us / 1e3));
         return out.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
