@@ -154,10 +154,7 @@ class SearchCommandTest {
                 s.at("/result/binding_slo").asText(),
                 s.path("result").toString());
         for (JsonNode p : s.get("probes")) {
-            JsonNode summary = new ObjectMapper()
-                    .readTree(out.resolve(p.get("dir").asText())
-                            .resolve("summary.json")
-                            .toFile());
+            JsonNode summary = summaryOf(out, p);
             double p95 = summary.at("/sessions/duration_s/p95").asDouble() * 1000;
             // The probe's verdict is the session SLO's, as its summary judged it.
             boolean pass = p.get("verdict").asText().equals("pass");
@@ -192,10 +189,7 @@ class SearchCommandTest {
         assertTrue(s.get("probes").size() > 2, "it searched: " + r.out());
         assertEquals("ttft:p95<300ms", s.at("/result/binding_slo").asText(), s.toString());
         for (JsonNode p : s.get("probes")) {
-            JsonNode summary = new ObjectMapper()
-                    .readTree(out.resolve(p.get("dir").asText())
-                            .resolve("summary.json")
-                            .toFile());
+            JsonNode summary = summaryOf(out, p);
             assertEquals(
                     p.get("verdict").asText().equals("pass"),
                     summary.get("slo_pass").asBoolean(),
@@ -270,10 +264,7 @@ class SearchCommandTest {
         assertEquals(0, r.code(), r.err());
         JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
         for (JsonNode p : s.get("probes")) {
-            JsonNode summary = new ObjectMapper()
-                    .readTree(out.resolve(p.get("dir").asText())
-                            .resolve("summary.json")
-                            .toFile());
+            JsonNode summary = summaryOf(out, p);
             assertEquals(
                     summary.at("/metrics/goodput_tokens_per_s").asDouble(),
                     p.at("/goodput/value").asDouble(),
@@ -484,10 +475,7 @@ class SearchCommandTest {
         assertEquals(0, r.code(), r.err());
         JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
         for (JsonNode p : s.get("probes")) {
-            JsonNode summary = new ObjectMapper()
-                    .readTree(out.resolve(p.get("dir").asText())
-                            .resolve("summary.json")
-                            .toFile());
+            JsonNode summary = summaryOf(out, p);
             // The simulator's prefix cache serves the shared 512 tokens to the requests after the first: hits (more
             // than a chat template's worth cached) on most of them, where unique salted prompts alone get none.
             long completed = summary.at("/counts/completed").asLong();
@@ -495,5 +483,13 @@ class SearchCommandTest {
                     summary.at("/cache/hits").asLong() >= completed / 2,
                     summary.path("cache").toString());
         }
+    }
+
+    /** The summary.json of a search's probe. */
+    private static JsonNode summaryOf(Path search, JsonNode probe) throws IOException {
+        return new ObjectMapper()
+                .readTree(search.resolve(probe.get("dir").asText())
+                        .resolve("summary.json")
+                        .toFile());
     }
 }
