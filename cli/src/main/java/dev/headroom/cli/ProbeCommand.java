@@ -1,6 +1,5 @@
 package dev.headroom.cli;
 
-import dev.headroom.cli.app.Endpoint;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
@@ -12,6 +11,7 @@ import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SummaryJson;
+import dev.headroom.runner.Endpoint;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;

@@ -1,32 +1,24 @@
 package dev.headroom.cli;
 
-import dev.headroom.cli.app.Endpoint;
-import dev.headroom.cli.app.LoadPoints;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
-import dev.headroom.model.MeasurementRequest;
-import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.SessionSpec;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Workload;
 import dev.headroom.optimizer.Goodput;
-import dev.headroom.optimizer.SearchRun;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.WorkloadSpec;
-import dev.headroom.reports.RunFiles;
 import dev.headroom.reports.SearchJson;
-import dev.headroom.sim.VirtualEngine;
+import dev.headroom.runner.Endpoint;
+import dev.headroom.runner.Searcher;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -172,9 +164,6 @@ public final class SearchCommand implements Callable<Integer> {
         OutputFormat format = output.format();
         List<Slo> sloList = slos.stream().map(Slo::parse).toList();
         WorkloadSpec work = workload.toSpec();
-        if (work.dataset() != null || work.trace() != null) {
-            throw new BadInputException("search uses synthetic prompts; drop --dataset/--trace");
-        }
         SearchSpec.Objective obj = SearchSpec.Objective.parse(objective);
         boolean openLoop = obj.openLoop(SearchSpec.LoadAxis.parse(loadAxis));
         ArrivalProcess arrivals = openLoop ? ((LoadModel.Open) load.open(1)).arrivals() : new ArrivalProcess.Poisson();
@@ -197,61 +186,43 @@ public final class SearchCommand implements Callable<Integer> {
                 openLoop,
                 Goodput.Unit.parse(goodputUnit));
         SessionSpec sessions = sessionOptions.toSpec(sessionLoad(), load.thinkTime());
-        if (sessions != null) {
-            if (target.virtual()) VirtualEngine.checkSessions(sessions);
-            if (work.sharedPrefixTokens() > 0) {
-                throw new BadInputException("sessions build their own prompts: drop --shared-prefix "
-                        + "(--system-prompt-tokens is the prefix sessions share)");
-            }
-        } else {
-            load.fixedThinkSeconds(); // a distribution is for sessions
-        }
+        if (sessions == null) load.fixedThinkSeconds(); // a distribution is for sessions
         Slo.requireSessionsFor(sloList, sessions != null);
         SearchSpec search = sessions == null ? independent : independent.withSessions(sessions);
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         target.validate(work);
-        boolean virtual = target.virtual();
-        SearchReport previous = resume == null ? null : readResumable(resume);
+        SearchReport previous = resume == null ? null : Searcher.resumable(resume);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String startedAt = previous != null
-                ? previous.run().startedAt()
-                : Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
-        LoadModel first = openLoop ? new LoadModel.Open(min, arrivals) : new LoadModel.Closed((int) Math.round(min));
         try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
-            // Every probe has the same lengths: one that cannot fit the server's context is refused before any.
-            endpoint.checkFits(
-                    work,
-                    new MeasurementRequest(first, work.workload(), RunLength.requests(1), seed, null, 0, 0, sessions));
-            Path dir = resume != null ? resume : output.runDirectory("search");
-            LoadPoints points =
-                    endpoint.points("search", startedAt, first, seed, work, workload.promptSalt(), dir, sloList);
-            if (!virtual) points.withProgress(err);
-            if (sessions != null) points.withSessions(sessions);
-            points.withChunkTimes(records.chunkTimes);
-            RunInfo info = points.runInfo();
-            SearchRun run = new SearchRun(search, info, virtual, points);
-            if (previous != null) run.resuming(previous, points::finished);
-            SearchReport done = run.run((sofar, progress) -> {
-                RunFiles.writeAtomically(dir.resolve("search.json"), SearchJson.write(sofar));
-                if (format == OutputFormat.TABLE) {
-                    out.println(SearchJson.progressLine(
-                            sofar, progress, search.goodputUnit().rateUnit()));
-                    out.flush();
-                }
-            });
-            RunFiles.writeAtomically(dir.resolve("search.json"), SearchJson.write(done));
-            RunFiles.write(dir.resolve("search.csv"), SearchJson.csv(done));
+            Path[] dir = {resume};
+            Searcher.Result r = new Searcher(endpoint, search, work)
+                    .run(
+                            () -> dir[0] = resume != null ? resume : output.runDirectory("search"),
+                            previous,
+                            workload.promptSalt(),
+                            records.chunkTimes,
+                            target.virtual() ? null : err,
+                            (sofar, progress) -> {
+                                if (format == OutputFormat.TABLE) {
+                                    out.println(SearchJson.progressLine(
+                                            sofar,
+                                            progress,
+                                            search.goodputUnit().rateUnit()));
+                                    out.flush();
+                                }
+                            });
+            SearchReport done = r.report();
             switch (format) {
                 case JSON -> out.print(SearchJson.write(done));
                 case CSV -> out.print(SearchJson.csv(done));
                 case TABLE -> out.print(SearchJson.answer(done));
             }
             out.flush();
-            if (run.reused() > 0)
-                err.println("resumed: " + run.reused() + " finished probe(s) reused, "
-                        + (done.probes().size() - run.reused()) + " measured now");
-            output.finish(dir, err);
+            if (r.reused() > 0)
+                err.println("resumed: " + r.reused() + " finished probe(s) reused, "
+                        + (done.probes().size() - r.reused()) + " measured now");
+            output.finish(dir[0], err);
             err.flush();
             return ExitCodes.OK;
         }
@@ -264,13 +235,5 @@ public final class SearchCommand implements Callable<Integer> {
             default ->
                 throw new BadInputException("bad --load-unit '" + loadUnit + "': valid values are requests, sessions");
         };
-    }
-
-    private static SearchReport readResumable(Path dir) {
-        Path file = dir.resolve("search.json");
-        if (!Files.isRegularFile(file)) {
-            throw new BadInputException("--resume " + dir + ": no search.json there; give the directory of a search");
-        }
-        return SearchJson.read(file);
     }
 }

@@ -1,7 +1,5 @@
 package dev.headroom.cli;
 
-import dev.headroom.cli.app.Endpoint;
-import dev.headroom.cli.app.LoadPoints;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
@@ -10,6 +8,8 @@ import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.RunFiles;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SweepJson;
+import dev.headroom.runner.Endpoint;
+import dev.headroom.runner.LoadPoints;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;

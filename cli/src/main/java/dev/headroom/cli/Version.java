@@ -1,12 +1,12 @@
 package dev.headroom.cli;
 
+import dev.headroom.runner.ToolVersion;
 import picocli.CommandLine;
 
 /** The tool version from the jar manifest ("dev" when run from classes). */
 public final class Version implements CommandLine.IVersionProvider {
     public static String get() {
-        String v = Version.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
+        return ToolVersion.get();
     }
 
     @Override

@@ -104,9 +104,8 @@ public final class WorkloadOptions {
             paramLabel = "cl100k|o200k|FILE",
             description =
                     "Client tokenizer for hitting --isl when the server has no /tokenize: a named tiktoken encoding "
-                            + "(cached, or fetched once and hash-checked), a model's tokenizer.json (byte-level BPE) "
-                            + "or a "
-                            + "tiktoken rank file (*.tiktoken).")
+                            + "(bundled), a model's tokenizer.json (any Hugging Face tokenizer) or a tiktoken rank "
+                            + "file (*.tiktoken).")
     String tokenizer;
 
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class SloJudgeTest {
     private static final int REQUESTS = 51;
 
-    /** Request i's chunks every 300 + 3i µs from its send at 0: ttft, ttft_from_send, itl and tpot are that, e2e 4×. */
+    /** Request i's chunks every 300 + 3i µs from its send at 0: ttft, ttft_from_send, itl, tpot that; e2e 4×. */
     static List<RequestRecord> spread() {
         List<RequestRecord> out = new ArrayList<>();
         for (int i = 0; i < REQUESTS; i++) {

@@ -50,36 +50,98 @@ class ClientTokenizerTest {
     }
 
     @Test
-    void huggingFaceByteLevelBpe(@TempDir Path dir) throws IOException {
-        // GPT-2's byte-to-unicode mapping writes a space as 'Ġ'.
-        String json = "{\"model\":{\"type\":\"BPE\",\"vocab\":{},\"merges\":[\"t h\",\"th e\",\"Ġ t\",\"Ġ the\"]},"
-                + "\"pre_tokenizer\":{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":true},"
-                + "\"post_processor\":{\"type\":\"TemplateProcessing\","
-                + "\"single\":[{\"SpecialToken\":{\"id\":\"<s>\"}}]}}";
+    void namedEncodingsAreBundledAndCountAsTiktokenDoes() {
+        // tiktoken: "hello world" is 2 tokens in both; cl100k splits digits in threes.
+        assertEquals(2, ClientTokenizer.load("cl100k").count("hello world"));
+        assertEquals(2, ClientTokenizer.load("o200k_base").count("hello world"));
+        assertEquals(3, ClientTokenizer.load("cl100k").count("1234567"), "123 456 7");
+        assertEquals("o200k_base", ClientTokenizer.load("O200K").name());
+        assertEquals(0, ClientTokenizer.load("cl100k").specialTokens());
+    }
+
+    /** GPT-2's byte-to-unicode mapping: the printable bytes as themselves, the rest from U+0100 on. */
+    private static String byteLevel(int b) {
+        boolean printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+        int n = 0;
+        for (int i = 0; i < b; i++) {
+            if (!((i >= '!' && i <= '~') || (i >= 0xA1 && i <= 0xAC) || (i >= 0xAE && i <= 0xFF))) n++;
+        }
+        return String.valueOf((char) (printable ? b : 256 + n));
+    }
+
+    @Test
+    void huggingFaceByteLevelBpeWithABeginningOfSequenceToken(@TempDir Path dir) throws IOException {
+        var json = new ObjectMapper().createObjectNode();
+        var model = json.putObject("model").put("type", "BPE");
+        var vocab = model.putObject("vocab");
+        for (int b = 0; b < 256; b++) vocab.put(byteLevel(b), b);
+        String[] merged = {"th", "the", "Ġt", "Ġthe"};
+        for (int k = 0; k < merged.length; k++) vocab.put(merged[k], 256 + k);
+        model.putArray("merges").add("t h").add("th e").add("Ġ t").add("Ġ the");
+        json.putArray("added_tokens")
+                .addObject()
+                .put("id", 260)
+                .put("content", "<s>")
+                .put("special", true)
+                .put("single_word", false)
+                .put("lstrip", false)
+                .put("rstrip", false)
+                .put("normalized", false);
+        json.putObject("pre_tokenizer")
+                .put("type", "ByteLevel")
+                .put("add_prefix_space", false)
+                .put("trim_offsets", true)
+                .put("use_regex", true);
+        var post = json.putObject("post_processor").put("type", "TemplateProcessing");
+        post.putArray("single")
+                .addObject()
+                .putObject("SpecialToken")
+                .put("id", "<s>")
+                .put("type_id", 0);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) post.get("single"))
+                .addObject()
+                .putObject("Sequence")
+                .put("id", "A")
+                .put("type_id", 0);
+        post.putArray("pair").addObject().putObject("Sequence").put("id", "A").put("type_id", 0);
+        var bos = post.putObject("special_tokens").putObject("<s>").put("id", "<s>");
+        bos.putArray("ids").add(260);
+        bos.putArray("tokens").add("<s>");
+        Path f = dir.resolve("tokenizer.json");
+        Files.writeString(f, json.toString());
+        ClientTokenizer t = ClientTokenizer.load(f.toString());
+        assertEquals(2, t.count("the the"), "'the' and ' the' are one token each");
+        assertEquals(3, t.count("xyz"), "no merges: one token per byte");
+        assertEquals(1, t.specialTokens(), "<s> before every prompt");
+    }
+
+    @Test
+    void huggingFaceTokenizersOfOtherModelTypesLoadToo(@TempDir Path dir) throws IOException {
+        // A WordLevel model (no BPE at all) with a whitespace pre-tokenizer and a lowercasing normalizer.
+        String json = "{\"model\":{\"type\":\"WordLevel\",\"vocab\":{\"the\":0,\"cat\":1,\"[UNK]\":2},"
+                + "\"unk_token\":\"[UNK]\"},\"normalizer\":{\"type\":\"Lowercase\"},"
+                + "\"pre_tokenizer\":{\"type\":\"Whitespace\"}}";
         Path f = dir.resolve("tokenizer.json");
         Files.writeString(f, json);
         ClientTokenizer t = ClientTokenizer.load(f.toString());
-        assertEquals(2, t.count("the the"));
-        assertEquals(1, t.specialTokens());
-        // Merges given as pairs (newer tokenizer.json) work the same.
-        Files.writeString(
-                f,
-                json.replace(
-                        "[\"t h\",\"th e\",\"Ġ t\",\"Ġ the\"]",
-                        "[[\"t\",\"h\"],[\"th\",\"e\"],[\"Ġ\",\"t\"],[\"Ġ\",\"the\"]]"));
-        assertEquals(2, ClientTokenizer.load(f.toString()).count("the the"));
+        assertEquals(4, t.count("The cat THE dog"), "dog is [UNK], still one token");
+        assertEquals(0, t.specialTokens());
     }
 
     @Test
     void unsupportedOrMissingFilesAreNamed(@TempDir Path dir) throws IOException {
-        Path sp = dir.resolve("tokenizer.json");
-        Files.writeString(sp, "{\"model\":{\"type\":\"Unigram\"}}");
-        var e = assertThrows(IllegalArgumentException.class, () -> ClientTokenizer.load(sp.toString()));
-        assertTrue(e.getMessage().contains("byte-level BPE"), e.getMessage());
+        Path bad = dir.resolve("tokenizer.json");
+        Files.writeString(bad, "{\"model\":{\"type\":\"Nonsense\"}}");
+        var e = assertThrows(IllegalArgumentException.class, () -> ClientTokenizer.load(bad.toString()));
+        assertTrue(e.getMessage().contains("tokenizer.json") && e.getMessage().contains("tokenizers"), e.getMessage());
         var m = assertThrows(
                 IllegalArgumentException.class,
                 () -> ClientTokenizer.load(dir.resolve("nope.json").toString()));
         assertTrue(m.getMessage().contains("nope.json"), m.getMessage());
+        Path rank = dir.resolve("x.tiktoken");
+        Files.writeString(rank, "not-a-rank-line\n");
+        var r = assertThrows(IllegalArgumentException.class, () -> ClientTokenizer.load(rank.toString()));
+        assertTrue(r.getMessage().contains("line 1"), r.getMessage());
     }
 
     @Test

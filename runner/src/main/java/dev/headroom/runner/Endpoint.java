@@ -1,8 +1,8 @@
-package dev.headroom.cli.app;
+package dev.headroom.runner;
 
-import dev.headroom.cli.Version;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Measurer;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.ServerFacts;
 import dev.headroom.model.ServerFacts.ServerKind;
@@ -23,7 +23,8 @@ import java.util.Map;
 
 /**
  * What a measuring command measures: a server over HTTP (a real one, or the embedded simulator started for the
- * command and stopped with it), or the simulator on its virtual clock. Closing it stops an embedded simulator.
+ * command and stopped with it), the simulator on its virtual clock, or any other {@link Measurer} (remote workers,
+ * a test's fake). Closing it stops an embedded simulator.
  */
 public final class Endpoint implements AutoCloseable {
     private static final String VIRTUAL_URL = "virtual://simulator";
@@ -34,6 +35,10 @@ public final class Endpoint implements AutoCloseable {
     private final EngineConfig simulator;
     private final String api;
     private final ServerKind imitates;
+    /** Any other measurer (remote workers, a test's fake), with the URL its results record; null otherwise. */
+    private final Measurer measurer;
+
+    private final String measurerUrl;
     /** What the server said about itself, asked once per command. */
     private ServerFacts facts;
 
@@ -46,7 +51,11 @@ public final class Endpoint implements AutoCloseable {
             String apiKeyOrigin,
             EngineConfig simulator,
             String api,
-            ServerKind imitates) {
+            ServerKind imitates,
+            Measurer measurer,
+            String measurerUrl) {
+        this.measurer = measurer;
+        this.measurerUrl = measurerUrl;
         this.server = server;
         this.target = target;
         this.apiKeyOrigin = apiKeyOrigin;
@@ -58,7 +67,7 @@ public final class Endpoint implements AutoCloseable {
     /** A server reached over HTTP; {@code server} is the embedded simulator serving it, or null for a real one. */
     public static Endpoint http(SimServer server, Target target, String apiKeyOrigin, EngineConfig simulator) {
         return new Endpoint(
-                server, target, apiKeyOrigin, simulator, target.api().wireName(), null);
+                server, target, apiKeyOrigin, simulator, target.api().wireName(), null, null, null);
     }
 
     /**
@@ -66,7 +75,15 @@ public final class Endpoint implements AutoCloseable {
      * the simulator answers questions about itself as {@code imitates} would.
      */
     public static Endpoint virtual(EngineConfig simulator, String api, ServerKind imitates) {
-        return new Endpoint(null, null, null, simulator, api, imitates);
+        return new Endpoint(null, null, null, simulator, api, imitates, null, null);
+    }
+
+    /**
+     * Any measurer of load points, its results recorded as from {@code url}; it states nothing about itself and
+     * refuses no load point before it runs.
+     */
+    public static Endpoint of(Measurer measurer, String url) {
+        return new Endpoint(null, null, null, null, "chat", null, measurer, url);
     }
 
     /**
@@ -74,6 +91,7 @@ public final class Endpoint implements AutoCloseable {
      * server states it; on the virtual clock, the simulator's): before anything is written.
      */
     public void checkFits(WorkloadSpec workload, MeasurementRequest point) {
+        if (measurer != null) return;
         if (target != null) new Probe(target).knowing(facts()).checkFits(workload, point);
         else VirtualEngine.checkFits(simulator, point);
     }
@@ -88,6 +106,7 @@ public final class Endpoint implements AutoCloseable {
     }
 
     private ServerFacts read() {
+        if (measurer != null) return ServerFacts.unknown();
         if (target != null) return ServerIntrospection.read(target);
         String served = simulator.model().servedName();
         return ServerIntrospection.read(new ServerIntrospection.Source() {
@@ -130,12 +149,28 @@ public final class Endpoint implements AutoCloseable {
             Path dir,
             List<Slo> slos) {
         boolean reuseAsked = prompts.sharedPrefixTokens() > 0 || prompts.dataset() != null;
+        if (measurer != null) {
+            RunInfo run = new RunInfo(
+                    ToolVersion.get(),
+                    startedAt,
+                    measurerUrl,
+                    "(the measurer's)",
+                    api,
+                    null,
+                    load,
+                    0,
+                    0,
+                    prompts.describe(),
+                    "the measurer's",
+                    seed);
+            return new LoadPoints(command, measurer, run, Map.of("url", measurerUrl), null, reuseAsked, dir, slos);
+        }
         String sim = simulator == null ? null : simulator.describe();
         if (target == null) {
             sim += ", virtual clock"; // every result of it says it was simulated, not measured
             String model = simulator.model().servedName();
             RunInfo run = new RunInfo(
-                    Version.get(),
+                    ToolVersion.get(),
                     startedAt,
                     VIRTUAL_URL,
                     model,
@@ -156,7 +191,7 @@ public final class Endpoint implements AutoCloseable {
         }
         String model = target.model() == null ? "(first listed)" : target.model();
         RunInfo run = new RunInfo(
-                Version.get(),
+                ToolVersion.get(),
                 startedAt,
                 target.baseUrl().toString(),
                 model,
@@ -182,8 +217,14 @@ public final class Endpoint implements AutoCloseable {
                 .withMetrics(metricsUrl, metricsInterval);
     }
 
+    /** Whether it is the simulator on its virtual clock (no HTTP, no client to judge). */
+    public boolean isVirtual() {
+        return target == null && measurer == null;
+    }
+
     /** The measured server's base URL ({@value #VIRTUAL_URL} on the virtual clock). */
     public String url() {
+        if (measurer != null) return measurerUrl;
         return target == null ? VIRTUAL_URL : target.baseUrl().toString();
     }
 

@@ -1,4 +1,4 @@
-package dev.headroom.cli.app;
+package dev.headroom.runner;
 
 import dev.headroom.model.RequestRecord;
 import java.io.PrintWriter;

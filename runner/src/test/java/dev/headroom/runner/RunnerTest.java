@@ -1,0 +1,98 @@
+package dev.headroom.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RunLength;
+import dev.headroom.model.SearchReport;
+import dev.headroom.model.Slo;
+import dev.headroom.model.Workload;
+import dev.headroom.optimizer.SearchSpec;
+import dev.headroom.probe.WorkloadSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunnerTest {
+    private static final Workload WORK = Workload.fixed(10, 8);
+
+    @Test
+    void aLoadPointOnAFakeTargetWritesEveryFileAndATypedResult(@TempDir Path tmp) throws IOException {
+        Slo slo = Slo.parse("error_rate<=10%");
+        MeasurementRequest point =
+                new MeasurementRequest(new LoadModel.Closed(4), WORK, RunLength.requests(100), 7, null);
+        try (Endpoint fake = Endpoint.of(new FakeServer(10, 8, 20), "fake://server")) {
+            ProbeReport r = fake.points(
+                            "probe",
+                            "2026-12-03T00:00:00Z",
+                            point.load(),
+                            7,
+                            WorkloadSpec.of(WORK),
+                            "salt",
+                            tmp,
+                            List.of(slo))
+                    .measure(tmp, point);
+            assertEquals(95, r.summary().counts().completed());
+            assertEquals(5, r.summary().counts().failed());
+            assertEquals(40.0, r.summary().distribution("ttft_ms").p50(), 0.1, "10 ms per user, 4 users");
+            assertTrue(r.summary().sloPass(), "5 % failed meets error_rate<=10%");
+            assertEquals("fake://server", r.run().url());
+        }
+        for (String f : List.of("config.yaml", "requests.jsonl", "requests.csv", "histograms.hlog", "summary.json")) {
+            assertTrue(Files.size(tmp.resolve(f)) > 0, f);
+        }
+        assertEquals(100, Files.readAllLines(tmp.resolve("requests.jsonl")).size(), "every request kept");
+        JsonNode summary =
+                new ObjectMapper().readTree(tmp.resolve("summary.json").toFile());
+        assertEquals(95, summary.at("/counts/completed").asInt());
+        assertTrue(summary.get("slo_pass").asBoolean());
+    }
+
+    @Test
+    void aSearchRunsThroughTheRunnerAndFindsTheFakeServersBoundary(@TempDir Path tmp) throws IOException {
+        // TTFT is 10 ms per user: 19 users meet ttft:p95<200ms, 20 do not.
+        SearchSpec spec = new SearchSpec(
+                SearchSpec.Objective.MAX_CONCURRENCY,
+                List.of(Slo.parse("ttft:p95<200ms")),
+                1,
+                256,
+                0.05,
+                20,
+                WORK,
+                RunLength.requests(120),
+                new ArrivalProcess.Poisson(),
+                3);
+        List<Integer> seen = new ArrayList<>();
+        SearchReport done;
+        try (Endpoint fake = Endpoint.of(new FakeServer(10, 8, 0), "fake://server")) {
+            Searcher.Result r = new Searcher(fake, spec, WorkloadSpec.of(WORK))
+                    .run(
+                            () -> tmp,
+                            null,
+                            "salt",
+                            false,
+                            null,
+                            (sofar, p) -> seen.add(sofar.probes().size()));
+            done = r.report();
+            assertEquals(0, r.reused());
+        }
+        assertEquals(19, done.value(), 0, "ci " + done.ciLow() + " .. " + done.ciHigh());
+        assertEquals(done.probes().size(), seen.size(), "the listener saw every probe");
+        JsonNode json = new ObjectMapper().readTree(tmp.resolve("search.json").toFile());
+        assertEquals(done.probes().size(), json.get("probes").size());
+        assertTrue(Files.size(tmp.resolve("search.csv")) > 0);
+        for (SearchReport.Probe p : done.probes()) {
+            assertTrue(Files.isRegularFile(tmp.resolve(p.dir()).resolve("summary.json")), p.dir());
+        }
+    }
+}
