@@ -5,7 +5,6 @@ import dev.headroom.reports.FidelityJson;
 import dev.headroom.runner.Calibrator;
 import dev.headroom.runner.Endpoint;
 import dev.headroom.sim.engine.EngineConfig;
-import dev.headroom.sim.fidelity.Calibration;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -112,9 +111,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     public Integer call() {
         OutputFormat format = output.format();
         Calibrator.Settings settings = new Calibrator.Settings(seed, scale, folds, checks, target.firstTokenTimeout());
-        EngineConfig assumed = checkOnly != null
-                ? Calibration.read(checkOnly)
-                : Calibrator.twinBase(twinHardware, twinModel, twinTp, twinWeights, twinKv);
+        // A --check-only file is read by the check itself, before any load.
+        EngineConfig assumed =
+                checkOnly != null ? null : Calibrator.twinBase(twinHardware, twinModel, twinTp, twinWeights, twinKv);
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         target.validate(Calibrator.WORKLOAD);
         PrintWriter out = spec.commandLine().getOut();
