@@ -3,11 +3,11 @@ package dev.headroom.cli;
 import dev.headroom.model.plan.Comparison;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.optimizer.plan.Comparer;
-import dev.headroom.optimizer.plan.Planner;
 import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
 import dev.headroom.reports.PlanTable;
 import dev.headroom.reports.RunFiles;
+import dev.headroom.runner.PlanSetup;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -42,8 +42,8 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         OutputFormat format = output.format();
         output.checkOut();
-        PlanInputOptions.Inputs in = inputs.read(spec.commandLine().getErr());
-        Plan plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
+        PlanSetup.Inputs in = inputs.read(spec.commandLine().getErr());
+        Plan plan = in.plan();
         Comparison c = new Comparer(in.policy()).compare(plan);
         Path dir = output.runDirectory("compare");
         String json = PlanJson.write(

@@ -86,7 +86,7 @@ final class ConfigFile {
 
     private static OptionSpec option(CommandSpec spec, String key) {
         if (key.equals("config") || key.equals("help") || key.equals("version")) return null;
-        return spec.findOption(SimulatorOptions.canonical("--" + key));
+        return spec.findOption(SimulatorAliases.canonical("--" + key));
     }
 
     /** The option's arguments from a YAML value, unless the command line sets that option itself. */

@@ -45,15 +45,6 @@ public final class LoadOptions {
         return ThinkTime.parse(thinkTime);
     }
 
-    /** Independent users' think time: a fixed wait. */
-    double fixedThinkSeconds() {
-        if (!(thinkTime() instanceof ThinkTime.Fixed f)) {
-            throw new BadInputException("bad --think-time '" + thinkTime + "': a distribution needs --sessions or "
-                    + "--session-rate; independent users wait a fixed DURATION");
-        }
-        return f.seconds();
-    }
-
     /** Open loop at {@code rate} requests/s with the chosen arrival process. */
     LoadModel open(double rate) {
         ArrivalProcess a = switch (arrival.trim().toLowerCase(Locale.ROOT)) {

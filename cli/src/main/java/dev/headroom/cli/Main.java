@@ -19,7 +19,7 @@ public final class Main {
     public static int execute(CommandLine cl, String[] args) {
         String[] expanded;
         try {
-            expanded = ConfigFile.expand(cl, SimulatorOptions.canonical(cl, args));
+            expanded = ConfigFile.expand(cl, SimulatorAliases.canonical(cl, args));
         } catch (BadInputException e) {
             cl.getErr().println(cl.getColorScheme().errorText("error: " + e.getMessage()));
             cl.getErr().flush();

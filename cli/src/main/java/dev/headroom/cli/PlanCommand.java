@@ -1,17 +1,12 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.BadInputException;
-import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.Verification;
-import dev.headroom.model.plan.WorkloadClass;
-import dev.headroom.optimizer.plan.PlanVerification;
-import dev.headroom.optimizer.plan.Planner;
 import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
 import dev.headroom.reports.PlanTable;
 import dev.headroom.reports.RunFiles;
-import dev.headroom.sim.SimulatedFleet;
+import dev.headroom.runner.PlanSetup;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -71,19 +66,10 @@ public final class PlanCommand implements Callable<Integer> {
     public Integer call() {
         OutputFormat format = output.format();
         output.checkOut();
-        PlanInputOptions.Inputs in = inputs.read(spec.commandLine().getErr());
-        Plan plan;
-        try {
-            plan = new Planner(in.policy()).plan(in.forecast(), in.options(), in.capacities());
-        } catch (Planner.MissingCapacityException e) {
-            throw new BadInputException(howToMeasure(e.workloadClass(), e.option()), e);
-        }
-        if (verify && !(verifySeconds >= 10))
-            throw new BadInputException("--verify-seconds must be >= 10, got " + verifySeconds);
+        PlanSetup.Inputs in = inputs.read(spec.commandLine().getErr());
+        Plan plan = in.plan();
         // Verify before making the run directory: a catalog that cannot be simulated leaves nothing half-written.
-        List<Verification> checks = verify
-                ? PlanVerification.verify(plan, verifySeconds, inputs.seed, new SimulatedFleet(in.twins()))
-                : List.of();
+        List<Verification> checks = verify ? in.verify(plan, verifySeconds, inputs.seed) : List.of();
         Path dir = output.runDirectory("plan");
         String json = PlanJson.write(
                 plan,
@@ -104,14 +90,5 @@ public final class PlanCommand implements Callable<Integer> {
         out.flush();
         output.finish(dir, spec.commandLine().getErr());
         return ExitCodes.OK;
-    }
-
-    /** The missing capacity, as the command that would measure it. */
-    private static String howToMeasure(WorkloadClass wc, CatalogOption o) {
-        return "no capacity for class " + wc.name() + " on option " + o.name() + ": measure it on that hardware, e.g. "
-                + "./headroom search --objective max-rate --slo '" + wc.slo() + "' --isl " + Math.round(wc.isl())
-                + " --osl " + Math.round(wc.osl()) + " --url <" + o.name() + " server>, then add --capacity "
-                + wc.name() + "@" + o.name() + "=<that run>/search.json, or model it: --capacity-model " + o.name()
-                + "=stock (or =<calibrate run>/calibration.yaml), or leave the option out with --option";
     }
 }

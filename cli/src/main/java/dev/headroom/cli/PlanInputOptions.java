@@ -1,24 +1,10 @@
 package dev.headroom.cli;
 
-import dev.headroom.cli.plan.CapacityInputs;
-import dev.headroom.model.BadInputException;
-import dev.headroom.model.plan.Capacity;
-import dev.headroom.model.plan.CapacityModel;
-import dev.headroom.model.plan.CatalogOption;
-import dev.headroom.model.plan.Forecast;
-import dev.headroom.model.plan.Policy;
-import dev.headroom.model.plan.PricingTier;
-import dev.headroom.optimizer.plan.ModelledCapacities;
-import dev.headroom.reports.plan.PlanInputs;
-import dev.headroom.sim.SimulatedReplicas;
-import dev.headroom.sim.engine.EngineConfig;
-import dev.headroom.sim.profile.Profiles;
+import dev.headroom.runner.PlanSetup;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** The inputs {@code plan} and {@code compare} share: forecast, catalog, capacities, policy. */
@@ -80,87 +66,16 @@ public final class PlanInputOptions {
             description = "Plan only these catalog options (repeatable; default: all).")
     List<String> only;
 
-    /**
-     * Everything read and validated, modelled capacities included.
-     *
-     * @param twins by option, the calibrated engine that stands for its replicas (for --verify)
-     */
-    record Inputs(
-            Forecast forecast,
-            List<CatalogOption> options,
-            List<Capacity> capacities,
-            Policy policy,
-            Map<String, EngineConfig> twins) {}
+    /** The options as the runner's value. */
+    PlanSetup setup() {
+        return new PlanSetup(forecast, catalog, capacity, capacityModel, seed, policy, pricing, only);
+    }
 
     /** Reads the inputs, and runs the modelled searches (telling {@code err} of each). */
-    Inputs read(PrintWriter err) {
-        Forecast f = PlanInputs.forecast(forecast);
-        List<CatalogOption> all = PlanInputs.catalog(catalog, Profiles.listPrices());
-        List<CatalogOption> options = all;
-        if (only != null && !only.isEmpty()) {
-            options = new ArrayList<>();
-            for (String name : only) {
-                CatalogOption o = all.stream()
-                        .filter(x -> x.name().equals(name))
-                        .findFirst()
-                        .orElseThrow(() -> new BadInputException("--option " + name + " is not in the catalog; it has "
-                                + all.stream().map(CatalogOption::name).toList()));
-                options.add(o);
-            }
-        }
-        List<Capacity> caps = CapacityInputs.parse(capacity);
-        for (Capacity c : caps) {
-            if (f.classes().stream().noneMatch(k -> k.name().equals(c.workloadClass()))) {
-                throw new BadInputException("--capacity " + c.workloadClass() + "@" + c.option() + ": no class "
-                        + c.workloadClass() + " in the forecast; it has "
-                        + f.classes().stream().map(k -> k.name()).toList());
-            }
-            if (all.stream().noneMatch(o -> o.name().equals(c.option()))) {
-                throw new BadInputException("--capacity " + c.workloadClass() + "@" + c.option() + ": no option "
-                        + c.option() + " in the catalog; it has "
-                        + all.stream().map(CatalogOption::name).toList());
-            }
-        }
-        Policy p = PlanInputs.policy(policy);
-        if (pricing != null) {
-            p = new Policy(
-                    p.utilizationTarget(),
-                    p.redundancy(),
-                    p.hourly(),
-                    p.minReplicas(),
-                    PricingTier.parse(pricing),
-                    p.hoursPerMonth());
-        }
-        final Policy chosen = p;
-        for (CatalogOption o : options) o.replicaHourPrice(chosen.pricing()); // fails early, naming the option and tier
-        List<String> names = options.stream().map(CatalogOption::name).toList();
-        List<CapacityModel> models = new ArrayList<>();
-        Map<String, EngineConfig> twins = new LinkedHashMap<>();
-        for (String spec : capacityModel) {
-            int eq = spec.indexOf('=');
-            if (eq <= 0 || eq == spec.length() - 1) {
-                throw new BadInputException("bad --capacity-model '" + spec + "': give OPTION=stock or "
-                        + "OPTION=calibration.yaml (a file written by headroom calibrate)");
-            }
-            String name = spec.substring(0, eq), what = spec.substring(eq + 1);
-            CatalogOption o = all.stream()
-                    .filter(x -> x.name().equals(name))
-                    .findFirst()
-                    .orElseThrow(() -> new BadInputException("--capacity-model " + spec + ": no option " + name
-                            + " in the catalog; it has "
-                            + all.stream().map(CatalogOption::name).toList()));
-            if (models.stream().anyMatch(m -> m.option().equals(name))) {
-                throw new BadInputException("--capacity-model: option " + name + " is given twice");
-            }
-            models.add(SimulatedReplicas.model(o, what, seed));
-            if (!what.equals("stock")) twins.put(name, SimulatedReplicas.twin(o, Path.of(what), seed));
-        }
-        List<Capacity> measured =
-                caps.stream().filter(c -> names.contains(c.option())).toList();
-        List<Capacity> complete = ModelledCapacities.complete(f, options, measured, models, seed, line -> {
+    PlanSetup.Inputs read(PrintWriter err) {
+        return setup().read(line -> {
             err.println(line);
             err.flush();
         });
-        return new Inputs(f, options, complete, p, twins);
     }
 }

@@ -1,18 +1,14 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.BadInputException;
-import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
-import dev.headroom.model.ThinkTime;
-import dev.headroom.probe.Trace;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SummaryJson;
 import dev.headroom.runner.Endpoint;
-import dev.headroom.sim.VirtualEngine;
+import dev.headroom.runner.ProbePlan;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -71,50 +67,13 @@ public final class ProbeCommand implements Callable<Integer> {
         OutputFormat format = output.format();
         List<Slo> slos = run.slos();
         WorkloadSpec work = workload.toSpec();
-        MeasurementRequest plan;
-        if (work.trace() != null && work.trace().hasSessions()) {
-            if (point.mode != null) {
-                throw new BadInputException("--trace: a session trace sets when each session starts; drop "
-                        + "--concurrency/--rate/--sessions/--session-rate");
-            }
-            if (load.thinkTime().meanSeconds() > 0) {
-                throw new BadInputException("--think-time: a session trace says when each turn is due; drop it");
-            }
-            int most = work.trace().sessionList().stream()
-                    .mapToInt(Trace.Session::turns)
-                    .max()
-                    .orElse(1);
-            var conversations = sessions.toSpec(true, ThinkTime.NONE, most);
-            var starts = work.trace().sessionArrivals();
-            plan = run.planForSessionTrace(
-                    new LoadModel.Open(starts.meanRate(), starts),
-                    load,
-                    work.workload(),
-                    work.trace().size(),
-                    conversations);
-        } else if (work.trace() != null) {
-            if (point.mode != null) throw new BadInputException("--trace sets the arrivals; drop --concurrency/--rate");
-            var replay = work.trace().arrivals();
-            plan = run.planForTrace(
-                    new LoadModel.Open(replay.meanRate(), replay),
-                    load,
-                    work.workload(),
-                    work.trace().size());
-        } else {
-            int datasetTurns = work.dataset() == null
-                    ? 0
-                    : work.dataset().conversations().stream()
-                            .mapToInt(c -> c.turns())
-                            .max()
-                            .orElse(0);
-            var conversations = sessions.toSpec(point.sessions(), load.thinkTime(), datasetTurns);
-            if (conversations != null && target.virtual()) VirtualEngine.checkSessions(conversations);
-            if (conversations != null && work.sharedPrefixTokens() > 0) {
-                throw new BadInputException("sessions build their own prompts: drop --shared-prefix "
-                        + "(--system-prompt-tokens is the prefix sessions share)");
-            }
-            plan = run.plan(point.toLoad(load, 8), load, work.workload(), conversations);
-        }
+        MeasurementRequest plan = run.plan(load)
+                .probe(
+                        point.mode == null ? null : point.toLoad(load, ProbePlan.DEFAULT_CONCURRENCY),
+                        point.sessions(),
+                        work,
+                        sessions.settings(),
+                        target.virtual());
         Slo.requireSessionsFor(slos, plan.sessions() != null);
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work); // everything checked before anything is written

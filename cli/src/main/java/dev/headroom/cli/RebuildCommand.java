@@ -1,19 +1,14 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.BadInputException;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SummaryJson;
 import dev.headroom.reports.SummaryRebuild;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,7 +39,7 @@ public final class RebuildCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         OutputFormat f = format.format();
-        List<Path> points = points(dir);
+        List<Path> points = SummaryRebuild.points(dir);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         for (Path p : points) {
@@ -62,33 +57,11 @@ public final class RebuildCommand implements Callable<Integer> {
             }
             out.flush();
             err.println(p + ": " + r.requests() + " requests; itl "
-                    + switch (r.itl()) {
-                        case CHUNK_TIMES -> "from every chunk's time";
-                        case HISTOGRAM_LOG -> "from the run's histograms.hlog (its lines have no chunk times)";
-                        case NONE -> "not rebuilt: the lines have no chunk times (measure with --chunk-times)";
-                    }
+                    + r.itl().said()
                     + (r.described() ? "" : "; how lengths were hit, connections, client and server metrics: unknown"));
             err.println("summary: " + p.resolve("summary.json"));
         }
         err.flush();
         return ExitCodes.OK;
-    }
-
-    /** DIR itself when it is a load point, else its subdirectories that are (a sweep's or search's points). */
-    private static List<Path> points(Path dir) {
-        if (Files.isRegularFile(dir.resolve("requests.jsonl"))) return List.of(dir);
-        if (!Files.isDirectory(dir)) throw new BadInputException("rebuild: " + dir + " is not a directory");
-        try (Stream<Path> s = Files.list(dir)) {
-            List<Path> found = s.filter(p -> Files.isRegularFile(p.resolve("requests.jsonl")))
-                    .sorted()
-                    .toList();
-            if (found.isEmpty()) {
-                throw new BadInputException("rebuild: " + dir + " holds no requests.jsonl, nor does any directory in "
-                        + "it; valid: a probe's run directory, or a sweep's or search's");
-            }
-            return found;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -1,11 +1,8 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.LoadModel;
-import dev.headroom.model.MeasurementRequest;
-import dev.headroom.model.RunLength;
-import dev.headroom.model.SessionSpec;
 import dev.headroom.model.Slo;
-import dev.headroom.model.Workload;
+import dev.headroom.runner.ProbePlan;
+import dev.headroom.runner.RunSettings;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -25,8 +22,6 @@ public final class RunOptions {
             defaultValue = "0",
             description = "Measure this many requests after warm-up.")
     int requests;
-
-    static final Duration DEFAULT_WARMUP = Duration.ofSeconds(5);
 
     @Option(
             names = "--warmup",
@@ -78,69 +73,13 @@ public final class RunOptions {
         return slos.stream().map(Slo::parse).toList();
     }
 
-    /** One load point, validated: {@code loadModel} with these options' length, warm-up, ramp and grace. */
-    MeasurementRequest plan(LoadModel loadModel, LoadOptions load, Workload workload) {
-        return plan(loadModel, load, workload, null);
+    /** The options as the runner's value. */
+    RunSettings settings() {
+        return new RunSettings(duration, requests, warmup, warmupRequests, ramp, grace, seed);
     }
 
-    /** As above, each user or arrival a session of {@code sessions} (null: independent requests). */
-    MeasurementRequest plan(LoadModel loadModel, LoadOptions load, Workload workload, SessionSpec sessions) {
-        return point(loadModel, load, workload, effectiveDuration(), requests, sessions);
-    }
-
-    /** A replayed trace runs to its end unless --duration or --requests says otherwise. */
-    MeasurementRequest planForTrace(LoadModel loadModel, LoadOptions load, Workload workload, int traceSize) {
-        return point(
-                loadModel, load, workload, duration, requests > 0 || duration != null ? requests : traceSize, null);
-    }
-
-    /** A session trace's replay: every traced turn once (unless a count or duration is given), as sessions. */
-    MeasurementRequest planForSessionTrace(
-            LoadModel loadModel, LoadOptions load, Workload workload, int traceTurns, SessionSpec sessions) {
-        return point(
-                loadModel,
-                load,
-                workload,
-                duration,
-                requests > 0 || duration != null ? requests : traceTurns,
-                sessions);
-    }
-
-    private MeasurementRequest point(
-            LoadModel loadModel, LoadOptions load, Workload workload, Duration d, int n, SessionSpec sessions) {
-        RunLength length = new RunLength(
-                n,
-                d == null ? Double.POSITIVE_INFINITY : seconds(d),
-                warmupCount(),
-                seconds(ramp),
-                seconds(effectiveWarmup()),
-                seconds(grace));
-        return new MeasurementRequest(
-                loadModel,
-                workload,
-                length,
-                seed,
-                null,
-                sessions == null ? load.fixedThinkSeconds() : 0,
-                load.maxConcurrency,
-                sessions);
-    }
-
-    private static double seconds(Duration d) {
-        return d.toNanos() / 1e9;
-    }
-
-    Duration effectiveDuration() {
-        return duration == null && requests <= 0 ? Duration.ofSeconds(30) : duration;
-    }
-
-    /** --warmup when given; else none when --warmup-requests is given (even 0), else the 5-s default. */
-    Duration effectiveWarmup() {
-        if (warmup != null) return warmup;
-        return warmupRequests != null ? Duration.ZERO : DEFAULT_WARMUP;
-    }
-
-    int warmupCount() {
-        return warmupRequests == null ? 0 : warmupRequests;
+    /** How {@code load}'s options shape this run's load points. */
+    ProbePlan plan(LoadOptions load) {
+        return new ProbePlan(load.thinkTime(), load.maxConcurrency, settings());
     }
 }

@@ -1,9 +1,6 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.BadInputException;
-import dev.headroom.model.LengthDistribution;
-import dev.headroom.model.SessionSpec;
-import dev.headroom.model.ThinkTime;
+import dev.headroom.runner.SessionSettings;
 import picocli.CommandLine.Option;
 
 /** What each session does, with --sessions or --session-rate: turns, their lengths, fan-out, tools, the context. */
@@ -52,52 +49,8 @@ public final class SessionOptions {
                     + "and the records say how many (default: no cap).")
     Integer maxContext;
 
-    /** The sessions asked for (with {@code think}'s wait), or null without sessions; session options alone fail. */
-    SessionSpec toSpec(boolean sessions, ThinkTime think) {
-        return toSpec(sessions, think, 0);
-    }
-
-    /**
-     * As above, replaying conversations of up to {@code datasetTurns} user turns (0: none): then a session has its
-     * conversation's turns (at most --turns) and asks each answer for the recorded reply's length unless --turn-osl.
-     */
-    SessionSpec toSpec(boolean sessions, ThinkTime think, int datasetTurns) {
-        if (!sessions) {
-            String given = given();
-            if (given != null) throw new BadInputException(given + " needs --sessions or --session-rate");
-            return null;
-        }
-        boolean replay = datasetTurns > 0;
-        if (replay && turnIsl != null) {
-            throw new BadInputException("--turn-isl: a replayed conversation's messages are its own; drop it");
-        }
-        return new SessionSpec(
-                turns != null ? turns : replay ? datasetTurns : 4,
-                turnIsl != null ? length("--turn-isl", turnIsl) : replay ? null : new LengthDistribution.Fixed(128),
-                turnOsl != null ? length("--turn-osl", turnOsl) : replay ? null : new LengthDistribution.Fixed(128),
-                think,
-                systemPromptTokens == null ? 0 : systemPromptTokens,
-                fanOut == null ? 0 : fanOut,
-                toolCalls == null ? 0 : toolCalls,
-                maxContext == null ? 0 : maxContext);
-    }
-
-    private String given() {
-        if (turns != null) return "--turns";
-        if (turnIsl != null) return "--turn-isl";
-        if (turnOsl != null) return "--turn-osl";
-        if (systemPromptTokens != null) return "--system-prompt-tokens";
-        if (fanOut != null) return "--fan-out";
-        if (toolCalls != null) return "--tool-calls";
-        if (maxContext != null) return "--max-context";
-        return null;
-    }
-
-    private static LengthDistribution length(String flag, String text) {
-        try {
-            return LengthDistribution.parse(text);
-        } catch (BadInputException e) {
-            throw new BadInputException(flag + ": " + e.getMessage());
-        }
+    /** The options as the runner's value. */
+    SessionSettings settings() {
+        return new SessionSettings(turns, turnIsl, turnOsl, systemPromptTokens, fanOut, toolCalls, maxContext);
     }
 }

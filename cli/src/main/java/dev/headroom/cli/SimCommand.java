@@ -8,7 +8,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -139,25 +138,7 @@ public final class SimCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(hook);
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(
-                Locale.ROOT,
-                "simulating %s on %s x%d (%d KV blocks of %d tokens, max_num_seqs %d)%n",
-                config.model().displayName(),
-                config.hardware().displayName(),
-                config.tensorParallel(),
-                config.kvBlocks(),
-                config.blockSize(),
-                config.maxNumSeqs());
-        if (!rates.isEmpty()) out.println("injecting faults: " + rates);
-        out.println("imitating " + behaviour.imitates().wireName() + " · context per request "
-                + config.requestContext() + " tokens · prefix caching " + (config.prefixCaching() ? "on" : "off")
-                + " · /tokenize " + behaviour.tokenize().name().toLowerCase(Locale.ROOT) + " · usage "
-                + behaviour.usage().name().toLowerCase(Locale.ROOT).replace('_', '-')
-                + (behaviour.closeAfterStream() ? " · closes the connection after each stream" : "")
-                + (behaviour.idleTimeout() != null
-                        ? " · closes connections idle for "
-                                + behaviour.idleTimeout().toMillis() + " ms"
-                        : ""));
+        serverConfig.describe().forEach(out::println);
         out.println("model: " + server.servedModel());
         out.println("serving at " + server.baseUri() + "/v1  (Ctrl-C to stop)");
         out.flush();

@@ -10,6 +10,7 @@ import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SweepJson;
 import dev.headroom.runner.Endpoint;
 import dev.headroom.runner.LoadPoints;
+import dev.headroom.runner.ProbePlan;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -88,7 +89,8 @@ public final class SweepCommand implements Callable<Integer> {
         List<LoadModel> loads = new ArrayList<>();
         if (points.concurrency != null) points.concurrency.forEach(c -> loads.add(new LoadModel.Closed(c)));
         else points.rate.forEach(r -> loads.add(load.open(r)));
-        loads.forEach(l -> run.plan(l, load, work.workload())); // validate every point before running any
+        ProbePlan plan = run.plan(load);
+        loads.forEach(l -> plan.point(l, work.workload())); // validate every point before running any
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work);
         PrintWriter out = spec.commandLine().getOut();
@@ -97,7 +99,7 @@ public final class SweepCommand implements Callable<Integer> {
         List<String> dirs = new ArrayList<>();
         Path dir;
         try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
-            endpoint.checkFits(work, run.plan(loads.getFirst(), load, work.workload()));
+            endpoint.checkFits(work, plan.point(loads.getFirst(), work.workload()));
             dir = output.runDirectory("sweep");
             String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
             LoadPoints points = endpoint.points(
@@ -107,7 +109,7 @@ public final class SweepCommand implements Callable<Integer> {
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);
                 String name = l.pointName(i);
-                reports.add(points.measure(dir.resolve(name), run.plan(l, load, work.workload())));
+                reports.add(points.measure(dir.resolve(name), plan.point(l, work.workload())));
                 dirs.add(name);
                 // Written after every point, so an interrupted sweep keeps the points it finished.
                 RunFiles.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));

@@ -85,10 +85,6 @@ public final class TargetOptions {
     @Option(names = "--no-metrics", description = "Do not scrape the server's metrics.")
     boolean noMetrics;
 
-    /**
-     * The metrics URL to scrape for a target at {@code base}, or null: --metrics-url, else the target's /metrics if it
-     * answers with Prometheus text now.
-     */
     @Option(
             names = "--connect-timeout",
             paramLabel = "DURATION",
@@ -113,11 +109,6 @@ public final class TargetOptions {
             description = "Longest time one request may take in all (default: ${DEFAULT-VALUE}).")
     Duration totalTimeout;
 
-    /**
-     * The --url server, the embedded simulator running {@code engine} (started now and stopped with it), or with
-     * --virtual that engine on its virtual clock.
-     */
-
     /** The longest wait for a first token: no calibration probe is sized to come near it. */
     Duration firstTokenTimeout() {
         return firstTokenTimeout;
@@ -131,8 +122,6 @@ public final class TargetOptions {
     boolean embedded() {
         return url == null;
     }
-
-    /** The target for {@code baseUrl} (the given --url, or the embedded simulator's). */
 
     /** The options as a value the runner takes. */
     TargetSettings settings() {

@@ -1,12 +1,9 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.BadInputException;
-import dev.headroom.model.LengthDistribution;
-import dev.headroom.probe.ClientTokenizer;
-import dev.headroom.probe.Dataset;
 import dev.headroom.probe.Probe;
-import dev.headroom.probe.Trace;
 import dev.headroom.probe.WorkloadSpec;
+import dev.headroom.runner.WorkloadSettings;
 import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -111,34 +108,26 @@ public final class WorkloadOptions {
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec mixee;
 
+    /** The workload, its files read and validated. */
     WorkloadSpec toSpec() {
-        LengthDistribution in = distribution("--isl", isl, islStddev, islDist, true);
-        boolean oslGiven = mixee != null
-                && mixee.commandLine() != null
-                && mixee.commandLine().getParseResult() != null
-                && (mixee.commandLine().getParseResult().hasMatchedOption("--osl")
-                        || mixee.commandLine().getParseResult().hasMatchedOption("--osl-dist"));
-        LengthDistribution out =
-                osl == 0 && oslDist == null ? null : distribution("--osl", osl, oslStddev, oslDist, false);
-        // A dataset brings its own output lengths unless --osl is given explicitly.
-        if (dataset != null && !oslGiven) out = null;
-        boolean ignore = !noIgnoreEos && (out != null || dataset != null || trace != null);
-        return new WorkloadSpec(
-                in,
-                out,
-                ignore,
-                sharedPrefix,
-                dataset == null ? null : Dataset.load(dataset),
-                trace == null ? null : Trace.load(trace),
-                tokenizer == null ? null : ClientTokenizer.load(tokenizer));
+        var parsed = mixee == null || mixee.commandLine() == null
+                ? null
+                : mixee.commandLine().getParseResult();
+        boolean oslGiven =
+                parsed != null && (parsed.hasMatchedOption("--osl") || parsed.hasMatchedOption("--osl-dist"));
+        return new WorkloadSettings(
+                        isl,
+                        islStddev,
+                        islDist,
+                        osl,
+                        oslStddev,
+                        oslDist,
+                        oslGiven,
+                        noIgnoreEos,
+                        sharedPrefix,
+                        dataset,
+                        trace,
+                        tokenizer)
+                .spec();
     }
-
-    private static LengthDistribution distribution(String flag, int mean, double sd, String dist, boolean input) {
-        if (dist != null) return LengthDistribution.parse(dist);
-        if (mean < 1) throw new BadInputException(flag + " must be >= 1, got " + mean);
-        if (sd < 0) throw new BadInputException(flag + "-stddev must be >= 0, got " + sd);
-        return sd > 0 ? new LengthDistribution.Normal(mean, sd) : new LengthDistribution.Fixed(mean);
-    }
-
-    /** A one-line description for results, e.g. {@code isl fixed:512, osl fixed:256, ignore_eos}. */
 }

@@ -34,20 +34,20 @@ class ConfigFileTest {
                     assertTrue(o != null, p + " " + command);
                 }
                 SearchCommand s = (SearchCommand) parse("search", "--config", p.toString());
-                assertTrue(!s.slos.isEmpty(), p.toString());
+                assertTrue(!s.search.slos.isEmpty(), p.toString());
                 s.workload.toSpec(); // lengths validate
             }
         }
         SearchCommand chat = (SearchCommand)
                 parse("search", "--config", PRESETS.resolve("chat.yaml").toString());
-        assertEquals(List.of("ttft:p99<200ms", "itl:p99<50ms", "error_rate<1%"), chat.slos);
-        assertEquals("max-concurrency", chat.objective);
+        assertEquals(List.of("ttft:p99<200ms", "itl:p99<50ms", "error_rate<1%"), chat.search.slos);
+        assertEquals("max-concurrency", chat.search.objective);
         SearchCommand batch = (SearchCommand) parse(
                 "search",
                 "--config",
                 PRESETS.resolve("batch-summarization.yaml").toString());
-        assertEquals("max-goodput", batch.objective);
-        assertEquals("tokens", batch.goodputUnit);
+        assertEquals("max-goodput", batch.search.objective);
+        assertEquals("tokens", batch.search.goodputUnit);
     }
 
     @Test
@@ -63,8 +63,8 @@ class ConfigFileTest {
                 "e2e:p99<10s",
                 "--isl",
                 "64");
-        assertEquals("max-rate", s.objective);
-        assertEquals(List.of("e2e:p99<10s"), s.slos, "a list on the command line replaces the file's");
+        assertEquals("max-rate", s.search.objective);
+        assertEquals(List.of("e2e:p99<10s"), s.search.slos, "a list on the command line replaces the file's");
         assertEquals(64, s.workload.isl);
         assertEquals(256, s.workload.osl, "the rest still comes from the file");
     }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.headroom.cli.plan.CapacityInputs;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.reports.plan.PlanInputs;
+import dev.headroom.runner.CapacityInputs;
 import dev.headroom.sim.profile.Profiles;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -66,6 +66,14 @@ public record RunLength(
         return Double.isFinite(maxSeconds);
     }
 
+    /**
+     * When closed-loop user {@code user} of {@code users} sends its first request, in nanoseconds of run time: evenly
+     * over the ramp, the first at 0 (a lone user at once).
+     */
+    public long userStartNanos(int user, int users) {
+        return users == 1 ? 0 : Math.round(rampSeconds * 1e9) * user / users;
+    }
+
     /** Whether request {@code index}, meant to be sent {@code intendedSeconds} into the run, is warm-up. */
     public boolean isWarmup(long index, double intendedSeconds) {
         return index < warmupRequests || intendedSeconds < warmupSeconds;

@@ -14,6 +14,7 @@ import dev.headroom.model.RunInfo;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -50,9 +52,38 @@ public final class SummaryRebuild {
 
     /** Where a rebuilt summary's inter-token latencies came from. */
     public enum ItlSource {
-        CHUNK_TIMES,
-        HISTOGRAM_LOG,
-        NONE
+        CHUNK_TIMES("from every chunk's time"),
+        HISTOGRAM_LOG("from the run's histograms.hlog (its lines have no chunk times)"),
+        NONE("not rebuilt: the lines have no chunk times (measure with --chunk-times)");
+
+        private final String said;
+
+        ItlSource(String said) {
+            this.said = said;
+        }
+
+        /** How a user is told where itl came from. */
+        public String said() {
+            return said;
+        }
+    }
+
+    /** {@code dir} itself when it is a load point, else its subdirectories that are (a sweep's or search's points). */
+    public static List<Path> points(Path dir) {
+        if (Files.isRegularFile(dir.resolve("requests.jsonl"))) return List.of(dir);
+        if (!Files.isDirectory(dir)) throw new BadInputException("rebuild: " + dir + " is not a directory");
+        try (Stream<Path> s = Files.list(dir)) {
+            List<Path> found = s.filter(p -> Files.isRegularFile(p.resolve("requests.jsonl")))
+                    .sorted()
+                    .toList();
+            if (found.isEmpty()) {
+                throw new BadInputException("rebuild: " + dir + " holds no requests.jsonl, nor does any directory in "
+                        + "it; valid: a probe's run directory, or a sweep's or search's");
+            }
+            return found;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir + ": " + e.getMessage(), e);
+        }
     }
 
     /** Rebuilds {@code dir}'s summary from its files and writes summary.json and histograms.hlog there. */

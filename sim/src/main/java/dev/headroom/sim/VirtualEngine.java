@@ -1,6 +1,6 @@
 package dev.headroom.sim;
 
-import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.ArrivalSchedule;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
@@ -115,8 +115,7 @@ public final class VirtualEngine implements Measurer {
 
         private long measuredIssued;
         private int measuredDone;
-        private ArrivalProcess.Gaps gaps;
-        private double nextOpenArrivalSeconds;
+        private ArrivalSchedule gaps;
         private long issued;
         private long now;
         /** A load of sessions: what each session does, or null. */
@@ -207,15 +206,14 @@ public final class VirtualEngine implements Measurer {
         Measurement execute() {
             switch (request.load()) {
                 case LoadModel.Closed c -> {
-                    long ramp = Math.round(request.length().rampSeconds() * 1e9);
                     for (int u = 0; u < c.concurrency(); u++) {
-                        long at = c.concurrency() == 1 ? 0 : ramp * u / c.concurrency();
+                        long at = request.length().userStartNanos(u, c.concurrency());
                         if (sessions == null) scheduleArrival(at);
                         else startSession(at);
                     }
                 }
                 case LoadModel.Open o -> {
-                    gaps = o.arrivals().gaps(o.ratePerSecond(), Seeds.arrivals(request.seed()));
+                    gaps = new ArrivalSchedule(o, request.length(), Seeds.arrivals(request.seed()));
                     nextOpenArrival();
                 }
             }
@@ -262,9 +260,8 @@ public final class VirtualEngine implements Measurer {
         }
 
         private void nextOpenArrival() {
-            if (sessions != null && Double.isInfinite(nextOpenArrivalSeconds)) return; // a replay's arrivals are over
-            long at = Math.round(nextOpenArrivalSeconds * 1e9);
-            nextOpenArrivalSeconds += gaps.nextSeconds();
+            long at = gaps.nextNanos();
+            if (at < 0) return; // a replay's arrivals are over
             if (sessions == null) scheduleArrival(at);
             else startSession(at);
         }

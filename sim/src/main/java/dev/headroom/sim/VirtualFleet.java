@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
 
 /**
  * Several replicas of the simulated engine behind a least-loaded balancer (each request goes to the replica with
- * the fewest requests running or waiting), on one virtual clock: Poisson arrivals at a fixed rate for a while.
+ * the fewest requests running or waiting), on one virtual clock: open-loop arrivals at a fixed rate for a while, each
+ * answer as long as it asks, or, without ignore_eos, where the engine's output-length distribution stops it.
  * Used to check a capacity plan: does the planned fleet meet the SLO at the forecast's peak?
  */
 public final class VirtualFleet {
@@ -28,11 +29,17 @@ public final class VirtualFleet {
         config.kvBlocks(); // fail fast when the model does not fit
     }
 
+    /** Poisson arrivals; see {@link #run(ArrivalProcess, double, Workload, double, double, long)}. */
+    public List<RequestRecord> run(double rps, Workload workload, double seconds, double warmupSeconds, long seed) {
+        return run(new ArrivalProcess.Poisson(), rps, workload, seconds, warmupSeconds, seed);
+    }
+
     /**
-     * Poisson arrivals at {@code rps} for {@code seconds}; requests that arrive in the first {@code warmupSeconds}
+     * {@code arrivals} at {@code rps} for {@code seconds}; requests that arrive in the first {@code warmupSeconds}
      * are marked warm-up. Every request is followed to its end.
      */
-    public List<RequestRecord> run(double rps, Workload workload, double seconds, double warmupSeconds, long seed) {
+    public List<RequestRecord> run(
+            ArrivalProcess arrivals, double rps, Workload workload, double seconds, double warmupSeconds, long seed) {
         Engine[] engines = new Engine[replicas];
         Engine.Step[] steps = new Engine.Step[replicas];
         long[] stepEnd = new long[replicas];
@@ -40,7 +47,8 @@ public final class VirtualFleet {
             engines[i] = new Engine(config.withSeed(seed + 7919L * i));
             stepEnd[i] = Long.MAX_VALUE;
         }
-        ArrivalProcess.Gaps gaps = new ArrivalProcess.Poisson().gaps(rps, Seeds.arrivals(seed));
+        ArrivalProcess.Gaps gaps = arrivals.gaps(rps, Seeds.arrivals(seed));
+        SplittableRandom eos = new SplittableRandom(seed); // the servers' own draws, apart from the workload's
         long end = Math.round(seconds * 1e9), warmup = Math.round(warmupSeconds * 1e9);
         List<VirtualRequest> requests = new ArrayList<>();
         List<Boolean> warm = new ArrayList<>();
@@ -57,8 +65,11 @@ public final class VirtualFleet {
                 int target = leastLoaded(engines);
                 SplittableRandom draws = Seeds.request(seed, requests.size());
                 int isl = workload.inputTokens().sample(draws);
-                int osl = workload.outputTokens().sample(draws);
-                VirtualRequest r = new VirtualRequest(requests.size(), ta - overhead, isl, osl, osl);
+                int requested = workload.outputTokens().sample(draws);
+                int osl = workload.ignoreEos()
+                        ? requested
+                        : Math.min(requested, config.eosLength().sample(eos));
+                VirtualRequest r = new VirtualRequest(requests.size(), ta - overhead, isl, requested, osl);
                 requests.add(r);
                 warm.add(ta - overhead < warmup);
                 r.seq = new Sequence(r.index, isl, osl, ta, r);

@@ -128,6 +128,33 @@ class VirtualEngineTest {
     }
 
     @Test
+    void theVirtualClockHonoursTheOpenLoopRamp() {
+        var load = new LoadModel.Open(10, new ArrivalProcess.Constant());
+        var m = new VirtualEngine(quiet(H100, LLAMA_8B))
+                .measure(new MeasurementRequest(
+                        load, Workload.fixed(100, 20), new RunLength(40, Double.POSITIVE_INFINITY, 0, 4), 3));
+        // 10/s reached linearly over 4 s: the k-th send at sqrt(0.8·k) s for the 20 in the ramp, then 0.1 s apart.
+        for (int k = 0; k < 40; k++) {
+            double expected = k < 20 ? Math.sqrt(0.8 * k) : k * 0.1 + 2;
+            assertEquals(expected, m.records().get(k).intendedNanos() / 1e9, 1e-9, "send " + k);
+        }
+    }
+
+    @Test
+    void closedLoopUsersStartEvenlyOverTheRamp() {
+        var m = new VirtualEngine(quiet(H100, LLAMA_8B))
+                .measure(new MeasurementRequest(
+                        new LoadModel.Closed(4), Workload.fixed(100, 20), new RunLength(8, 60, 0, 2), 3));
+        var sends = m.records().stream().map(RequestRecord::intendedNanos).toList();
+        for (long start : new long[] {0, 500_000_000L, 1_000_000_000L, 1_500_000_000L}) {
+            assertTrue(sends.contains(start), "a user starts at " + start + " ns: " + sends);
+        }
+        // Before the second user starts only the first one sends, one request after another.
+        assertTrue(sends.stream().filter(t -> t < 500_000_000L).count()
+                < sends.stream().filter(t -> t < 1_000_000_000L).count());
+    }
+
+    @Test
     void overloadedOpenLoopFillsTheBoundedQueueAndRefusesWith429() {
         EngineConfig config = quiet(H100, LLAMA_8B).withMaxNumSeqs(4).withMaxWaiting(8);
         var load = new LoadModel.Open(500, new ArrivalProcess.Poisson());

@@ -11,7 +11,10 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -58,6 +61,31 @@ public final class SimServer implements AutoCloseable {
             if (maxBodyBytes < 1024) throw new BadInputException("max body must be >= 1024 bytes, got " + maxBodyBytes);
             if (traceKeep < 0) throw new BadInputException("trace-keep must be >= 0, got " + traceKeep);
             if (behaviour == null) throw new IllegalArgumentException("a server behaviour is required");
+        }
+
+        /** What is served and how, in the lines {@code headroom sim} prints before it serves. */
+        public List<String> describe() {
+            List<String> lines = new ArrayList<>();
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "simulating %s on %s x%d (%d KV blocks of %d tokens, max_num_seqs %d)",
+                    engine.model().displayName(),
+                    engine.hardware().displayName(),
+                    engine.tensorParallel(),
+                    engine.kvBlocks(),
+                    engine.blockSize(),
+                    engine.maxNumSeqs()));
+            if (!faults.rates().isEmpty()) lines.add("injecting faults: " + faults.rates());
+            lines.add("imitating " + behaviour.imitates().wireName() + " · context per request "
+                    + engine.requestContext() + " tokens · prefix caching " + (engine.prefixCaching() ? "on" : "off")
+                    + " · /tokenize " + behaviour.tokenize().name().toLowerCase(Locale.ROOT) + " · usage "
+                    + behaviour.usage().name().toLowerCase(Locale.ROOT).replace('_', '-')
+                    + (behaviour.closeAfterStream() ? " · closes the connection after each stream" : "")
+                    + (behaviour.idleTimeout() != null
+                            ? " · closes connections idle for "
+                                    + behaviour.idleTimeout().toMillis() + " ms"
+                            : ""));
+            return lines;
         }
 
         public static Config loopback(EngineConfig engine) {

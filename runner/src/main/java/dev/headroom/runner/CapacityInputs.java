@@ -1,4 +1,4 @@
-package dev.headroom.cli.plan;
+package dev.headroom.runner;
 
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.SearchReport;

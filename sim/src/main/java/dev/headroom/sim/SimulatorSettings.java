@@ -1,0 +1,118 @@
+package dev.headroom.sim;
+
+import dev.headroom.model.LengthDistribution;
+import dev.headroom.model.ServerFacts.ServerKind;
+import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.OverContext;
+import dev.headroom.sim.fidelity.Calibration;
+import dev.headroom.sim.http.ChatTemplate;
+import dev.headroom.sim.http.ServerBehaviour;
+import dev.headroom.sim.profile.EngineProfile;
+import dev.headroom.sim.profile.HardwareProfile;
+import dev.headroom.sim.profile.ModelProfile;
+import dev.headroom.sim.profile.Precision;
+import dev.headroom.sim.profile.Profiles;
+import java.nio.file.Path;
+
+/**
+ * The simulated server as a user names it: profiles by name or file, the server imitated, and overrides of its limits
+ * and scheduler (null: the engine profile's or imitated server's default, else vLLM's). {@link #config} resolves it.
+ *
+ * @param profile a calibrated twin (calibration.yaml) that replaces the profiles and scheduler options, or null
+ */
+public record SimulatorSettings(
+        String hardware,
+        String model,
+        int tp,
+        String server,
+        String chatTemplate,
+        Integer maxNumSeqs,
+        Integer maxNumBatchedTokens,
+        Integer maxModelLen,
+        double gpuMemoryUtilization,
+        int maxWaiting,
+        double noise,
+        double stallProbability,
+        double stallMs,
+        String eosLength,
+        boolean prefixCaching,
+        String weightDtype,
+        String kvCacheDtype,
+        Boolean chunkedPrefill,
+        Boolean mixedBatches,
+        int schedulerSteps,
+        Boolean overlapScheduling,
+        String engine,
+        Path profile) {
+
+    /** The server imitated. */
+    public ServerKind kind() {
+        return Imitation.parseKind(server);
+    }
+
+    /** How the embedded HTTP server behaves: as the imitated server does. */
+    public ServerBehaviour behaviour() {
+        return ServerBehaviour.imitating(kind()).withChatTemplate(ChatTemplate.parse(chatTemplate));
+    }
+
+    /** The engine configuration, validated (a model that does not fit is bad input, reported now). */
+    public EngineConfig config(long seed) {
+        Imitation as = Imitation.of(kind());
+        if (profile != null) {
+            EngineConfig twin = Calibration.read(profile).toBuilder()
+                    .maxWaiting(maxWaiting)
+                    .noise(noise, stallProbability, stallMs)
+                    .eosLength(LengthDistribution.parse(eosLength))
+                    .seed(seed)
+                    .prefixCaching(prefixCaching)
+                    .build();
+            twin.kvBlocks();
+            return twin;
+        }
+        ModelProfile m = Profiles.model(model);
+        HardwareProfile hw = Profiles.hardware(hardware);
+        EngineProfile software = engine == null ? null : Profiles.engine(engine);
+        if (software != null) hw = software.applyTo(hw);
+        int seqs = firstSet(maxNumSeqs, as.maxNumSeqs(), EngineConfig.DEFAULT_MAX_NUM_SEQS);
+        int waiting = as.admitted() != null ? Math.max(0, as.admitted() - seqs) : maxWaiting;
+        var config = EngineConfig.defaults(hw, m).toBuilder()
+                .tensorParallel(tp)
+                .maxNumSeqs(seqs)
+                .maxNumBatchedTokens(firstSet(
+                        maxNumBatchedTokens, as.maxNumBatchedTokens(), EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS))
+                .contextPerRequest(firstSet(maxModelLen, as.contextPerRequest(), 0))
+                .overContext(as.overContext() != null ? as.overContext() : OverContext.REFUSE)
+                .gpuMemoryUtilization(gpuMemoryUtilization)
+                .maxWaiting(waiting)
+                .noise(noise, stallProbability, stallMs)
+                .eosLength(LengthDistribution.parse(eosLength))
+                .seed(seed)
+                .prefixCaching(prefixCaching)
+                .weights(Precision.parseWeights(
+                        weightDtype, Precision.ofBytes(m.bytesPerWeight()), "--sim-weight-dtype"))
+                .kvCache(Precision.parseKvCache(
+                        kvCacheDtype, Precision.ofBytes(m.kvBytesPerElement()), "--sim-kv-cache-dtype"))
+                .chunkedPrefill(firstSet(chunkedPrefill, as.chunkedPrefill(), true))
+                .mixedBatches(firstSet(
+                        mixedBatches,
+                        software != null && software.mixedBatches() != null
+                                ? software.mixedBatches()
+                                : as.mixedBatches(),
+                        true))
+                .schedulerSteps(schedulerSteps)
+                .overlapScheduling(firstSet(
+                        overlapScheduling,
+                        software != null && software.overlapScheduling() != null
+                                ? software.overlapScheduling()
+                                : as.overlapScheduling(),
+                        false))
+                .build();
+        config.kvBlocks();
+        return config;
+    }
+
+    /** The option as given, else the engine profile's or imitated server's default, else vLLM's. */
+    private static <T> T firstSet(T given, T engineDefault, T vllm) {
+        return given != null ? given : engineDefault != null ? engineDefault : vllm;
+    }
+}
