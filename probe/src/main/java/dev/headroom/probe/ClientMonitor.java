@@ -63,6 +63,7 @@ final class ClientMonitor implements AutoCloseable {
 
     /** Sleeps one {@link #TICK} again and again, recording how much later than asked it wakes. */
     private void tick() {
+        // The real clock, not the run's Ticker: this measures how late the real JVM's scheduler wakes a thread.
         long tickMicros = TICK.toNanos() / 1000;
         while (!stopped) {
             long before = System.nanoTime();

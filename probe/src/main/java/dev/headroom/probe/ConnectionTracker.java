@@ -16,6 +16,12 @@ import okhttp3.Response;
  */
 final class ConnectionTracker extends EventListener {
     private final Map<Connection, Long> releasedAt = Collections.synchronizedMap(new WeakHashMap<>());
+    /** The run's clock: how long a connection was idle is measured as the run's requests are. */
+    private final Ticker ticker;
+
+    ConnectionTracker(Ticker ticker) {
+        this.ticker = ticker;
+    }
 
     EventListener.Factory factory() {
         return call -> call.request().tag(CallTrace.class) == null ? EventListener.NONE : this;
@@ -34,7 +40,7 @@ final class ConnectionTracker extends EventListener {
     public void connectionAcquired(Call call, Connection connection) {
         CallTrace t = trace(call);
         Long released = releasedAt.remove(connection);
-        t.idleNanos = t.connected || released == null ? 0 : System.nanoTime() - released;
+        t.idleNanos = t.connected || released == null ? 0 : ticker.nanoTime() - released;
         t.acquired = true;
     }
 
@@ -45,6 +51,6 @@ final class ConnectionTracker extends EventListener {
 
     @Override
     public void connectionReleased(Call call, Connection connection) {
-        releasedAt.put(connection, System.nanoTime());
+        releasedAt.put(connection, ticker.nanoTime());
     }
 }

@@ -1,6 +1,5 @@
 package dev.headroom.probe;
 
-import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
@@ -42,7 +41,7 @@ final class LoadDriver {
     /** How far ahead of its slot an open-loop request is prepared. */
     private static final long LOOKAHEAD_NANOS = 20_000_000;
 
-    private final RequestExecutor executor;
+    private final RequestSender sender;
     private final RequestSource prompts;
     /** The run's conversations, or null for independent requests. */
     private final SessionPrompts sessions;
@@ -74,7 +73,7 @@ final class LoadDriver {
     private boolean measuring;
 
     LoadDriver(
-            RequestExecutor executor,
+            RequestSender sender,
             RequestSource prompts,
             SessionPrompts sessions,
             MeasurementRequest point,
@@ -84,7 +83,7 @@ final class LoadDriver {
             boolean keep) {
         this.onMeasuring = onMeasuring;
         this.keep = keep;
-        this.executor = executor;
+        this.sender = sender;
         this.prompts = prompts;
         this.sessions = sessions;
         this.point = point;
@@ -114,7 +113,7 @@ final class LoadDriver {
     private void failed(Error e) {
         fatal.compareAndSet(null, e);
         stopAt = Math.min(stopAt, clock.now());
-        executor.cutOff();
+        sender.cutOff();
     }
 
     /** Most requests that were in flight at once. */
@@ -138,9 +137,9 @@ final class LoadDriver {
                 for (int u = 0; u < c.concurrency(); u++) {
                     long start =
                             c.concurrency() == 1 ? 0 : seconds(point.length().rampSeconds()) * u / c.concurrency();
-                    threads.add(Thread.ofVirtual()
-                            .name("user-" + u)
-                            .start(sessions == null ? () -> user(start) : () -> sessionUser(start)));
+                    threads.add(clock.start(
+                            Thread.ofVirtual().name("user-" + u),
+                            sessions == null ? () -> user(start) : () -> sessionUser(start)));
                 }
                 for (Thread t : threads) joinUntilGrace(t);
             }
@@ -149,7 +148,7 @@ final class LoadDriver {
                 else openSessions(o);
             }
         }
-        executor.cutOff();
+        sender.cutOff();
         awaitQuiet();
         if (!keep) return List.of();
         List<RequestRecord> all = new ArrayList<>(records);
@@ -222,16 +221,14 @@ final class LoadDriver {
      * virtual thread of its own; its first turn is timed from the arrival's slot, later turns from when they were due.
      */
     private void openSessions(LoadModel.Open o) throws InterruptedException {
-        ArrivalProcess.Gaps gaps = o.arrivals().gaps(o.ratePerSecond(), Seeds.arrivals(point.seed()));
-        double ramp = seconds(point.length().rampSeconds());
+        OpenSchedule schedule = schedule(o);
         List<Thread> running = new ArrayList<>();
-        double t = 0;
         while (!over) {
-            long intended = Math.round(t);
+            long intended = schedule.intended();
             if (intended >= stopAt) break;
             clock.sleepUntil(intended);
             long id = nextSession.getAndIncrement();
-            running.add(Thread.ofVirtual().name("session-" + id).start(() -> {
+            running.add(clock.start(Thread.ofVirtual().name("session-" + id), () -> {
                 try {
                     runSession(id, intended);
                 } catch (InterruptedException e) {
@@ -241,10 +238,7 @@ final class LoadDriver {
                 }
             }));
             if (running.size() % 1024 == 0) running.removeIf(th -> !th.isAlive());
-            double gap = gaps.nextSeconds() * 1e9;
-            if (Double.isInfinite(gap)) break;
-            if (ramp > 0 && t < ramp) gap /= Math.max(0.05, t / ramp);
-            t += gap;
+            if (!schedule.advance()) break;
         }
         // No new session: those running go on to the end of the run (or of its count, which claim() then set).
         for (Thread th : running) joinUntilGrace(th);
@@ -309,7 +303,7 @@ final class LoadDriver {
             var at = new SessionTurn(session, turn, k, 0, c.turns());
             PreparedRequest req = c.subCall(i, turn, k, Seeds.turn(point.seed(), at));
             int slot = k - 1;
-            calls.add(Thread.ofVirtual().start(() -> {
+            calls.add(clock.start(Thread.ofVirtual(), () -> {
                 Exchange e = send(req, due, isWarmup(i, due));
                 if (e.record().succeeded()) answers[slot] = e.answer();
             }));
@@ -327,8 +321,8 @@ final class LoadDriver {
         int now = inFlight.incrementAndGet();
         peakInFlight.accumulateAndGet(now, Math::max);
         try {
-            RequestExecutor.Sent sent = executor.send(req, intended, 0, warmup);
-            RequestRecord r = executor.read(sent);
+            RequestSender.Sent sent = sender.send(req, intended, 0, warmup);
+            RequestRecord r = sent.read();
             handle(req, r);
             return new Exchange(r, sent.answer());
         } finally {
@@ -355,14 +349,14 @@ final class LoadDriver {
         Queue<Thread> requests = new ConcurrentLinkedQueue<>();
         BlockingQueue<Slot> ready = new ArrayBlockingQueue<>(4096);
         // A platform thread, as the pacer and the senders are: on a virtual one it queued behind every response read.
-        Thread preparer = Thread.ofPlatform().daemon(true).name("preparer").start(() -> prepareSlots(o, ready));
+        Thread preparer = clock.start(Thread.ofPlatform().daemon(true).name("preparer"), () -> prepareSlots(o, ready));
         ThreadPoolExecutor senders = new ThreadPoolExecutor(
                 SENDERS,
                 SENDERS,
                 0,
                 TimeUnit.SECONDS,
                 new SynchronousQueue<>(),
-                Thread.ofPlatform().daemon(true).name("sender-", 0).factory());
+                clock.threads(Thread.ofPlatform().daemon(true).name("sender-", 0)));
         senders.prestartAllCoreThreads();
         long sentSoFar = 0;
         try {
@@ -383,11 +377,11 @@ final class LoadDriver {
                     } catch (RejectedExecutionException allBusy) {
                         // Every sender still waits for a response's headers (a server that sends them late): this
                         // one leaves from a virtual thread, its lag measured like any other.
-                        requests.add(
-                                Thread.ofVirtual().start(() -> sendThenRead(req, intended, 0, warmup, slots, null)));
+                        requests.add(clock.start(
+                                Thread.ofVirtual(), () -> sendThenRead(req, intended, 0, warmup, slots, null)));
                     }
                 } else {
-                    requests.add(Thread.ofVirtual().start(() -> {
+                    requests.add(clock.start(Thread.ofVirtual(), () -> {
                         long before = clock.now();
                         try {
                             slots.acquire();
@@ -423,12 +417,10 @@ final class LoadDriver {
      * previous slot, never from "now".
      */
     private void prepareSlots(LoadModel.Open o, BlockingQueue<Slot> ready) {
-        ArrivalProcess.Gaps gaps = o.arrivals().gaps(o.ratePerSecond(), Seeds.arrivals(point.seed()));
-        double ramp = seconds(point.length().rampSeconds());
-        double t = 0;
+        OpenSchedule schedule = schedule(o);
         try {
             while (true) {
-                long intended = Math.round(t);
+                long intended = schedule.intended();
                 clock.parkUntil(intended - LOOKAHEAD_NANOS);
                 long i = claim(intended);
                 if (i < 0) {
@@ -436,13 +428,10 @@ final class LoadDriver {
                     return;
                 }
                 ready.put(new Slot(intended, prepare(i), isWarmup(i, intended), false));
-                double gap = gaps.nextSeconds() * 1e9;
-                if (Double.isInfinite(gap)) { // a replayed trace has ended
+                if (!schedule.advance()) { // a replayed trace has ended
                     ready.put(new Slot(intended, null, false, true));
                     return;
                 }
-                if (ramp > 0 && t < ramp) gap /= Math.max(0.05, t / ramp);
-                t += gap;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -476,10 +465,10 @@ final class LoadDriver {
         try {
             int now = inFlight.incrementAndGet();
             peakInFlight.accumulateAndGet(now, Math::max);
-            RequestExecutor.Sent sent = executor.send(req, intended, slotWait, warmup);
+            RequestSender.Sent sent = sender.send(req, intended, slotWait, warmup);
             Runnable read = () -> {
                 try {
-                    handle(req, executor.read(sent));
+                    handle(req, sent.read());
                 } catch (Error e) {
                     failed(e);
                 } finally {
@@ -488,12 +477,17 @@ final class LoadDriver {
                 }
             };
             if (readers == null) read.run();
-            else readers.add(Thread.ofVirtual().start(read));
+            else readers.add(clock.start(Thread.ofVirtual(), read));
         } catch (Error e) {
             inFlight.decrementAndGet();
             release.run();
             failed(e);
         }
+    }
+
+    /** The open loop's slots, from the run's arrival seed and ramp. */
+    private OpenSchedule schedule(LoadModel.Open o) {
+        return new OpenSchedule(o, point.length().rampSeconds(), Seeds.arrivals(point.seed()));
     }
 
     /** Lengths come from a stream seeded by (seed, index): the same requests whatever the thread timing. */
@@ -515,7 +509,7 @@ final class LoadDriver {
         if (refused != null) {
             refusal = refused;
             stopAt = Math.min(stopAt, clock.now());
-            executor.cutOff();
+            sender.cutOff();
         }
         if (point.stopEarly() != null
                 && !r.warmup()

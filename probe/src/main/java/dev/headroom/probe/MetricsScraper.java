@@ -39,6 +39,7 @@ public final class MetricsScraper implements AutoCloseable {
     private final OkHttpClient http;
     private final BufferedWriter out;
     private final Thread thread;
+    // The real clock, not a run's Ticker: its caller starts it beside a probe, to sample a real server in real time.
     private final long startNanos = System.nanoTime();
     private final List<Map<String, Double>> scrapes = new ArrayList<>();
     private final Set<String> names = new HashSet<>();

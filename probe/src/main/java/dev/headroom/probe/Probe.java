@@ -34,6 +34,9 @@ public final class Probe implements Measurer {
 
     private final Target target;
     private final String salt;
+    /** The clock every run is timed on, and its threads: the system's, or a test's. */
+    private final Ticker ticker;
+
     private final AtomicInteger runs = new AtomicInteger();
     private volatile ConnectionPolicy learned;
     /** What the server says about itself, read before the first run (its context bounds every request). */
@@ -41,8 +44,14 @@ public final class Probe implements Measurer {
 
     /** A probe whose prompts are salted with {@code salt}: the same salt and seed give the same prompt texts. */
     public Probe(Target target, String salt) {
+        this(target, salt, Ticker.SYSTEM);
+    }
+
+    /** A probe whose runs are timed on {@code ticker} (a test's virtual clock) instead of the system's. */
+    Probe(Target target, String salt, Ticker ticker) {
         this.target = target;
         this.salt = salt;
+        this.ticker = ticker;
     }
 
     /** A probe with a random salt: its prompts were never sent before. */
@@ -117,7 +126,7 @@ public final class Probe implements Measurer {
     private ProbeResult run(
             WorkloadSpec workload, MeasurementRequest point, Consumer<RequestRecord> sink, boolean keep) {
         String runSalt = salt + "/" + runs.getAndIncrement();
-        ConnectionTracker tracker = new ConnectionTracker();
+        ConnectionTracker tracker = new ConnectionTracker(ticker);
         OkHttpClient base = HttpClients.forLoad(target, expectedConnections(point), tracker);
         ConnectionPolicy connections = new ConnectionPolicy(
                 base, HttpClients.maxIdle(expectedConnections(point)), target.keepAlive(), learned);
@@ -150,14 +159,14 @@ public final class Probe implements Measurer {
             ContextFit.check(facts, point, workload, conversations);
             if (connections.needsLearning()) {
                 preflight(
-                        new RequestExecutor(connections, resolved, new RunClock(), watchdog),
+                        new RequestExecutor(connections, resolved, new RunClock(ticker), watchdog),
                         prompts,
                         connections,
                         resolved);
             }
             learned = connections;
             // The run's clock starts after the preflight: the schedule's time 0 is the first send.
-            RunClock clock = new RunClock();
+            RunClock clock = new RunClock(ticker);
             RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
             LoadDriver driver =
                     new LoadDriver(executor, prompts, conversations, point, clock, sink, monitor::restart, keep);

@@ -29,9 +29,9 @@ import okhttp3.sse.EventSources;
 /**
  * Sends one request and turns whatever happens into a {@link RequestRecord}: a misbehaving server is measured and
  * classified, never thrown. {@link #execute} does both halves on the calling (virtual) thread; an open loop sends
- * from a platform thread ({@link #send}) and reads on a virtual one ({@link #read}).
+ * from a platform thread ({@link #send}) and reads on a virtual one ({@link SentCall#read()}).
  */
-final class RequestExecutor {
+final class RequestExecutor implements RequestSender {
     private static final MediaType JSON = MediaType.get("application/json");
     /**
      * A closed connection fails the request within a round trip; a reused connection that breaks later without a
@@ -54,7 +54,8 @@ final class RequestExecutor {
     }
 
     /** Ends the run: cancels every call still in flight; they are recorded as incomplete, not failed. */
-    void cutOff() {
+    @Override
+    public void cutOff() {
         cutOff = true;
         for (Call c : inFlight) c.cancel();
     }
@@ -68,8 +69,8 @@ final class RequestExecutor {
         return read(send(req, intendedNanos, slotWaitNanos, warmup));
     }
 
-    /** A request sent, whose response (or failure) is still to be read. */
-    final class Sent {
+    /** A request sent over HTTP, whose response (or failure) is still to be read. */
+    final class SentCall implements RequestSender.Sent {
         private final PreparedRequest req;
         private final long intendedNanos, slotWaitNanos, sent;
         private final boolean warmup;
@@ -81,7 +82,7 @@ final class RequestExecutor {
         private Response response;
         private IOException error;
 
-        private Sent(
+        private SentCall(
                 PreparedRequest req,
                 long intendedNanos,
                 long slotWaitNanos,
@@ -99,8 +100,13 @@ final class RequestExecutor {
             this.state = new StreamState(req.turn() != null);
         }
 
-        /** A session request's answer text, as the server streamed it (null for an independent request). */
-        String answer() {
+        @Override
+        public RequestRecord read() {
+            return RequestExecutor.this.read(this);
+        }
+
+        @Override
+        public String answer() {
             return state.answer();
         }
     }
@@ -109,7 +115,8 @@ final class RequestExecutor {
      * Sends the request on the calling thread and waits for the response's headers (or a failure): the send time is
      * taken on this thread just before the call, so an open loop's sender, a platform thread, times it exactly.
      */
-    Sent send(PreparedRequest req, long intendedNanos, long slotWaitNanos, boolean warmup) {
+    @Override
+    public SentCall send(PreparedRequest req, long intendedNanos, long slotWaitNanos, boolean warmup) {
         Request.Builder rb = new Request.Builder()
                 .url(target.url(target.api().path()))
                 .post(RequestBody.create(req.body(), JSON))
@@ -120,7 +127,7 @@ final class RequestExecutor {
         rb.tag(CallTrace.class, trace);
         Call call = connections.client().newCall(rb.build());
         inFlight.add(call);
-        Sent f = new Sent(req, intendedNanos, slotWaitNanos, warmup, call, clock.now(), trace);
+        SentCall f = new SentCall(req, intendedNanos, slotWaitNanos, warmup, call, clock.now(), trace);
         f.firstTokenGuard = watchdog.schedule(
                 () -> {
                     if (f.state.firstTokenNanos < 0) {
@@ -146,7 +153,7 @@ final class RequestExecutor {
     }
 
     /** Reads what {@link #send} got (on a virtual thread: every response is read on the same few carriers). */
-    RequestRecord read(Sent f) {
+    private RequestRecord read(SentCall f) {
         StreamState state = f.state;
         Timeouts timeouts = f.timeouts;
         CallTrace trace = f.trace;

@@ -1,17 +1,27 @@
 package dev.headroom.probe;
 
-import java.time.Instant;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.ThreadFactory;
 
-/** Nanoseconds since the start of a run, on the monotonic clock; sleeps precisely to an absolute time. */
+/**
+ * Nanoseconds since the start of a run, on a {@link Ticker}'s monotonic clock; sleeps precisely to an absolute time,
+ * and starts the run's threads on the same ticker (a virtual one must know every thread that may act).
+ */
 final class RunClock {
     private static final long SPIN_NANOS = 100_000;
-    private final long origin = System.nanoTime();
-    private final long originEpochMicros = epochMicrosNow();
+    private final Ticker ticker;
+    private final long origin;
+    private final long originEpochMicros;
 
-    private static long epochMicrosNow() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+    /** A run starting now on the system's clock. */
+    RunClock() {
+        this(Ticker.SYSTEM);
+    }
+
+    /** A run starting now on {@code ticker}. */
+    RunClock(Ticker ticker) {
+        this.ticker = ticker;
+        this.origin = ticker.nanoTime();
+        this.originEpochMicros = ticker.epochMicros();
     }
 
     /** Unix-epoch microseconds of run time 0, so records can be lined up with server-side timestamps. */
@@ -20,7 +30,7 @@ final class RunClock {
     }
 
     long now() {
-        return System.nanoTime() - origin;
+        return ticker.nanoTime() - origin;
     }
 
     /**
@@ -29,21 +39,23 @@ final class RunClock {
      * threads that every response is read on.
      */
     void sleepUntil(long t) throws InterruptedException {
-        long spin = Thread.currentThread().isVirtual() ? 0 : SPIN_NANOS;
-        long remaining;
-        while ((remaining = t - now()) > 0) {
-            if (Thread.interrupted()) throw new InterruptedException();
-            if (remaining > spin + 50_000 || spin == 0) LockSupport.parkNanos(remaining - spin);
-            else Thread.onSpinWait();
-        }
+        ticker.sleepUntil(origin + t, Thread.currentThread().isVirtual() ? 0 : SPIN_NANOS);
     }
 
     /** Sleeps until about run time {@code t}, never spinning: for work that only has to be done by then. */
     void parkUntil(long t) throws InterruptedException {
-        long remaining;
-        while ((remaining = t - now()) > 0) {
-            if (Thread.interrupted()) throw new InterruptedException();
-            LockSupport.parkNanos(remaining);
-        }
+        ticker.sleepUntil(origin + t, 0);
+    }
+
+    /** Starts {@code task} on a thread made as {@code builder} says, through the ticker. */
+    Thread start(Thread.Builder builder, Runnable task) {
+        Thread t = ticker.threads(builder).newThread(task);
+        t.start();
+        return t;
+    }
+
+    /** The threads {@code builder} makes, through the ticker: for a pool of the run's own. */
+    ThreadFactory threads(Thread.Builder builder) {
+        return ticker.threads(builder);
     }
 }

@@ -1,11 +1,14 @@
 package dev.headroom.probe;
 
+import static dev.headroom.probe.VirtualRun.MS;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import java.io.IOException;
 import java.net.URI;
@@ -14,13 +17,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 
-/** The open loop's senders: a server slow to answer holds no send back. */
+/**
+ * The open loop's senders: a server slow to answer holds no send back, on the real clock against a real server and,
+ * exactly, on a virtual clock against a scripted one; under a concurrency cap a send waits exactly for a free slot.
+ */
 class OpenLoopPacerTest {
     private static final String BODY = event("a", "null") + event("b", "\"length\"") + "data: [DONE]\n\n";
 
@@ -81,5 +88,52 @@ class OpenLoopPacerTest {
                     rs.stream().allMatch(r -> r.firstTokenNanos() - r.sentNanos() >= 390_000_000L),
                     "the headers' delay is the server's time, after the send");
         }
+    }
+
+    private static MeasurementRequest open(double rate, int requests, int maxConcurrency) {
+        return Points.of(
+                new LoadModel.Open(rate, new ArrivalProcess.Constant()),
+                Duration.ZERO,
+                maxConcurrency,
+                null,
+                requests,
+                Duration.ZERO,
+                0,
+                Duration.ZERO,
+                Duration.ofSeconds(10),
+                3);
+    }
+
+    @Test
+    void lateHeadersHoldNoSendBackOnAVirtualClock() throws Exception {
+        // The real-clock test's load: 60 sends 25 ms apart, each one's headers 410 ms later, so 16 or 17 wait at once.
+        VirtualRun run = VirtualRun.of(open(40, 60, 0), i -> 410 * MS, i -> 440 * MS);
+        List<RequestRecord> rs = run.records();
+        assertEquals(60, rs.stream().filter(RequestRecord::succeeded).count());
+        assertArrayEquals(LongStream.range(0, 60).map(i -> i * 25 * MS).toArray(), run.each(RequestRecord::sentNanos));
+        assertTrue(rs.stream().allMatch(r -> r.sendLagNanos() == 0), "every send at its slot");
+        assertTrue(
+                rs.stream().allMatch(r -> r.firstTokenNanos() - r.sentNanos() == 410 * MS), "headers after the send");
+        assertEquals(18, run.peakInFlight(), "440 ms each at 40/s: 18 in flight at once");
+        // Four platform senders in production (threads "sender-N"): the rest left from virtual threads meanwhile.
+        assertTrue(run.sends().stream().anyMatch(s -> !s.thread().startsWith("sender-")), "no sender was free");
+    }
+
+    /**
+     * A cap of 2 at 10/s, each request 230 ms: request 2, due at 200 ms, gets request 0's slot at 230; 3 gets 1's at
+     * 330; 4 gets 2's at 460; 5 gets 3's at 560 — each wait counted from its slot.
+     */
+    @Test
+    void aConcurrencyCapDelaysSendsByExactlyTheWaitForASlot() throws Exception {
+        VirtualRun run = VirtualRun.of(open(10, 6, 2), 230 * MS);
+        assertArrayEquals(ms(0, 100, 200, 300, 400, 500), run.each(RequestRecord::intendedNanos));
+        assertArrayEquals(ms(0, 100, 230, 330, 460, 560), run.each(RequestRecord::sentNanos));
+        assertArrayEquals(ms(0, 0, 30, 30, 60, 60), run.each(RequestRecord::slotWaitNanos));
+        assertArrayEquals(ms(230, 330, 460, 560, 690, 790), run.each(RequestRecord::endNanos));
+        assertEquals(2, run.peakInFlight());
+    }
+
+    private static long[] ms(long... millis) {
+        return LongStream.of(millis).map(m -> m * MS).toArray();
     }
 }

@@ -78,6 +78,23 @@ class ProbeSimTest {
         }
     }
 
+    /** Time stands still on a virtual clock while no thread sleeps on it: every time the run took is that clock's. */
+    @Test
+    void aProbeTimesItsRunOnTheClockItIsGiven() {
+        try (SimServer sim = SimServer.start(SimServer.Config.loopback(engine()));
+                VirtualTicker ticker = new VirtualTicker()) {
+            ProbeResult r = new Probe(target(sim), "salt", ticker).run(fixed(20, 4), closed(2, 6, 0), rec -> {});
+            assertEquals(6, r.records().size());
+            assertEquals(VirtualTicker.EPOCH_MICROS, r.startEpochMicros());
+            assertEquals(0, r.elapsedSeconds());
+            for (RequestRecord rec : r.records()) {
+                assertTrue(rec.succeeded(), rec.toString());
+                List<Long> times = List.of(rec.intendedNanos(), rec.sentNanos(), rec.firstTokenNanos(), rec.endNanos());
+                assertEquals(List.of(0L, 0L, 0L, 0L), times, "on the real clock these would have moved");
+            }
+        }
+    }
+
     @Test
     void warmupRequestsAreMarkedAndCounted() {
         try (SimServer sim = SimServer.start(SimServer.Config.loopback(engine()))) {
