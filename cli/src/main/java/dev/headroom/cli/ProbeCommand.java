@@ -87,7 +87,7 @@ public final class ProbeCommand implements Callable<Integer> {
                             "probe", startedAt, plan.load(), run.seed, work, workload.promptSalt(), dir, slos)
                     .withProgress(target.virtual() ? null : err)
                     .withChunkTimes(records.chunkTimes)
-                    .measure(dir, plan);
+                    .measure(dir, plan, run.settings().spreadUsers());
             switch (format) {
                 case JSON -> out.print(SummaryJson.write(report));
                 case CSV -> out.print(SummaryCsv.write(List.of(SummaryCsv.row(report))));

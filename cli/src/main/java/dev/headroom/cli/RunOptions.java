@@ -41,9 +41,10 @@ public final class RunOptions {
     @Option(
             names = "--ramp",
             paramLabel = "DURATION",
-            defaultValue = "0s",
             converter = DurationConverter.class,
-            description = "Start users evenly (closed loop) or raise the rate linearly (open loop) over this time.")
+            description = "Start users evenly (closed loop) or raise the rate linearly (open loop) over this time; 0s "
+                    + "starts them at once (default: closed loops of several users over one request cycle, from a "
+                    + "pilot request, as search probes do).")
     Duration ramp;
 
     @Option(

@@ -109,7 +109,10 @@ public final class SweepCommand implements Callable<Integer> {
             for (int i = 0; i < loads.size(); i++) {
                 LoadModel l = loads.get(i);
                 String name = l.pointName(i);
-                reports.add(points.measure(dir.resolve(name), plan.point(l, work.workload())));
+                reports.add(points.measure(
+                        dir.resolve(name),
+                        plan.point(l, work.workload()),
+                        run.settings().spreadUsers()));
                 dirs.add(name);
                 // Written after every point, so an interrupted sweep keeps the points it finished.
                 RunFiles.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));

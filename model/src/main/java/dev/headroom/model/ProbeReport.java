@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * One probe's result as {@code summary.json} publishes it: what ran, what was measured, the client's health, what
  * the server said about itself (null when its metrics were not scraped), what the measurement itself warns of
- * ({@link MeasurementWarnings}), and for a load of sessions, its metrics by turn and by session (else null).
+ * ({@link MeasurementWarnings}), for a load of sessions its metrics by turn and by session (else null), and how its
+ * users were started (null when a result written before Headroom said so is read).
  */
 public record ProbeReport(
         RunInfo run,
@@ -13,9 +14,26 @@ public record ProbeReport(
         ClientHealth client,
         ServerMetrics server,
         List<String> warnings,
-        SessionSummary sessions) {
+        SessionSummary sessions,
+        UserStart userStart) {
     public ProbeReport {
         warnings = List.copyOf(warnings);
+    }
+
+    /** How the users were started unknown. */
+    public ProbeReport(
+            RunInfo run,
+            Summary summary,
+            ClientHealth client,
+            ServerMetrics server,
+            List<String> warnings,
+            SessionSummary sessions) {
+        this(run, summary, client, server, warnings, sessions, null);
+    }
+
+    /** The same probe, saying how its users were started. */
+    public ProbeReport startedAs(UserStart how) {
+        return new ProbeReport(run, summary, client, server, warnings, sessions, how);
     }
 
     /** Independent requests. */

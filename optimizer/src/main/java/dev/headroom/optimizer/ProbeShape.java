@@ -46,6 +46,12 @@ public final class ProbeShape {
     /** How much the judged prefix grows between two looks. */
     static final double LOOK_GROWTH = 1.5;
 
+    /**
+     * How a closed loop's request cycle grows with its users, in log-log, when only one load is known: halfway between
+     * an idle server's (flat) and a saturated one's (proportional to users).
+     */
+    static final double ONE_LOAD_SLOPE = 0.5;
+
     private final SearchSpec spec;
     private double rampSeconds;
     /** Closed loop: mean e2e (seconds) measured at each load. */
@@ -142,7 +148,7 @@ public final class ProbeShape {
         var near = below != null ? below : above;
         var next = below != null ? cycles.lowerEntry(near.getKey()) : cycles.higherEntry(near.getKey());
         double slope = next == null
-                ? 0.5
+                ? ONE_LOAD_SLOPE
                 : Math.log(near.getValue() / next.getValue()) / Math.log(near.getKey() / next.getKey());
         slope = Math.max(0, Math.min(1, slope));
         return near.getValue() * Math.pow(users / near.getKey(), slope);
@@ -164,6 +170,21 @@ public final class ProbeShape {
      */
     public void remember(double load) {
         measured.add(load);
+    }
+
+    /**
+     * One request cycle of {@code users} closed-loop users estimated from a lone request's e2e, as {@link #cycleAt}
+     * extrapolates from one measured load: {@code e2e · users^0.5}.
+     */
+    public static double cycleFromLone(double loneE2eSeconds, int users) {
+        return loneE2eSeconds * Math.pow(users, ONE_LOAD_SLOPE);
+    }
+
+    /** Learns a lone request's e2e (a pilot's): the cycle at one user, and the request lifetime if none is known. */
+    public void learnLone(double e2eSeconds) {
+        if (!(e2eSeconds > 0)) return;
+        learnCycle(1, e2eSeconds);
+        if (rampSeconds <= 0) rampSeconds = e2eSeconds;
     }
 
     /** Records the mean e2e measured with {@code users} closed-loop users (also used when a search resumes). */

@@ -110,6 +110,15 @@ public final class SearchRun {
         }
     }
 
+    /**
+     * Starts from a pilot's lone request e2e: the first closed-loop probe spreads its users over one cycle estimated
+     * from it ({@link ProbeShape#cycleFromLone}) instead of starting them at once.
+     */
+    public SearchRun knowingLone(double e2eSeconds) {
+        shape.learnLone(e2eSeconds);
+        return this;
+    }
+
     /** Probes reused from the interrupted search. */
     public int reused() {
         return reused;

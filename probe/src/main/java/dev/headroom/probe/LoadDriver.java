@@ -1,5 +1,6 @@
 package dev.headroom.probe;
 
+import dev.headroom.model.ArrivalSchedule;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
@@ -135,8 +136,7 @@ final class LoadDriver {
         switch (point.load()) {
             case LoadModel.Closed c -> {
                 for (int u = 0; u < c.concurrency(); u++) {
-                    long start =
-                            c.concurrency() == 1 ? 0 : seconds(point.length().rampSeconds()) * u / c.concurrency();
+                    long start = point.length().userStartNanos(u, c.concurrency());
                     threads.add(clock.start(
                             Thread.ofVirtual().name("user-" + u),
                             sessions == null ? () -> user(start) : () -> sessionUser(start)));
@@ -221,11 +221,11 @@ final class LoadDriver {
      * virtual thread of its own; its first turn is timed from the arrival's slot, later turns from when they were due.
      */
     private void openSessions(LoadModel.Open o) throws InterruptedException {
-        OpenSchedule schedule = schedule(o);
+        ArrivalSchedule schedule = schedule(o);
         List<Thread> running = new ArrayList<>();
         while (!over) {
-            long intended = schedule.intended();
-            if (intended >= stopAt) break;
+            long intended = schedule.nextNanos();
+            if (intended < 0 || intended >= stopAt) break; // a replayed trace has ended, or the run's time
             clock.sleepUntil(intended);
             long id = nextSession.getAndIncrement();
             running.add(clock.start(Thread.ofVirtual().name("session-" + id), () -> {
@@ -238,7 +238,6 @@ final class LoadDriver {
                 }
             }));
             if (running.size() % 1024 == 0) running.removeIf(th -> !th.isAlive());
-            if (!schedule.advance()) break;
         }
         // No new session: those running go on to the end of the run (or of its count, which claim() then set).
         for (Thread th : running) joinUntilGrace(th);
@@ -417,10 +416,14 @@ final class LoadDriver {
      * previous slot, never from "now".
      */
     private void prepareSlots(LoadModel.Open o, BlockingQueue<Slot> ready) {
-        OpenSchedule schedule = schedule(o);
+        ArrivalSchedule schedule = schedule(o);
         try {
             while (true) {
-                long intended = schedule.intended();
+                long intended = schedule.nextNanos();
+                if (intended < 0) { // a replayed trace has ended
+                    ready.put(new Slot(0, null, false, true));
+                    return;
+                }
                 clock.parkUntil(intended - LOOKAHEAD_NANOS);
                 long i = claim(intended);
                 if (i < 0) {
@@ -428,10 +431,6 @@ final class LoadDriver {
                     return;
                 }
                 ready.put(new Slot(intended, prepare(i), isWarmup(i, intended), false));
-                if (!schedule.advance()) { // a replayed trace has ended
-                    ready.put(new Slot(intended, null, false, true));
-                    return;
-                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -486,8 +485,8 @@ final class LoadDriver {
     }
 
     /** The open loop's slots, from the run's arrival seed and ramp. */
-    private OpenSchedule schedule(LoadModel.Open o) {
-        return new OpenSchedule(o, point.length().rampSeconds(), Seeds.arrivals(point.seed()));
+    private ArrivalSchedule schedule(LoadModel.Open o) {
+        return new ArrivalSchedule(o, point.length(), Seeds.arrivals(point.seed()));
     }
 
     /** Lengths come from a stream seeded by (seed, index): the same requests whatever the thread timing. */

@@ -21,6 +21,7 @@ import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.Summary;
+import dev.headroom.model.UserStart;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,13 +120,21 @@ public final class SummaryJson {
         List<String> warnings = new ArrayList<>();
         n.path("warnings").forEach(w -> warnings.add(w.asText()));
         SessionSummary sessions = n.has("sessions") ? SessionsJson.read(n.path("sessions")) : null;
+        JsonNode start = load.path("user_start");
+        UserStart.How how = UserStart.How.ofWire(start.path("how").asText());
         return new ProbeReport(
                 sessions == null ? run : run.carrying(sessions.spec()),
                 summary,
                 health,
                 n.has("server") ? server(n.path("server")) : null,
                 warnings,
-                sessions);
+                sessions,
+                how == null
+                        ? null
+                        : new UserStart(
+                                how,
+                                num(start.path("ramp_s")),
+                                start.path("basis").asText()));
     }
 
     /** The load a result records; null when it is none Headroom runs (an imported "all at once", or no mode). */
@@ -213,7 +222,7 @@ public final class SummaryJson {
         target.put("api", run.api());
         if (run.simulator() == null) target.putNull("simulator");
         else target.put("simulator", run.simulator());
-        root.set("load", load(run));
+        root.set("load", load(run, report.userStart()));
         ObjectNode workload = root.putObject("workload");
         workload.put("description", run.workload());
         workload.put("input_length", run.inputLength());
@@ -263,7 +272,7 @@ public final class SummaryJson {
         return root;
     }
 
-    private static ObjectNode load(RunInfo run) {
+    private static ObjectNode load(RunInfo run, UserStart start) {
         ObjectNode load = MAPPER.createObjectNode();
         // With sessions, the concurrency is sessions in progress and the rate new sessions per second.
         if (run.sessions() != null) load.put("unit", "sessions");
@@ -291,6 +300,12 @@ public final class SummaryJson {
                 if (run.maxConcurrency() > 0) load.put("max_concurrency", run.maxConcurrency());
                 else load.putNull("max_concurrency");
             }
+        }
+        if (start != null) {
+            ObjectNode u = load.putObject("user_start");
+            u.put("how", start.how().wireName());
+            JsonNumbers.put(u, "ramp_s", start.rampSeconds(), 3);
+            u.put("basis", start.basis());
         }
         return load;
     }

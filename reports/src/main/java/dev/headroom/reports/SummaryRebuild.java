@@ -13,6 +13,7 @@ import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
+import dev.headroom.model.UserStart;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -134,7 +135,13 @@ public final class SummaryRebuild {
         ClientHealth health = ClientHealth.assess(summary, load, observed, embedded);
         List<String> warnings = MeasurementWarnings.of(
                 summary, run.inputLength(), c.path("expects_cached_prompts").asBoolean(false));
-        ProbeReport report = new ProbeReport(run, summary, health, old == null ? null : old.server(), warnings);
+        // How users started: as the finished run said, else as config.yaml's ramp (a cycle's basis is then unknown).
+        double ramp = c.at("/run/ramp_s").asDouble(0);
+        UserStart users = old != null
+                ? old.userStart()
+                : ramp > 0 ? new UserStart(UserStart.How.RAMP, ramp, "") : new UserStart(UserStart.How.AT_ONCE, 0, "");
+        ProbeReport report =
+                new ProbeReport(run, summary, health, old == null ? null : old.server(), warnings, null, users);
 
         long start = logged != null ? logged.startEpochMillis() : startMillis(run.startedAt());
         HistogramLog.write(hlog, summary.histograms(), start, summary.windowSeconds(), metrics.intervals());

@@ -12,6 +12,7 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.Slo;
 import dev.headroom.model.TokenSource;
+import dev.headroom.model.UserStart;
 import java.util.Arrays;
 import java.util.List;
 
@@ -79,15 +80,19 @@ final class Fixtures {
         var summary =
                 Metrics.summarize(records(), true, List.of(Slo.parse("ttft:p95<150ms"), Slo.parse("error_rate<5%")));
         return new ProbeReport(
-                run,
-                summary,
-                ClientHealth.assess(
+                        run,
                         summary,
-                        load,
-                        new ClientHealth.Observed(
-                                new Distribution(20000, 0.12, 0.02, 0.1, 0.15, 0.2, 0.45, 2.1, 5.3), 0.12, 0.3, 0.4),
-                        false),
-                null,
-                MeasurementWarnings.of(summary, run.inputLength(), false));
+                        ClientHealth.assess(
+                                summary,
+                                load,
+                                new ClientHealth.Observed(
+                                        new Distribution(20000, 0.12, 0.02, 0.1, 0.15, 0.2, 0.45, 2.1, 5.3),
+                                        0.12,
+                                        0.3,
+                                        0.4),
+                                false),
+                        null,
+                        MeasurementWarnings.of(summary, run.inputLength(), false))
+                .startedAs(new UserStart(UserStart.How.RAMP, 2, ""));
     }
 }

@@ -214,7 +214,9 @@ public final class Endpoint implements AutoCloseable {
                         reuseAsked,
                         dir,
                         slos)
-                .withMetrics(metricsUrl, metricsInterval);
+                .withMetrics(metricsUrl, metricsInterval)
+                // Pilots' prompts are their own, so a point's run number (its prompts) is the same with or without.
+                .withPilots(new Probe(target, salt + "/pilot").knowing(facts()).sending(prompts));
     }
 
     /** Whether it is the simulator on its virtual clock (no HTTP, no client to judge). */

@@ -1,6 +1,7 @@
 package dev.headroom.runner;
 
 import dev.headroom.model.ClientHealth;
+import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.MeasurementWarnings;
@@ -9,6 +10,7 @@ import dev.headroom.model.MetricsRecorder;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.SessionRecorder;
@@ -17,6 +19,8 @@ import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.Summary;
+import dev.headroom.model.UserStart;
+import dev.headroom.optimizer.ProbeShape;
 import dev.headroom.optimizer.SearchRun;
 import dev.headroom.probe.MetricsScraper;
 import dev.headroom.reports.RequestsCsv;
@@ -34,6 +38,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -43,6 +48,9 @@ import java.util.Map;
  * resumed search).
  */
 public final class LoadPoints implements SearchRun.LoadPoint {
+    /** The pilot's directory under a load point's (or a search's). */
+    public static final String PILOT = "pilot";
+
     private final String command;
     private final Measurer measurer;
     private RunInfo run;
@@ -55,6 +63,8 @@ public final class LoadPoints implements SearchRun.LoadPoint {
     private Duration metricsInterval;
     private PrintWriter err;
     private boolean chunkTimes;
+    private boolean searchSpread;
+    private Measurer pilots;
 
     /**
      * @param run        what every point shares: URL, model asked for, API, simulator, workload, the command's salt
@@ -115,7 +125,94 @@ public final class LoadPoints implements SearchRun.LoadPoint {
 
     /** Measures {@code point} into {@code pointDir} (created if needed), keeping no request in memory. */
     public ProbeReport measure(Path pointDir, MeasurementRequest point) {
-        return measured(pointDir, point, null).report();
+        return measured(pointDir, point, null, UserStart.of(point.length())).report();
+    }
+
+    /** {@link #measureSpread} when {@code spread}, else {@link #measure}. */
+    public ProbeReport measure(Path pointDir, MeasurementRequest point, boolean spread) {
+        return spread ? measureSpread(pointDir, point) : measure(pointDir, point);
+    }
+
+    /**
+     * As {@link #measure}, but a closed loop of several users given no ramp is started as a search probe is: evenly
+     * over one request cycle at its load, estimated from a pilot request sent alone first (into {@code pilot/} under
+     * {@code pointDir}, every file of a load point) by {@link ProbeShape#cycleFromLone}, plus the think time; a timed
+     * warm-up is made to cover the ramp and one more cycle. A pilot that fails leaves the users starting at once.
+     */
+    public ProbeReport measureSpread(Path pointDir, MeasurementRequest point) {
+        if (!(point.load() instanceof LoadModel.Closed c)
+                || c.concurrency() == 1
+                || point.length().rampSeconds() > 0) {
+            return measure(pointDir, point);
+        }
+        double lone = pilot(pointDir.resolve(PILOT), point);
+        if (!(lone > 0)) {
+            var start = new UserStart(UserStart.How.AT_ONCE, 0, "the pilot request failed: no cycle to spread over");
+            return measured(pointDir, point, null, start).report();
+        }
+        double think = point.sessions() != null ? point.sessions().thinkTime().meanSeconds() : point.thinkTimeSeconds();
+        double cycle = ProbeShape.cycleFromLone(lone, c.concurrency()) + think;
+        RunLength l = point.length();
+        RunLength spread = new RunLength(
+                l.requests(),
+                l.maxSeconds(),
+                l.warmupRequests(),
+                cycle,
+                l.warmupSeconds() > 0 ? Math.max(l.warmupSeconds(), 2 * cycle) : 0,
+                l.graceSeconds());
+        MeasurementRequest p = new MeasurementRequest(
+                point.load(),
+                point.workload(),
+                spread,
+                point.seed(),
+                point.stopEarly(),
+                point.thinkTimeSeconds(),
+                point.maxConcurrency(),
+                point.sessions());
+        String basis = String.format(
+                Locale.ROOT,
+                "a pilot request's e2e %.3f s x sqrt(%d users)%s",
+                lone,
+                c.concurrency(),
+                think > 0 ? " + the think time" : "");
+        return measured(pointDir, p, null, UserStart.oneCycle(cycle, basis)).report();
+    }
+
+    /**
+     * Sends {@code point}'s first request alone — one user, one request, no warm-up — as a load point of its own in
+     * {@code pilotDir}: the e2e of a lone request in seconds, NaN when it failed.
+     */
+    public double pilot(Path pilotDir, MeasurementRequest point) {
+        MeasurementRequest lone = new MeasurementRequest(
+                new LoadModel.Closed(1),
+                point.workload(),
+                RunLength.requests(1),
+                point.seed(),
+                null,
+                0,
+                0,
+                point.sessions());
+        List<RequestRecord> kept = Collections.synchronizedList(new ArrayList<>());
+        measured(pilotDir, lone, kept, UserStart.of(lone.length()), pilots != null ? pilots : measurer);
+        synchronized (kept) {
+            return kept.stream()
+                    .filter(r -> r.succeeded() && !r.warmup())
+                    .mapToDouble(r -> (r.endNanos() - r.sentNanos()) / 1e9)
+                    .findFirst()
+                    .orElse(Double.NaN);
+        }
+    }
+
+    /** Sends pilot requests through {@code m} rather than the points' measurer (e.g. with prompts of their own). */
+    LoadPoints withPilots(Measurer m) {
+        this.pilots = m;
+        return this;
+    }
+
+    /** Labels a search's probes with a ramp as spread over one request cycle (which the search estimates). */
+    LoadPoints spreadBySearch() {
+        this.searchSpread = true;
+        return this;
     }
 
     /**
@@ -125,7 +222,12 @@ public final class LoadPoints implements SearchRun.LoadPoint {
     @Override
     public Measurement run(String name, MeasurementRequest request) {
         List<RequestRecord> kept = Collections.synchronizedList(new ArrayList<>());
-        Measurement m = measured(dir.resolve(name), request, kept).measurement();
+        UserStart start = searchSpread && request.length().rampSeconds() > 0
+                ? UserStart.oneCycle(
+                        request.length().rampSeconds(),
+                        "the request cycle at this load, from the loads the search measured (and its pilot)")
+                : UserStart.of(request.length());
+        Measurement m = measured(dir.resolve(name), request, kept, start).measurement();
         List<RequestRecord> sorted = new ArrayList<>(kept);
         sorted.sort(Comparator.comparingLong(RequestRecord::index));
         return m.withRecords(sorted);
@@ -139,8 +241,13 @@ public final class LoadPoints implements SearchRun.LoadPoint {
     private record Point(Measurement measurement, ProbeReport report) {}
 
     /** Measures one point; every record goes to the files and the metrics as it ends, and to {@code kept} if given. */
-    private Point measured(Path pointDir, MeasurementRequest point, List<RequestRecord> kept) {
-        if (measurer instanceof VirtualEngine) VirtualEngine.checkFits(simulator, point);
+    private Point measured(Path pointDir, MeasurementRequest point, List<RequestRecord> kept, UserStart start) {
+        return measured(pointDir, point, kept, start, measurer);
+    }
+
+    private Point measured(
+            Path pointDir, MeasurementRequest point, List<RequestRecord> kept, UserStart start, Measurer by) {
+        if (by instanceof VirtualEngine) VirtualEngine.checkFits(simulator, point);
         RunFiles.createDirectories(pointDir);
         Instant started = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         RunFiles.writeConfig(
@@ -179,7 +286,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
             Thread hook = new Thread(log::close);
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                m = measurer.measure(point, r -> {
+                m = by.measure(point, r -> {
                     log.append(r);
                     csv.append(r);
                     metrics.accept(r);
@@ -200,7 +307,8 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                 summary,
                 conversations == null ? null : conversations.summary(summary.windowSeconds()),
                 server,
-                started);
+                started,
+                start);
         Measurement.Notes notes = m.notes();
         long startMillis = notes != null ? notes.startEpochMicros() / 1000 : started.toEpochMilli();
         RunFiles.writeResults(pointDir, report, startMillis, metrics.intervals());
@@ -225,7 +333,12 @@ public final class LoadPoints implements SearchRun.LoadPoint {
     }
 
     private ProbeReport report(
-            Measurement m, Summary summary, SessionSummary sessions, ServerMetrics server, Instant started) {
+            Measurement m,
+            Summary summary,
+            SessionSummary sessions,
+            ServerMetrics server,
+            Instant started,
+            UserStart start) {
         MeasurementRequest point = m.request();
         Measurement.Notes n = m.notes();
         String inputLength = n == null ? run.inputLength() : n.inputLength();
@@ -251,6 +364,6 @@ public final class LoadPoints implements SearchRun.LoadPoint {
         // A session resends its history: cached prompt tokens are what it is for, not a warning.
         boolean reuse = reuseAsked || point.sessions() != null;
         return new ProbeReport(
-                info, summary, health, server, MeasurementWarnings.of(summary, inputLength, reuse), sessions);
+                info, summary, health, server, MeasurementWarnings.of(summary, inputLength, reuse), sessions, start);
     }
 }

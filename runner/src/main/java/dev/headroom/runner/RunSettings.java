@@ -11,6 +11,7 @@ import java.time.Duration;
  * @param requests 0 unless given
  * @param warmup null unless given
  * @param warmupRequests null unless given (0 is given: no warm-up)
+ * @param ramp null unless given: then a closed loop's users are spread over one request cycle ({@link #spreadUsers})
  */
 public record RunSettings(
         Duration duration,
@@ -36,6 +37,14 @@ public record RunSettings(
         return length(duration, requests > 0 || duration != null ? requests : size);
     }
 
+    /**
+     * Whether a closed loop's users are to be started as a search probe's are, over one request cycle estimated from a
+     * pilot request ({@link LoadPoints#measureSpread}): when no ramp is given.
+     */
+    public boolean spreadUsers() {
+        return ramp == null;
+    }
+
     /** The warm-up time: as given; else none when a count is given (even 0), else the 5-s default. */
     public Duration effectiveWarmup() {
         if (warmup != null) return warmup;
@@ -47,7 +56,7 @@ public record RunSettings(
                 n,
                 d == null ? Double.POSITIVE_INFINITY : seconds(d),
                 warmupRequests == null ? 0 : warmupRequests,
-                seconds(ramp),
+                ramp == null ? 0 : seconds(ramp),
                 seconds(effectiveWarmup()),
                 seconds(grace));
     }

@@ -64,6 +64,12 @@ public final class Searcher {
                 : new LoadModel.Open(search.min(), search.arrivals());
     }
 
+    /** One request at {@code load}, as every probe sends them. */
+    private MeasurementRequest probe(LoadModel load) {
+        return new MeasurementRequest(
+                load, workload.workload(), RunLength.requests(1), search.seed(), null, 0, 0, search.sessions());
+    }
+
     /**
      * Runs the search (resuming {@code previous} in its own directory when not null).
      *
@@ -81,17 +87,7 @@ public final class Searcher {
             PrintWriter progress,
             SearchRun.Listener listener) {
         // Every probe has the same lengths: one that cannot fit the server's context is refused before any.
-        endpoint.checkFits(
-                workload,
-                new MeasurementRequest(
-                        first(),
-                        workload.workload(),
-                        RunLength.requests(1),
-                        search.seed(),
-                        null,
-                        0,
-                        0,
-                        search.sessions()));
+        endpoint.checkFits(workload, probe(first()));
         Path dir = runDirectory.get();
         String startedAt = previous != null
                 ? previous.run().startedAt()
@@ -100,8 +96,16 @@ public final class Searcher {
                 endpoint.points("search", startedAt, first(), search.seed(), workload, salt, dir, search.slos());
         points.withProgress(progress).withChunkTimes(chunkTimes);
         if (search.sessions() != null) points.withSessions(search.sessions());
+        points.spreadBySearch();
         SearchRun run = new SearchRun(search, points.runInfo(), endpoint.isVirtual(), points);
         if (previous != null) run.resuming(previous, points::finished);
+        if (search.integerLoad()) {
+            // A closed loop's first probe spreads its users over a cycle estimated from a lone request's e2e; a
+            // resumed search had it as its lone lifetime (search.json's probe_shape.ramp_s, at full precision).
+            boolean piloted = Files.isRegularFile(dir.resolve(LoadPoints.PILOT).resolve("summary.json"));
+            if (previous != null && piloted) run.knowingLone(previous.rampSeconds());
+            else if (previous == null) run.knowingLone(points.pilot(dir.resolve(LoadPoints.PILOT), probe(first())));
+        }
         SearchReport done = run.run((sofar, p) -> {
             RunFiles.writeAtomically(dir.resolve("search.json"), SearchJson.write(sofar));
             listener.probed(sofar, p);

@@ -12,6 +12,7 @@ import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
+import dev.headroom.model.UserStart;
 import dev.headroom.model.Workload;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.WorkloadSpec;
@@ -59,6 +60,41 @@ class RunnerTest {
     }
 
     @Test
+    void aClosedLoopGivenNoRampSpreadsItsUsersOverOneCycleFromAPilot(@TempDir Path tmp) throws IOException {
+        MeasurementRequest point =
+                new MeasurementRequest(new LoadModel.Closed(4), WORK, new RunLength(40, 60, 0, 0, 0.05), 7, null);
+        ProbeReport r;
+        try (Endpoint fake = Endpoint.of(new FakeServer(10, 8, 0), "fake://server")) {
+            r = points(fake, point, tmp).measure(tmp, point, true);
+        }
+        // The pilot, alone: 10 ms to the first token, 7 gaps of 5 ms: 45 ms; four users: 45 ms × √4 = 90 ms.
+        assertEquals(UserStart.How.ONE_CYCLE, r.userStart().how());
+        assertEquals(0.090, r.userStart().rampSeconds(), 1e-9);
+        assertTrue(r.userStart().basis().contains("0.045 s"), r.userStart().basis());
+        assertEquals(
+                1,
+                Files.readAllLines(tmp.resolve("pilot").resolve("requests.jsonl"))
+                        .size(),
+                "the pilot kept");
+        JsonNode summary =
+                new ObjectMapper().readTree(tmp.resolve("summary.json").toFile());
+        assertEquals("one_cycle", summary.at("/load/user_start/how").asText());
+        assertEquals(0.09, summary.at("/load/user_start/ramp_s").asDouble(), 1e-9);
+        // The timed warm-up grows to cover the ramp and one more cycle.
+        assertTrue(Files.readString(tmp.resolve("config.yaml")).contains("warmup_s: 0.18"));
+    }
+
+    @Test
+    void aClosedLoopMeasuredAsGivenSaysItsUsersStartedAtOnce(@TempDir Path tmp) {
+        MeasurementRequest point = new MeasurementRequest(new LoadModel.Closed(4), WORK, RunLength.requests(20), 7);
+        try (Endpoint fake = Endpoint.of(new FakeServer(10, 8, 0), "fake://server")) {
+            ProbeReport r = points(fake, point, tmp).measure(tmp, point, false);
+            assertEquals(new UserStart(UserStart.How.AT_ONCE, 0, ""), r.userStart());
+            assertTrue(Files.notExists(tmp.resolve("pilot")), "no pilot when not asked to spread");
+        }
+    }
+
+    @Test
     void aSearchRunsThroughTheRunnerAndFindsTheFakeServersBoundary(@TempDir Path tmp) throws IOException {
         // TTFT is 10 ms per user: 19 users meet ttft:p95<200ms, 20 do not.
         SearchSpec spec = new SearchSpec(
@@ -94,5 +130,11 @@ class RunnerTest {
         for (SearchReport.Probe p : done.probes()) {
             assertTrue(Files.isRegularFile(tmp.resolve(p.dir()).resolve("summary.json")), p.dir());
         }
+    }
+
+    /** The fake's load points for {@code point}, into {@code dir}, with no SLO. */
+    private static LoadPoints points(Endpoint fake, MeasurementRequest point, Path dir) {
+        return fake.points(
+                "probe", "2026-12-03T00:00:00Z", point.load(), 7, WorkloadSpec.of(WORK), "s", dir, List.of());
     }
 }
