@@ -59,7 +59,7 @@ public record ClientHealth(
      *                      is not the client's alone, and is reported but not judged
      */
     public static ClientHealth assess(Summary summary, LoadModel load, Observed o, boolean sharedProcess) {
-        Distribution lag = summary.distribution("send_lag_ms");
+        Distribution lag = summary.distribution(Metric.SEND_LAG_MS);
         double lagP99 = lag.count() == 0 ? 0 : lag.p99();
         boolean open = load instanceof LoadModel.Open;
         List<String> w = new ArrayList<>();

@@ -27,7 +27,7 @@ public final class Knee {
 
     /** Output tokens/s ÷ e2e p50 (ms), or NaN. */
     public static double power(Summary s) {
-        double e2e = s.distribution("e2e_ms").p50();
+        double e2e = s.distribution(Metric.E2E_MS).p50();
         if (Double.isNaN(e2e) || e2e <= 0 || s.outputTokensPerS() <= 0) return Double.NaN;
         return s.outputTokensPerS() / e2e;
     }

@@ -22,7 +22,7 @@ public final class MeasurementWarnings {
      */
     public static List<String> of(Summary s, String inputLength, boolean reuseAsked) {
         List<String> w = new ArrayList<>();
-        Distribution isl = s.distribution("isl");
+        Distribution isl = s.distribution(Metric.ISL);
         double requestedIsl = s.requestedIslMean();
         if (Double.isFinite(requestedIsl) && requestedIsl > 0 && isl.count() > 0) {
             double error = isl.mean() / requestedIsl - 1;

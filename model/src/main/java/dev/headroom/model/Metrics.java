@@ -19,9 +19,6 @@ public final class Metrics {
     /** More cached prompt tokens than this make a request a cache hit: beyond any chat template's common prefix. */
     public static final int CACHE_HIT_TOKENS = 64;
 
-    public static final List<String> KEYS =
-            List.of("ttft_ms", "ttft_from_send_ms", "itl_ms", "tpot_ms", "e2e_ms", "isl", "osl", "send_lag_ms");
-
     private Metrics() {}
 
     /** Origin of a request's latencies under the given load mode. */

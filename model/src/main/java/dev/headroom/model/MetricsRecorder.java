@@ -3,7 +3,7 @@ package dev.headroom.model;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,7 +20,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
     private final boolean openLoop;
     private final List<Slo> slos;
     private final List<Slo> withoutItl;
-    private final Map<String, Histogram> h = new LinkedHashMap<>();
+    private final Map<Metric, Histogram> h = new EnumMap<>(Metric.class);
     private long completed, failed, incomplete, warmup, clientErrors, good, oslShort;
     private long cacheReporting, cachePrompt, cached, cacheHits, opened, reused;
     private long requestedIsl, requestedIslCount;
@@ -30,10 +30,10 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
     /** Width of the intervals of the run's time series ({@link #intervals}). */
     public static final long INTERVAL_MICROS = 10_000_000;
 
-    static final List<String> SERIES = List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms");
-    private final TreeMap<Long, Map<String, Histogram>> open = new TreeMap<>();
+    private static final List<Metric> SERIES = Metric.SERIES;
+    private final TreeMap<Long, Map<Metric, Histogram>> open = new TreeMap<>();
     private final TreeMap<Long, byte[][]> closed = new TreeMap<>();
-    private Map<String, Histogram> current;
+    private Map<Metric, Histogram> current;
     private final TreeMap<Long, Histogram> itlSeries = new TreeMap<>();
 
     public MetricsRecorder(boolean openLoop, List<Slo> slos) {
@@ -41,7 +41,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
         this.slos = List.copyOf(slos);
         this.withoutItl =
                 this.slos.stream().filter(o -> o.metric() != SloMetric.ITL).toList();
-        for (String k : Metrics.KEYS) h.put(k, new Histogram(3));
+        for (Metric k : Metric.values()) h.put(k, new Histogram(3));
     }
 
     /** Counts one finished request. */
@@ -80,13 +80,13 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
         long origin = Metrics.micros(Metrics.origin(r, openLoop));
         windowStart = Math.min(windowStart, origin);
         windowEnd = Math.max(windowEnd, Metrics.micros(r.endNanos()));
-        record("send_lag_ms", Metrics.micros(r.sentNanos()) - Metrics.micros(r.intendedNanos()));
+        record(Metric.SEND_LAG_MS, Metrics.micros(r.sentNanos()) - Metrics.micros(r.intendedNanos()));
         if (!r.succeeded()) return;
         current = interval(Math.floorDiv(Metrics.micros(r.endNanos()), INTERVAL_MICROS));
         outputTokens += r.completionTokens();
         totalTokens += r.completionTokens() + r.promptTokens();
         if (r.requestedOutputTokens() > 0 && r.completionTokens() < r.requestedOutputTokens()) oslShort++;
-        record("isl", r.promptTokens());
+        record(Metric.ISL, r.promptTokens());
         if (r.requestedInputTokens() > 0) {
             requestedIsl += r.requestedInputTokens();
             requestedIslCount++;
@@ -97,12 +97,12 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
             cached += r.cachedTokens();
             if (r.cachedTokens() > Metrics.CACHE_HIT_TOKENS) cacheHits++;
         }
-        record("osl", r.completionTokens());
-        SloJudge.valuesMicros(SloMetric.TTFT, r, openLoop, v -> series("ttft_ms", v));
-        SloJudge.valuesMicros(SloMetric.TTFT_FROM_SEND, r, openLoop, v -> record("ttft_from_send_ms", v));
-        SloJudge.valuesMicros(SloMetric.E2E, r, openLoop, v -> series("e2e_ms", v));
-        SloJudge.valuesMicros(SloMetric.TPOT, r, openLoop, v -> series("tpot_ms", v));
-        if (itl) SloJudge.valuesMicros(SloMetric.ITL, r, openLoop, v -> series("itl_ms", v));
+        record(Metric.OSL, r.completionTokens());
+        SloJudge.valuesMicros(SloMetric.TTFT, r, openLoop, v -> series(Metric.TTFT_MS, v));
+        SloJudge.valuesMicros(SloMetric.TTFT_FROM_SEND, r, openLoop, v -> record(Metric.TTFT_FROM_SEND_MS, v));
+        SloJudge.valuesMicros(SloMetric.E2E, r, openLoop, v -> series(Metric.E2E_MS, v));
+        SloJudge.valuesMicros(SloMetric.TPOT, r, openLoop, v -> series(Metric.TPOT_MS, v));
+        if (itl) SloJudge.valuesMicros(SloMetric.ITL, r, openLoop, v -> series(Metric.ITL_MS, v));
         if (Metrics.isGood(r, openLoop, itl ? slos : withoutItl)) {
             good++;
             goodTokens += r.completionTokens();
@@ -114,7 +114,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
      * kept — in place of those counted here.
      */
     public synchronized void useItl(Histogram gapsMicros) {
-        h.put("itl_ms", gapsMicros.copy());
+        h.put(Metric.ITL_MS, gapsMicros.copy());
     }
 
     /** As {@link #useItl}, for the time series: the itl of the interval starting at {@code startMicros}. */
@@ -123,7 +123,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
     }
 
     /** Records into the run's histogram and into the interval the request ended in. */
-    private void series(String key, long value) {
+    private void series(Metric key, long value) {
         record(key, value);
         current.get(key).recordValue(Math.max(0, value));
     }
@@ -132,10 +132,10 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
      * The live histograms of interval {@code k}. Intervals ended more than one interval before the newest are kept
      * compressed (a few hundred bytes each), so the series costs kilobytes an hour, not a histogram per interval.
      */
-    private Map<String, Histogram> interval(long k) {
-        Map<String, Histogram> live = open.get(k);
+    private Map<Metric, Histogram> interval(long k) {
+        Map<Metric, Histogram> live = open.get(k);
         if (live != null) return live;
-        live = new LinkedHashMap<>();
+        live = new EnumMap<>(Metric.class);
         byte[][] packed = closed.remove(k);
         for (int i = 0; i < SERIES.size(); i++) {
             live.put(SERIES.get(i), packed == null ? new Histogram(3) : unpack(packed[i]));
@@ -156,7 +156,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
         }
     }
 
-    private static byte[][] pack(Map<String, Histogram> histograms) {
+    private static byte[][] pack(Map<Metric, Histogram> histograms) {
         byte[][] out = new byte[SERIES.size()][];
         for (int i = 0; i < SERIES.size(); i++) {
             Histogram h = histograms.get(SERIES.get(i));
@@ -173,21 +173,21 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
      * its response ended in), in time order.
      */
     public synchronized List<Interval> intervals() {
-        TreeMap<Long, Map<String, Histogram>> all = new TreeMap<>();
+        TreeMap<Long, Map<Metric, Histogram>> all = new TreeMap<>();
         closed.forEach((k, packed) -> {
-            Map<String, Histogram> m = new LinkedHashMap<>();
+            Map<Metric, Histogram> m = new EnumMap<>(Metric.class);
             for (int i = 0; i < SERIES.size(); i++) {
                 m.put(SERIES.get(i), unpack(packed[i]));
             }
             all.put(k, m);
         });
         open.forEach((k, m) -> {
-            Map<String, Histogram> copy = new LinkedHashMap<>();
+            Map<Metric, Histogram> copy = new EnumMap<>(Metric.class);
             m.forEach((key, h) -> copy.put(key, h.copy()));
             all.put(k, copy);
         });
         itlSeries.forEach((k, h) -> {
-            if (all.containsKey(k)) all.get(k).put("itl_ms", h.copy());
+            if (all.containsKey(k)) all.get(k).put(Metric.ITL_MS, h.copy());
         });
         List<Interval> out = new ArrayList<>();
         all.forEach((k, m) -> out.add(new Interval(k * INTERVAL_MICROS, (k + 1) * INTERVAL_MICROS, m)));
@@ -195,20 +195,20 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
     }
 
     /** One interval of the run's time series: its bounds on the run's clock (µs) and its histograms (µs). */
-    public record Interval(long startMicros, long endMicros, Map<String, Histogram> histograms) {}
+    public record Interval(long startMicros, long endMicros, Map<Metric, Histogram> histograms) {}
 
-    private void record(String key, long value) {
+    private void record(Metric key, long value) {
         h.get(key).recordValue(Math.max(0, value));
     }
 
     /** The metrics of every request counted so far. */
     public synchronized Summary summary() {
         double window = windowEnd > windowStart ? (windowEnd - windowStart) / 1e6 : 0;
-        Map<String, Histogram> copies = new LinkedHashMap<>();
-        Map<String, Distribution> d = new LinkedHashMap<>();
-        for (String k : Metrics.KEYS) {
+        Map<Metric, Histogram> copies = new EnumMap<>(Metric.class);
+        Map<Metric, Distribution> d = new EnumMap<>(Metric.class);
+        for (Metric k : Metric.values()) {
             copies.put(k, h.get(k).copy());
-            d.put(k, Distribution.of(h.get(k), k.endsWith("_ms") ? 1e-3 : 1));
+            d.put(k, Distribution.of(h.get(k), k.isTime() ? 1e-3 : 1));
         }
         long ended = completed + failed;
         double errorRate = ended == 0 ? 0 : (double) failed / ended;

@@ -23,14 +23,55 @@ public record RunInfo(
         String api,
         String simulator,
         LoadModel load,
-        int maxConcurrency,
-        double thinkTimeSeconds,
         String workload,
         String inputLength,
         long seed,
         String promptSalt,
         String connections,
         SessionSpec sessions) {
+
+    /** With the load's options given apart (see {@link LoadModel#withOptions}). */
+    public RunInfo(
+            String toolVersion,
+            String startedAt,
+            String url,
+            String model,
+            String api,
+            String simulator,
+            LoadModel load,
+            int maxConcurrency,
+            double thinkTimeSeconds,
+            String workload,
+            String inputLength,
+            long seed,
+            String promptSalt,
+            String connections,
+            SessionSpec sessions) {
+        this(
+                toolVersion,
+                startedAt,
+                url,
+                model,
+                api,
+                simulator,
+                LoadModel.withOptions(load, thinkTimeSeconds, maxConcurrency),
+                workload,
+                inputLength,
+                seed,
+                promptSalt,
+                connections,
+                sessions);
+    }
+
+    /** An open loop's cap on requests in flight (0: none, and always in closed loop). */
+    public int maxConcurrency() {
+        return load instanceof LoadModel.Open o ? o.maxConcurrency() : 0;
+    }
+
+    /** A closed loop's think time (0 in open loop). */
+    public double thinkTimeSeconds() {
+        return load instanceof LoadModel.Closed c ? c.thinkTimeSeconds() : 0;
+    }
 
     /** Independent requests. */
     public RunInfo(
@@ -84,8 +125,6 @@ public record RunInfo(
                 api,
                 simulator,
                 load,
-                maxConcurrency,
-                thinkTimeSeconds,
                 description,
                 inputLength,
                 seed,
@@ -104,8 +143,6 @@ public record RunInfo(
                 api,
                 simulator,
                 load,
-                maxConcurrency,
-                thinkTimeSeconds,
                 workload,
                 inputLength,
                 seed,

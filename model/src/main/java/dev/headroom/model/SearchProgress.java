@@ -5,8 +5,13 @@ package dev.headroom.model;
  *
  * @param reused     the probe was taken from the interrupted search, not measured
  * @param soakFactor how many times as long as its first measurement the probe ran (a soak), or 0
- * @param bracket    a boundary search's [largest passing, smallest failing) by its fit (NaN where none); empty for
- *                   a goodput search
- * @param best       a goodput search's best probe so far, [load, goodput]; empty for a boundary search
+ * @param bracket    a boundary search's bracket by its fit; null for a goodput search
+ * @param best       a goodput search's best probe so far; null for a boundary search
  */
-public record SearchProgress(boolean reused, int soakFactor, double[] bracket, double[] best) {}
+public record SearchProgress(boolean reused, int soakFactor, Bracket bracket, Best best) {
+    /** [largest passing, smallest failing) load, NaN where there is none yet. */
+    public record Bracket(double passing, double failing) {}
+
+    /** The best goodput measured so far, and where. */
+    public record Best(double load, double goodput) {}
+}

@@ -12,7 +12,7 @@ import java.util.Map;
  * @param ciLow       boundary: the largest load seen passing; max-goodput: the lowest load whose posterior mean is
  *                    within one posterior sd of the best
  * @param ciHigh      boundary: the smallest load seen failing; max-goodput: the highest such load
- * @param curves      per SLO, the isotonic fit of its margin sampled on a grid of loads: {load, margin} pairs
+ * @param curves      per SLO text, the isotonic fit of its margin sampled on a grid of loads
  * @param goodput     the max-goodput answer, or null for a boundary search
  * @param rampSeconds the closed-loop ramp the probes used (learnt from the first probe; kept so a resumed search
  *                    shapes its probes the same way)
@@ -32,7 +32,7 @@ public record SearchReport(
         BoundaryType boundaryType,
         StopReason stopReason,
         List<Probe> probes,
-        Map<String, List<double[]>> curves,
+        Map<String, List<CurvePoint>> curves,
         GoodputResult goodput,
         double rampSeconds) {
 
@@ -40,7 +40,7 @@ public record SearchReport(
      * One probe of the search, in the order it ran.
      *
      * @param margins per SLO text, its margin
-     * @param goodput {value, se} in the search's goodput unit
+     * @param goodput in the search's goodput unit
      * @param e2eMeanSeconds closed loop: the mean e2e of its measured requests, from which later probes' ramps are
      *                       interpolated (NaN in open loop or when none succeeded)
      */
@@ -49,7 +49,7 @@ public record SearchReport(
             double load,
             Map<String, SloMargin> margins,
             boolean pass,
-            double[] goodput,
+            Estimate goodput,
             long requests,
             double seconds,
             String dir,
@@ -64,6 +64,23 @@ public record SearchReport(
      */
     public record SloMargin(double value, double se, long samples) {}
 
+    /** A measured value and its standard error (NaN when unknown). */
+    public record Estimate(double value, double se) {}
+
+    /** One point of an SLO's isotonic margin curve. */
+    public record CurvePoint(double load, double margin) {}
+
+    /** The Gaussian-process posterior of goodput at one load. */
+    public record PosteriorPoint(double load, double mean, double sd) {}
+
+    /**
+     * The fitted kernel of the goodput surrogate.
+     *
+     * @param lengthScale in log load
+     * @param nugget      the noise, in standardised units
+     */
+    public record Kernel(double amplitude, double lengthScale, double nugget) {}
+
     /**
      * The max-goodput answer.
      *
@@ -71,8 +88,8 @@ public record SearchReport(
      * @param mean       posterior mean goodput at the argmax
      * @param sd         posterior sd there
      * @param expectedImprovement the best expected improvement left when the search stopped
-     * @param posterior  the Gaussian-process posterior on a grid of loads: {load, mean, sd}
-     * @param hyperparameters the fitted kernel: amplitude, length scale (log load), nugget (standardised units)
+     * @param posterior  the Gaussian-process posterior on a grid of loads
+     * @param kernel     the fitted kernel
      */
     public record GoodputResult(
             String unit,
@@ -81,6 +98,6 @@ public record SearchReport(
             double bestObservedLoad,
             double bestObserved,
             double expectedImprovement,
-            List<double[]> posterior,
-            double[] hyperparameters) {}
+            List<PosteriorPoint> posterior,
+            Kernel kernel) {}
 }

@@ -44,10 +44,10 @@ public enum SloMetric {
     }
 
     /** The distribution a {@link Summary} keeps of it ({@code ttft_ms}); a rate and a session duration have none. */
-    public String distributionKey() {
+    public Metric distributionKey() {
         if (isRate()) throw new IllegalStateException(wire + " is a rate: it has no distribution");
         if (perSession()) throw new IllegalStateException(wire + " is a session's: sessions.duration_s has it");
-        return wire + "_ms";
+        return Metric.ofKey(wire + "_ms");
     }
 
     /**

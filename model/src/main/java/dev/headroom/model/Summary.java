@@ -8,7 +8,7 @@ import org.HdrHistogram.Histogram;
  * The metrics of one load point, computed from its request records by {@link Metrics}. Latencies are in
  * milliseconds, lengths in tokens, rates per second of the measurement window.
  *
- * @param distributions ttft_ms, ttft_from_send_ms, itl_ms, tpot_ms, e2e_ms, isl, osl, send_lag_ms (in this order)
+ * @param distributions every {@link Metric}, in its order
  * @param histograms    the same distributions as HdrHistograms (µs for times, tokens for lengths), for logs
  * @param oslShort      completed requests whose realised output was shorter than requested
  * @param cache         what the server said it served from its prefix cache
@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
 public record Summary(
         Counts counts,
         double windowSeconds,
-        Map<String, Distribution> distributions,
+        Map<Metric, Distribution> distributions,
         double outputTokensPerS,
         double requestsPerS,
         double totalTokensPerS,
@@ -31,7 +31,7 @@ public record Summary(
         boolean sloPass,
         Map<String, Long> errors,
         long oslShort,
-        Map<String, Histogram> histograms,
+        Map<Metric, Histogram> histograms,
         Cache cache,
         Connections connections,
         double requestedIslMean) {
@@ -98,7 +98,7 @@ public record Summary(
                 requestedIslMean);
     }
 
-    public Distribution distribution(String key) {
+    public Distribution distribution(Metric key) {
         return distributions.get(key);
     }
 }

@@ -52,7 +52,7 @@ class ClientHealthTest {
     @Test
     void aClosedLoopIsNotBoundByAFewLateSendsThatCostItsUsersNoTime() {
         Summary s = requests(400, 0.2, false);
-        assertTrue(s.distribution("send_lag_ms").p99() > 1, "a p99 over 1 ms, as the README's first run had");
+        assertTrue(s.distribution(Metric.SEND_LAG_MS).p99() > 1, "a p99 over 1 ms, as the README's first run had");
         ClientHealth h =
                 ClientHealth.assess(s, new LoadModel.Closed(200), new ClientHealth.Observed(QUIET, 0.1, 0.2, 0), true);
         assertFalse(h.clientBound(), h.warnings().toString());
@@ -81,7 +81,7 @@ class ClientHealthTest {
         assertTrue(h.clientBound());
         assertTrue(
                 h.warnings().getFirst().startsWith("send lag p99"), h.warnings().toString());
-        assertEquals(0.6 + s.distribution("send_lag_ms").p99(), h.timingErrorMs(), 1e-9);
+        assertEquals(0.6 + s.distribution(Metric.SEND_LAG_MS).p99(), h.timingErrorMs(), 1e-9);
     }
 
     @Test

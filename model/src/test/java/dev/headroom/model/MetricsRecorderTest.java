@@ -34,7 +34,7 @@ class MetricsRecorderTest {
         assertEquals(batch.counts(), streamed.counts());
         assertEquals(batch.goodputRequestsPerS(), streamed.goodputRequestsPerS());
         assertEquals(batch.slo(), streamed.slo());
-        assertEquals(all.size() * 19L, streamed.distribution("itl_ms").count());
+        assertEquals(all.size() * 19L, streamed.distribution(Metric.ITL_MS).count());
     }
 
     @Test
@@ -55,7 +55,7 @@ class MetricsRecorderTest {
         MetricsRecorder without = new MetricsRecorder(true, SLOS);
         all.forEach(r -> without.accept(r, false));
         Summary s = without.summary();
-        assertEquals(0, s.distribution("itl_ms").count());
+        assertEquals(0, s.distribution(Metric.ITL_MS).count());
         // Judged on ttft alone: more requests are good than when itl judges them too.
         MetricsRecorder ttftOnly = new MetricsRecorder(true, List.of(SLOS.getFirst()));
         all.forEach(ttftOnly);
@@ -95,8 +95,8 @@ class MetricsRecorderTest {
         Summary full = Metrics.summarize(all, true, noItl);
         Summary compact = Metrics.summarize(
                 all.stream().map(RequestRecord::withoutChunkTimes).toList(), true, noItl);
-        for (String k : Metrics.KEYS) {
-            if (!k.equals("itl_ms")) assertEquals(full.distribution(k), compact.distribution(k), k);
+        for (Metric k : Metric.values()) {
+            if (k != Metric.ITL_MS) assertEquals(full.distribution(k), compact.distribution(k), k.key());
         }
         assertEquals(full.goodputRequestsPerS(), compact.goodputRequestsPerS());
         assertEquals(full.windowSeconds(), compact.windowSeconds());
@@ -124,15 +124,15 @@ class MetricsRecorderTest {
         assertEquals(6, series.size());
         assertEquals(0, series.getFirst().startMicros());
         assertEquals(MetricsRecorder.INTERVAL_MICROS, series.getFirst().endMicros());
-        assertEquals(20, series.getFirst().histograms().get("ttft_ms").getTotalCount());
+        assertEquals(20, series.getFirst().histograms().get(Metric.TTFT_MS).getTotalCount());
         Summary s = m.summary();
-        for (String key : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
+        for (Metric key : Metric.SERIES) {
             long total = series.stream()
                     .mapToLong(iv -> iv.histograms().get(key).getTotalCount())
                     .sum();
-            assertEquals(s.distribution(key).count(), total, key);
+            assertEquals(s.distribution(key).count(), total, key.key());
         }
-        assertEquals(50_000, series.get(3).histograms().get("ttft_ms").getValueAtPercentile(50), 100);
-        assertEquals(240, s.distribution("itl_ms").count());
+        assertEquals(50_000, series.get(3).histograms().get(Metric.TTFT_MS).getValueAtPercentile(50), 100);
+        assertEquals(240, s.distribution(Metric.ITL_MS).count());
     }
 }

@@ -107,18 +107,18 @@ class MetricsTest {
         assertEquals(2 / 0.305, s.requestsPerS(), 1e-9);
         assertEquals(36 / 0.305, s.totalTokensPerS(), 1e-9);
         // ttft: r0 100 ms, r1 250 - 50 = 200 ms (closed loop: from the actual send)
-        assertEquals(150, s.distribution("ttft_ms").mean(), 0.2);
-        assertEquals(100, s.distribution("ttft_ms").min(), 0.1);
-        assertEquals(200, s.distribution("ttft_ms").max(), 0.2);
+        assertEquals(150, s.distribution(Metric.TTFT_MS).mean(), 0.2);
+        assertEquals(100, s.distribution(Metric.TTFT_MS).min(), 0.1);
+        assertEquals(200, s.distribution(Metric.TTFT_MS).max(), 0.2);
         // e2e: 130 and 250 ms; tpot: 30/3 = 10 and 50/1 = 50 ms
-        assertEquals(190, s.distribution("e2e_ms").mean(), 0.2);
-        assertEquals(30, s.distribution("tpot_ms").mean(), 0.1);
+        assertEquals(190, s.distribution(Metric.E2E_MS).mean(), 0.2);
+        assertEquals(30, s.distribution(Metric.TPOT_MS).mean(), 0.1);
         // itl pooled: 10/1, 20/2, 50/1 ms
-        assertEquals(3, s.distribution("itl_ms").count());
-        assertEquals(10, s.distribution("itl_ms").p50(), 0.02);
-        assertEquals(50, s.distribution("itl_ms").max(), 0.1);
-        assertEquals(15, s.distribution("isl").mean(), 1e-9);
-        assertEquals(3, s.distribution("osl").mean(), 1e-9);
+        assertEquals(3, s.distribution(Metric.ITL_MS).count());
+        assertEquals(10, s.distribution(Metric.ITL_MS).p50(), 0.02);
+        assertEquals(50, s.distribution(Metric.ITL_MS).max(), 0.1);
+        assertEquals(15, s.distribution(Metric.ISL).mean(), 1e-9);
+        assertEquals(3, s.distribution(Metric.OSL).mean(), 1e-9);
         // error rate 1 of 3 ended; only r0 meets ttft < 150 ms
         assertEquals(1 / 3.0, s.errorRate(), 1e-12);
         assertEquals(Map.of("http_5xx", 1L), s.errors());
@@ -184,9 +184,9 @@ class MetricsTest {
     void openLoopMeasuresFromTheIntendedSendTime() {
         Summary s = Metrics.summarize(records(), true, List.of());
         // r1 was meant to go at 40 ms and went at 50: its ttft is 210 ms, its ttft_from_send 200 ms.
-        assertEquals(210, s.distribution("ttft_ms").max(), 0.2);
-        assertEquals(200, s.distribution("ttft_from_send_ms").max(), 0.2);
-        assertEquals(10, s.distribution("send_lag_ms").max(), 0.02);
+        assertEquals(210, s.distribution(Metric.TTFT_MS).max(), 0.2);
+        assertEquals(200, s.distribution(Metric.TTFT_FROM_SEND_MS).max(), 0.2);
+        assertEquals(10, s.distribution(Metric.SEND_LAG_MS).max(), 0.02);
         assertTrue(s.sloPass(), "no SLOs: nothing to fail");
         assertEquals(2 / 3.0, s.sloAttainment(), 1e-12, "with no SLOs every completed request is good");
     }

@@ -1,6 +1,7 @@
 package dev.headroom.optimizer;
 
 import dev.headroom.model.BoundaryType;
+import dev.headroom.model.SearchReport;
 import dev.headroom.model.StopReason;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -252,18 +253,18 @@ public final class BoundarySearch {
 
     /**
      * Each SLO's isotonic fit sampled at {@value #CURVE_POINTS} loads spaced evenly in log between the lowest and
-     * highest load measured, as {load, margin} pairs keyed by the SLO's text, in SLO order: the curves results draw.
+     * highest load measured, keyed by the SLO's text, in SLO order: the curves results draw.
      */
-    public Map<String, List<double[]>> sampledCurves(List<Observation> probes) {
-        Map<String, List<double[]>> out = new LinkedHashMap<>();
+    public Map<String, List<SearchReport.CurvePoint>> sampledCurves(List<Observation> probes) {
+        Map<String, List<SearchReport.CurvePoint>> out = new LinkedHashMap<>();
         List<MonotoneCurve> fits = curves(probes);
         double lo = probes.stream().mapToDouble(Observation::load).min().orElse(1);
         double hi = probes.stream().mapToDouble(Observation::load).max().orElse(1);
         for (int s = 0; s < fits.size(); s++) {
-            List<double[]> pts = new ArrayList<>();
+            List<SearchReport.CurvePoint> pts = new ArrayList<>();
             for (int k = 0; k < CURVE_POINTS; k++) {
                 double x = Math.log(lo) + (Math.log(hi) - Math.log(lo)) * k / (CURVE_POINTS - 1.0);
-                pts.add(new double[] {Math.exp(x), fits.get(s).value(x)});
+                pts.add(new SearchReport.CurvePoint(Math.exp(x), fits.get(s).value(x)));
             }
             out.put(spec.slos().get(s).text(), pts);
         }

@@ -95,7 +95,8 @@ public final class SearchRun {
             same("{url}", before.run().url(), info.url());
         }
         if (spec.objective() == SearchSpec.Objective.MAX_GOODPUT
-                && before.probes().stream().anyMatch(p -> Double.isNaN(p.goodput()[0]))) {
+                && before.probes().stream()
+                        .anyMatch(p -> Double.isNaN(p.goodput().value()))) {
             throw new BadInputException("{resume}: the search.json is from an older Headroom; start a new search");
         }
     }
@@ -145,7 +146,7 @@ public final class SearchRun {
                 observer,
                 observations -> listener.probed(
                         boundaryReport(bs, observations, null),
-                        progress(last, bs.bracket(observations), new double[0])));
+                        progress(last, bracket(bs.bracket(observations)), null)));
         return boundaryReport(bs, result.probes(), result);
     }
 
@@ -154,19 +155,24 @@ public final class SearchRun {
         boolean[] last = new boolean[2];
         GoodputSearch.Observer observer = (load, index) -> {
             SearchReport.Probe p = at(load, index, last);
-            return new GoodputSearch.Observation(load, p.goodput()[0], p.goodput()[1], p.requests(), p.seconds());
+            return new GoodputSearch.Observation(
+                    load, p.goodput().value(), p.goodput().se(), p.requests(), p.seconds());
         };
         GoodputSearch.Result result = gs.run(observer, observations -> {
             GoodputSearch.Observation best = observations.stream()
                     .max(Comparator.comparingDouble(GoodputSearch.Observation::goodput))
                     .orElseThrow();
             listener.probed(
-                    goodputReport(null), progress(last, new double[0], new double[] {best.load(), best.goodput()}));
+                    goodputReport(null), progress(last, null, new SearchProgress.Best(best.load(), best.goodput())));
         });
         return goodputReport(result);
     }
 
-    private static SearchProgress progress(boolean[] last, double[] bracket, double[] best) {
+    private static SearchProgress.Bracket bracket(double[] b) {
+        return new SearchProgress.Bracket(b[0], b[1]);
+    }
+
+    private static SearchProgress progress(boolean[] last, SearchProgress.Bracket bracket, SearchProgress.Best best) {
         return new SearchProgress(last[0], last[1] ? ProbeShape.SOAK_FACTOR : 0, bracket, best);
     }
 
@@ -231,7 +237,7 @@ public final class SearchRun {
                 load,
                 margins,
                 pass,
-                new double[] {g.value(), g.se()},
+                new SearchReport.Estimate(g.value(), g.se()),
                 m.records().size(),
                 m.elapsedNanos() / 1e9,
                 name,
@@ -240,7 +246,7 @@ public final class SearchRun {
 
     private SearchReport boundaryReport(
             BoundarySearch bs, List<BoundarySearch.Observation> observations, BoundarySearch.Result result) {
-        Map<String, List<double[]>> curves = bs.sampledCurves(observations);
+        Map<String, List<SearchReport.CurvePoint>> curves = bs.sampledCurves(observations);
         if (result == null) {
             return report(
                     Double.NaN,
@@ -268,13 +274,14 @@ public final class SearchRun {
             return report(
                     Double.NaN, Double.NaN, Double.NaN, null, BoundaryType.PEAK, StopReason.RUNNING, Map.of(), null);
         }
-        List<double[]> posterior = new ArrayList<>();
-        double[] h = {Double.NaN, Double.NaN, Double.NaN};
+        List<SearchReport.PosteriorPoint> posterior = new ArrayList<>();
+        SearchReport.Kernel kernel = new SearchReport.Kernel(Double.NaN, Double.NaN, Double.NaN);
         if (result.posterior() != null) {
             GoodputSearch.Posterior p = result.posterior();
-            h = p.hyperparameters();
+            double[] h = p.hyperparameters();
+            kernel = new SearchReport.Kernel(h[0], h[1], h[2]);
             for (int i = 0; i < p.loads().length; i++)
-                posterior.add(new double[] {p.loads()[i], p.mean()[i], p.sd()[i]});
+                posterior.add(new SearchReport.PosteriorPoint(p.loads()[i], p.mean()[i], p.sd()[i]));
         }
         double[] plateau = result.plateau();
         SearchReport.GoodputResult g = new SearchReport.GoodputResult(
@@ -285,7 +292,7 @@ public final class SearchRun {
                 result.bestObserved().goodput(),
                 result.expectedImprovement(),
                 posterior,
-                h);
+                kernel);
         return report(result.load(), plateau[0], plateau[1], null, BoundaryType.PEAK, result.stopReason(), Map.of(), g);
     }
 
@@ -296,7 +303,7 @@ public final class SearchRun {
             String binding,
             BoundaryType type,
             StopReason stop,
-            Map<String, List<double[]>> curves,
+            Map<String, List<SearchReport.CurvePoint>> curves,
             SearchReport.GoodputResult g) {
         return new SearchReport(
                 info,

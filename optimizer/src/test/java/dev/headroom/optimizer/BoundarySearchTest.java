@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.RunLength;
+import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
 import dev.headroom.model.Workload;
@@ -50,7 +51,7 @@ class BoundarySearchTest {
     void theFittedCurvesAreSampledEvenlyInLogLoadBetweenTheLowestAndHighestProbe() {
         var bs = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.001));
         var r = bs.run(fake(load -> load / 99.5 - 1, 0, 1));
-        List<double[]> pts = bs.sampledCurves(r.probes()).get(SLO.text());
+        List<SearchReport.CurvePoint> pts = bs.sampledCurves(r.probes()).get(SLO.text());
         assertEquals(BoundarySearch.CURVE_POINTS, pts.size());
         double lo = r.probes().stream()
                 .mapToDouble(BoundarySearch.Observation::load)
@@ -60,10 +61,12 @@ class BoundarySearchTest {
                 .mapToDouble(BoundarySearch.Observation::load)
                 .max()
                 .orElseThrow();
-        assertEquals(lo, pts.getFirst()[0], 1e-9 * hi);
-        assertEquals(hi, pts.getLast()[0], 1e-9 * hi);
-        assertEquals(Math.sqrt(pts.get(0)[0] * pts.get(2)[0]), pts.get(1)[0], 1e-9 * hi);
-        for (int i = 1; i < pts.size(); i++) assertTrue(pts.get(i)[1] >= pts.get(i - 1)[1], "isotonic: non-decreasing");
+        assertEquals(lo, pts.getFirst().load(), 1e-9 * hi);
+        assertEquals(hi, pts.getLast().load(), 1e-9 * hi);
+        assertEquals(
+                Math.sqrt(pts.get(0).load() * pts.get(2).load()), pts.get(1).load(), 1e-9 * hi);
+        for (int i = 1; i < pts.size(); i++)
+            assertTrue(pts.get(i).margin() >= pts.get(i - 1).margin(), "isotonic: non-decreasing");
     }
 
     @Test

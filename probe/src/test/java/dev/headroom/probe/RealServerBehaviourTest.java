@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Metric;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Summary;
@@ -99,7 +100,7 @@ class RealServerBehaviourTest {
                                 t.totalTimeout());
                         ProbeResult r = new Probe(t)
                                 .run(ProbeSimTest.fixed(237, 4), closed(2, Duration.ZERO, 6, warmup), x -> {});
-                        double isl = summary(r).distribution("isl").mean();
+                        double isl = summary(r).distribution(Metric.ISL).mean();
                         String what =
                                 shape + " " + api + " warm-up " + warmup + ": isl " + isl + " via " + r.inputLength();
                         assertEquals(237, isl, 237 * 0.01, what);

@@ -3,6 +3,7 @@ package dev.headroom.reports;
 import dev.headroom.model.ClientHealth;
 import dev.headroom.model.Distribution;
 import dev.headroom.model.Knee;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.ServerMetrics;
@@ -92,7 +93,7 @@ public final class ConsoleTable {
                 "%-20s %9s %9s %9s %9s %9s %9s %9s %9s%n",
                 "metric", "mean", "min", "p50", "p90", "p95", "p99", "p99.9", "max"));
         for (String[] row : ROWS) {
-            Distribution d = s.distribution(row[0]);
+            Distribution d = s.distribution(Metric.ofKey(row[0]));
             b.append(f(
                     "%-20s %9s %9s %9s %9s %9s %9s %9s %9s%n",
                     row[1],
@@ -151,7 +152,7 @@ public final class ConsoleTable {
         b.append(f(
                 "client: send lag p99 %s ms · scheduling delay p99 %s ms · timing error ≤ %s ms (p99) · CPU %s · GC "
                         + "pause max %s ms · %s%n",
-                n(s.distribution("send_lag_ms").p99()),
+                n(s.distribution(Metric.SEND_LAG_MS).p99()),
                 n(c.schedulingDelayMs().p99()),
                 n(c.timingErrorMs()),
                 Double.isNaN(c.cpuUtil()) ? "n/a" : f("%.0f%%", c.cpuUtil() * 100),
@@ -197,7 +198,8 @@ public final class ConsoleTable {
                 Summary p = points.get(i - 1).summary();
                 dTok = pct(s.outputTokensPerS(), p.outputTokensPerS());
                 dLat = pct(
-                        s.distribution("e2e_ms").p50(), p.distribution("e2e_ms").p50());
+                        s.distribution(Metric.E2E_MS).p50(),
+                        p.distribution(Metric.E2E_MS).p50());
             }
             b.append(f(
                     "%3d %-24s %6d %6d %9s %8s %9s %9s %8s %8s %9s %9s %7s %7s %5s%s%n",
@@ -207,12 +209,12 @@ public final class ConsoleTable {
                     s.counts().failed(),
                     n(s.outputTokensPerS()),
                     n(s.requestsPerS()),
-                    n(s.distribution("ttft_ms").p50()),
-                    n(s.distribution("ttft_ms").p99()),
-                    n(s.distribution("itl_ms").p50()),
-                    n(s.distribution("itl_ms").p99()),
-                    n(s.distribution("e2e_ms").p50()),
-                    n(s.distribution("e2e_ms").p99()),
+                    n(s.distribution(Metric.TTFT_MS).p50()),
+                    n(s.distribution(Metric.TTFT_MS).p99()),
+                    n(s.distribution(Metric.ITL_MS).p50()),
+                    n(s.distribution(Metric.ITL_MS).p99()),
+                    n(s.distribution(Metric.E2E_MS).p50()),
+                    n(s.distribution(Metric.E2E_MS).p99()),
                     dTok,
                     dLat,
                     s.slo().isEmpty() ? "-" : s.sloPass() ? "pass" : "FAIL",

@@ -1,6 +1,7 @@
 package dev.headroom.reports;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.Metric;
 import dev.headroom.model.MetricsRecorder;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -9,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -34,7 +35,7 @@ public final class HistogramLog {
      */
     public static void write(
             Path file,
-            Map<String, Histogram> histograms,
+            Map<Metric, Histogram> histograms,
             long startEpochMillis,
             double windowSeconds,
             List<MetricsRecorder.Interval> intervals) {
@@ -48,7 +49,7 @@ public final class HistogramLog {
                 for (var e : iv.histograms().entrySet()) {
                     if (e.getValue().getTotalCount() == 0) continue;
                     Histogram h = e.getValue().copy();
-                    h.setTag(INTERVAL + e.getKey());
+                    h.setTag(INTERVAL + e.getKey().key());
                     h.setStartTimeStamp(startEpochMillis + iv.startMicros() / 1000);
                     h.setEndTimeStamp(startEpochMillis + iv.endMicros() / 1000);
                     w.outputIntervalHistogram(h);
@@ -56,7 +57,7 @@ public final class HistogramLog {
             }
             for (var e : histograms.entrySet()) {
                 Histogram h = e.getValue().copy();
-                h.setTag(e.getKey());
+                h.setTag(e.getKey().key());
                 h.setStartTimeStamp(startEpochMillis);
                 h.setEndTimeStamp(startEpochMillis + Math.round(windowSeconds * 1000));
                 w.outputIntervalHistogram(h);
@@ -70,25 +71,27 @@ public final class HistogramLog {
      * A histograms.hlog read back: its start time, each summary key's whole-window histogram, and the time series:
      * per key, its intervals in time order (seconds after the start).
      */
-    public record Read(long startEpochMillis, Map<String, Histogram> histograms, Map<String, List<Slice>> series) {}
+    public record Read(long startEpochMillis, Map<Metric, Histogram> histograms, Map<Metric, List<Slice>> series) {}
 
     /** One interval of a time series: its bounds in seconds after the log's start, and its histogram (µs). */
     public record Slice(double startS, double endS, Histogram histogram) {}
 
     /** Reads {@code file}; a damaged log is bad input, named. */
     public static Read read(Path file) {
-        Map<String, Histogram> out = new LinkedHashMap<>();
+        Map<Metric, Histogram> out = new EnumMap<>(Metric.class);
         List<Histogram> slices = new ArrayList<>();
         try (HistogramLogReader r = new HistogramLogReader(file.toFile())) {
             while (r.hasNext()) {
                 if (!(r.nextIntervalHistogram() instanceof Histogram h)) continue;
                 if (h.getTag() != null && h.getTag().startsWith(INTERVAL)) slices.add(h);
-                else out.put(h.getTag(), h);
+                else if (Metric.ofKey(h.getTag()) != null) out.put(Metric.ofKey(h.getTag()), h); // others: not ours
             }
             long start = Math.round(r.getStartTimeSec() * 1000);
-            Map<String, List<Slice>> series = new LinkedHashMap<>();
+            Map<Metric, List<Slice>> series = new EnumMap<>(Metric.class);
             for (Histogram h : slices) {
-                series.computeIfAbsent(h.getTag().substring(INTERVAL.length()), k -> new ArrayList<>())
+                Metric m = Metric.ofKey(h.getTag().substring(INTERVAL.length()));
+                if (m == null) continue;
+                series.computeIfAbsent(m, k -> new ArrayList<>())
                         .add(new Slice(
                                 (h.getStartTimeStamp() - start) / 1000.0, (h.getEndTimeStamp() - start) / 1000.0, h));
             }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.plan.MeasuredPoint;
@@ -140,8 +141,8 @@ public final class ResultFiles {
                 !r.summary().slo().isEmpty(),
                 r.summary().sloPass(),
                 r.summary().requestsPerS(),
-                r.summary().distribution("ttft_ms").mean(),
-                r.summary().distribution("e2e_ms").mean(),
+                r.summary().distribution(Metric.TTFT_MS).mean(),
+                r.summary().distribution(Metric.E2E_MS).mean(),
                 r.sessions() != null,
                 r.sessions() == null || r.sessions().durationS().count() == 0
                         ? Double.NaN

@@ -85,10 +85,9 @@ public final class SearchJson {
                     num(p.path("load")),
                     margins,
                     p.path("verdict").asText().equals("pass"),
-                    new double[] {
-                        num(p.path("goodput").path("value")),
-                        num(p.path("goodput").path("se"))
-                    },
+                    new SearchReport.Estimate(
+                            num(p.path("goodput").path("value")),
+                            num(p.path("goodput").path("se"))),
                     p.path("requests").asLong(),
                     num(p.path("duration_s")),
                     p.path("dir").asText(null),
@@ -116,11 +115,11 @@ public final class SearchJson {
                 num(root.path("probe_shape").path("ramp_s")));
     }
 
-    private static Map<String, List<double[]>> curves(JsonNode isotonic) {
-        Map<String, List<double[]>> out = new LinkedHashMap<>();
+    private static Map<String, List<SearchReport.CurvePoint>> curves(JsonNode isotonic) {
+        Map<String, List<SearchReport.CurvePoint>> out = new LinkedHashMap<>();
         isotonic.properties().forEach(e -> {
-            List<double[]> pts = new ArrayList<>();
-            e.getValue().forEach(q -> pts.add(new double[] {num(q.path("load")), num(q.path("margin"))}));
+            List<SearchReport.CurvePoint> pts = new ArrayList<>();
+            e.getValue().forEach(q -> pts.add(new SearchReport.CurvePoint(num(q.path("load")), num(q.path("margin")))));
             out.put(e.getKey(), pts);
         });
         return out;
@@ -128,15 +127,16 @@ public final class SearchJson {
 
     private static SearchReport.GoodputResult goodput(JsonNode g, JsonNode gp) {
         if (!g.isObject()) return null;
-        List<double[]> posterior = null;
-        double[] hyper = null;
+        List<SearchReport.PosteriorPoint> posterior = null;
+        SearchReport.Kernel kernel = null;
         if (gp.isObject()) {
             posterior = new ArrayList<>();
-            for (JsonNode q : gp.path("points"))
-                posterior.add(new double[] {num(q.path("load")), num(q.path("mean")), num(q.path("sd"))});
-            hyper = new double[] {
-                num(gp.path("amplitude")), num(gp.path("length_scale_log_load")), num(gp.path("nugget"))
-            };
+            for (JsonNode q : gp.path("points")) {
+                posterior.add(
+                        new SearchReport.PosteriorPoint(num(q.path("load")), num(q.path("mean")), num(q.path("sd"))));
+            }
+            kernel = new SearchReport.Kernel(
+                    num(gp.path("amplitude")), num(gp.path("length_scale_log_load")), num(gp.path("nugget")));
         }
         return new SearchReport.GoodputResult(
                 g.path("unit").asText(),
@@ -146,7 +146,7 @@ public final class SearchJson {
                 num(g.path("best_observed")),
                 num(g.path("expected_improvement")),
                 posterior,
-                hyper);
+                kernel);
     }
 
     public static String write(SearchReport s) {
@@ -213,8 +213,8 @@ public final class SearchJson {
             });
             o.put("verdict", p.pass() ? "pass" : "fail");
             ObjectNode g = o.putObject("goodput");
-            JsonNumbers.exact(g, "value", p.goodput()[0]);
-            JsonNumbers.exact(g, "se", p.goodput()[1]);
+            JsonNumbers.exact(g, "value", p.goodput().value());
+            JsonNumbers.exact(g, "se", p.goodput().se());
             o.put("requests", p.requests());
             JsonNumbers.put(o, "duration_s", p.seconds(), 3);
             JsonNumbers.exact(o, "e2e_mean_s", p.e2eMeanSeconds());
@@ -224,24 +224,24 @@ public final class SearchJson {
         ObjectNode iso = curves.putObject("isotonic");
         s.curves().forEach((k, pts) -> {
             ArrayNode a = iso.putArray(k);
-            for (double[] pt : pts) {
+            for (SearchReport.CurvePoint pt : pts) {
                 ObjectNode q = a.addObject();
-                JsonNumbers.put(q, "load", pt[0], 6);
-                JsonNumbers.put(q, "margin", pt[1], 6);
+                JsonNumbers.put(q, "load", pt.load(), 6);
+                JsonNumbers.put(q, "margin", pt.margin(), 6);
             }
         });
         if (s.goodput() != null && s.goodput().posterior() != null) {
             ObjectNode gp = curves.putObject("gp");
-            double[] h = s.goodput().hyperparameters();
-            JsonNumbers.put(gp, "amplitude", h[0], 6);
-            JsonNumbers.put(gp, "length_scale_log_load", h[1], 6);
-            JsonNumbers.put(gp, "nugget", h[2], 9);
+            SearchReport.Kernel h = s.goodput().kernel();
+            JsonNumbers.put(gp, "amplitude", h.amplitude(), 6);
+            JsonNumbers.put(gp, "length_scale_log_load", h.lengthScale(), 6);
+            JsonNumbers.put(gp, "nugget", h.nugget(), 9);
             ArrayNode a = gp.putArray("points");
-            for (double[] pt : s.goodput().posterior()) {
+            for (SearchReport.PosteriorPoint pt : s.goodput().posterior()) {
                 ObjectNode q = a.addObject();
-                JsonNumbers.put(q, "load", pt[0], 6);
-                JsonNumbers.put(q, "mean", pt[1], 6);
-                JsonNumbers.put(q, "sd", pt[2], 6);
+                JsonNumbers.put(q, "load", pt.load(), 6);
+                JsonNumbers.put(q, "mean", pt.mean(), 6);
+                JsonNumbers.put(q, "sd", pt.sd(), 6);
             }
         }
         try {
@@ -261,8 +261,8 @@ public final class SearchJson {
             row.put("verdict", p.pass() ? "pass" : "fail");
             row.put("requests", p.requests());
             row.put("duration_s", p.seconds());
-            row.put("goodput", p.goodput()[0]);
-            row.put("goodput_se", p.goodput()[1]);
+            row.put("goodput", p.goodput().value());
+            row.put("goodput_se", p.goodput().se());
             for (Slo slo : s.slos()) {
                 SearchReport.SloMargin m = p.margins().get(slo.text());
                 row.put("margin " + slo.text(), m == null ? null : m.value());
@@ -280,19 +280,19 @@ public final class SearchJson {
         SearchReport.Probe last = sofar.probes().getLast();
         String mark = (progress.soakFactor() > 0 ? "  (soak: " + progress.soakFactor() + "x as long)" : "")
                 + (progress.reused() ? "  (reused)" : "");
-        if (progress.bracket().length == 2) {
-            double[] b = progress.bracket();
+        if (progress.bracket() != null) {
+            SearchProgress.Bracket b = progress.bracket();
             return probeLine(
                             last,
-                            "bracket [" + (Double.isNaN(b[0]) ? "-" : ConsoleTable.n(b[0])) + ", "
-                                    + (Double.isNaN(b[1]) ? "-" : ConsoleTable.n(b[1])) + ")")
+                            "bracket [" + (Double.isNaN(b.passing()) ? "-" : ConsoleTable.n(b.passing())) + ", "
+                                    + (Double.isNaN(b.failing()) ? "-" : ConsoleTable.n(b.failing())) + ")")
                     + mark;
         }
         return goodputLine(
                         last,
                         goodputUnit,
-                        "best so far " + ConsoleTable.n(progress.best()[1]) + " at "
-                                + ConsoleTable.n(progress.best()[0]))
+                        "best so far " + ConsoleTable.n(progress.best().goodput()) + " at "
+                                + ConsoleTable.n(progress.best().load()))
                 + mark;
     }
 
@@ -316,8 +316,8 @@ public final class SearchJson {
                 "probe %2d  load %-10s goodput %s ± %s %s  %s  %s",
                 p.index(),
                 ConsoleTable.n(p.load()),
-                ConsoleTable.n(p.goodput()[0]),
-                ConsoleTable.n(p.goodput()[1]),
+                ConsoleTable.n(p.goodput().value()),
+                ConsoleTable.n(p.goodput().se()),
                 unit,
                 p.pass() ? "slo pass" : "slo FAIL",
                 best);

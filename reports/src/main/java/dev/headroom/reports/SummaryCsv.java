@@ -5,6 +5,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import dev.headroom.model.Distribution;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Summary;
 import java.util.LinkedHashMap;
@@ -27,8 +28,9 @@ public final class SummaryCsv {
         row.put("completed", s.counts().completed());
         row.put("failed", s.counts().failed());
         row.put("incomplete", s.counts().incomplete());
-        for (String key : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
-            Distribution d = s.distribution(key);
+        for (Metric m : Metric.SERIES) {
+            String key = m.key();
+            Distribution d = s.distribution(m);
             row.put(key + "_mean", d.mean());
             row.put(key + "_p50", d.p50());
             row.put(key + "_p90", d.p90());

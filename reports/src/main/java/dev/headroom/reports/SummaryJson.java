@@ -13,6 +13,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.ClientHealth;
 import dev.headroom.model.Distribution;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.ServerMetrics;
@@ -23,6 +24,7 @@ import dev.headroom.model.SloStat;
 import dev.headroom.model.Summary;
 import dev.headroom.model.UserStart;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +64,9 @@ public final class SummaryJson {
                 text(workload.path("prompt_salt")),
                 text(n.at("/connections/policy")));
         JsonNode metrics = n.path("metrics"), counts = n.path("counts"), client = n.path("client");
-        Map<String, Distribution> distributions = new LinkedHashMap<>();
-        for (String key : DISTRIBUTIONS) distributions.put(key, distribution(metrics.path(key)));
-        distributions.put("send_lag_ms", distribution(client.path("send_lag_ms")));
+        Map<Metric, Distribution> distributions = new EnumMap<>(Metric.class);
+        for (String key : DISTRIBUTIONS) distributions.put(Metric.ofKey(key), distribution(metrics.path(key)));
+        distributions.put(Metric.SEND_LAG_MS, distribution(client.path(Metric.SEND_LAG_MS.key())));
         List<Summary.SloResult> slos = new ArrayList<>();
         for (JsonNode o : n.path("slo")) {
             slos.add(new Summary.SloResult(
@@ -109,7 +111,7 @@ public final class SummaryJson {
         List<String> clientWarnings = new ArrayList<>();
         client.path("warnings").forEach(w -> clientWarnings.add(w.asText()));
         ClientHealth health = new ClientHealth(
-                distributions.get("send_lag_ms").p99(),
+                distributions.get(Metric.SEND_LAG_MS).p99(),
                 distribution(client.path("scheduling_delay_ms")),
                 num(client.path("timing_error_ms")),
                 num(client.path("cpu_util")),
@@ -239,7 +241,7 @@ public final class SummaryJson {
         counts.put("osl_short", s.oslShort());
         ObjectNode metrics = root.putObject("metrics");
         for (String key : DISTRIBUTIONS)
-            metrics.set(key, distribution(s.distribution(key), key.endsWith("_ms") ? 3 : 1));
+            metrics.set(key, distribution(s.distribution(Metric.ofKey(key)), key.endsWith("_ms") ? 3 : 1));
         JsonNumbers.put(metrics, "output_tokens_per_s", s.outputTokensPerS(), 3);
         JsonNumbers.put(metrics, "requests_per_s", s.requestsPerS(), 4);
         JsonNumbers.put(metrics, "total_tokens_per_s", s.totalTokensPerS(), 3);
@@ -366,7 +368,7 @@ public final class SummaryJson {
 
     private static ObjectNode client(ClientHealth c, Summary s) {
         ObjectNode o = MAPPER.createObjectNode();
-        o.set("send_lag_ms", distribution(s.distribution("send_lag_ms"), 3));
+        o.set("send_lag_ms", distribution(s.distribution(Metric.SEND_LAG_MS), 3));
         o.set("scheduling_delay_ms", distribution(c.schedulingDelayMs(), 3));
         JsonNumbers.put(o, "timing_error_ms", c.timingErrorMs(), 3);
         JsonNumbers.put(o, "cpu_util", c.cpuUtil(), 3);

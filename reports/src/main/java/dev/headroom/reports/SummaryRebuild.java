@@ -8,6 +8,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.ClientHealth;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementWarnings;
+import dev.headroom.model.Metric;
 import dev.headroom.model.MetricsRecorder;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
@@ -112,10 +113,10 @@ public final class SummaryRebuild {
         RequestsJsonl.ChunkTimes chunks = RequestsJsonl.records(jsonl, r -> metrics.accept(r.record(), r.everyChunk()));
         ItlSource itl = ItlSource.CHUNK_TIMES;
         if (chunks.firstAndLastOnly() > 0) {
-            Histogram gaps = logged == null ? null : logged.histograms().get("itl_ms");
+            Histogram gaps = logged == null ? null : logged.histograms().get(Metric.ITL_MS);
             if (gaps != null && old != null) {
                 metrics.useItl(gaps);
-                for (HistogramLog.Slice slice : logged.series().getOrDefault("itl_ms", List.of())) {
+                for (HistogramLog.Slice slice : logged.series().getOrDefault(Metric.ITL_MS, List.of())) {
                     metrics.useItl(Math.round(slice.startS() * 1e6), slice.histogram());
                 }
             }

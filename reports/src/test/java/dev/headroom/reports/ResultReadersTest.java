@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerMetrics;
@@ -77,8 +78,9 @@ class ResultReadersTest {
         assertEquals(List.of("no per-request data"), p.source().notes());
         assertNull(p.report().run().load());
         assertEquals("open loop, inf req/s", p.loadText());
-        assertEquals(41.5, p.report().summary().distribution("ttft_ms").mean());
-        assertTrue(Double.isNaN(p.report().summary().distribution("ttft_ms").p50()), "absent is NaN, not 0");
+        assertEquals(41.5, p.report().summary().distribution(Metric.TTFT_MS).mean());
+        assertTrue(
+                Double.isNaN(p.report().summary().distribution(Metric.TTFT_MS).p50()), "absent is NaN, not 0");
         assertEquals(100, p.report().summary().counts().completed());
     }
 
@@ -93,12 +95,12 @@ class ResultReadersTest {
         ProbeReport fixture = Fixtures.report();
         // Written to the microsecond (3 decimals of a millisecond).
         assertEquals(
-                fixture.summary().distribution("e2e_ms").p95(),
-                second.summary().distribution("e2e_ms").p95(),
+                fixture.summary().distribution(Metric.E2E_MS).p95(),
+                second.summary().distribution(Metric.E2E_MS).p95(),
                 5e-4);
         assertEquals(
-                fixture.summary().distribution("e2e_ms").count(),
-                second.summary().distribution("e2e_ms").count());
+                fixture.summary().distribution(Metric.E2E_MS).count(),
+                second.summary().distribution(Metric.E2E_MS).count());
         assertEquals(fixture.summary().slo(), second.summary().slo());
         MeasuredPoint m = ResultFiles.point(s.points().get(1));
         assertTrue(m.closedLoop());

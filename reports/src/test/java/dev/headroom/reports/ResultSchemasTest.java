@@ -58,11 +58,13 @@ class ResultSchemasTest {
         m1.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.5, 0.05, 200));
         m2.put("ttft:p95<300ms", new SearchReport.SloMargin(0.25, 0.08, 120));
         List<SearchReport.Probe> probes = List.of(
-                new SearchReport.Probe(1, 1, m1, true, new double[] {0.5, 0.04}, 203, 12.5, "01-concurrency=1", 0.75),
                 new SearchReport.Probe(
-                        2, 64, m2, false, new double[] {20.25, 1.5}, 320, 30.25, "02-concurrency=64", 2.5));
-        Map<String, List<double[]>> curves = new LinkedHashMap<>();
-        curves.put("ttft:p95<300ms", List.of(new double[] {1, -0.5}, new double[] {64, 0.25}));
+                        1, 1, m1, true, new SearchReport.Estimate(0.5, 0.04), 203, 12.5, "01-concurrency=1", 0.75),
+                new SearchReport.Probe(
+                        2, 64, m2, false, new SearchReport.Estimate(20.25, 1.5), 320, 30.25, "02-concurrency=64", 2.5));
+        Map<String, List<SearchReport.CurvePoint>> curves = new LinkedHashMap<>();
+        curves.put(
+                "ttft:p95<300ms", List.of(new SearchReport.CurvePoint(1, -0.5), new SearchReport.CurvePoint(64, 0.25)));
         RunInfo run = new RunInfo(
                 "test",
                 "2026-11-29T10:00:00Z",
@@ -84,8 +86,10 @@ class ResultSchemasTest {
                         64,
                         20.25,
                         0.01,
-                        List.of(new double[] {1, 0.5, 0.1}, new double[] {64, 20.5, 1.25}),
-                        new double[] {1, 0.75, 1e-4})
+                        List.of(
+                                new SearchReport.PosteriorPoint(1, 0.5, 0.1),
+                                new SearchReport.PosteriorPoint(64, 20.5, 1.25)),
+                        new SearchReport.Kernel(1, 0.75, 1e-4))
                 : null;
         return new SearchReport(
                 run,
@@ -120,7 +124,7 @@ class ResultSchemasTest {
         assertEquals(64, p.load());
         assertEquals(0.25, p.margins().get("ttft:p95<300ms").value());
         assertEquals(120, p.margins().get("ttft:p95<300ms").samples());
-        assertEquals(20.25, p.goodput()[0]);
+        assertEquals(20.25, p.goodput().value());
         assertEquals(2.5, back.rampSeconds());
         assertEquals("max-goodput", back.objective());
     }

@@ -7,6 +7,7 @@ import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
@@ -135,9 +136,9 @@ class DriverConformanceTest {
         }
         assertEquals(virtual.report.summary().counts(), http.report.summary().counts(), "counts");
         // The same engine measured: decode pace within 15 %, TTFT within 25 % or 15 ms, e2e within 15 %.
-        within("tpot_ms", virtual, http, 0.15, 2);
-        within("ttft_ms", virtual, http, 0.25, 15);
-        within("e2e_ms", virtual, http, 0.15, 20);
+        within(Metric.TPOT_MS, virtual, http, 0.15, 2);
+        within(Metric.TTFT_MS, virtual, http, 0.25, 15);
+        within(Metric.E2E_MS, virtual, http, 0.15, 20);
     }
 
     private record Run(ProbeReport report, List<RequestRecord> records) {}
@@ -183,11 +184,11 @@ class DriverConformanceTest {
         return r.records.stream().map(RequestRecord::index).toList();
     }
 
-    private static void within(String metric, Run virtual, Run http, double relative, double absoluteMs) {
+    private static void within(Metric metric, Run virtual, Run http, double relative, double absoluteMs) {
         double v = virtual.report.summary().distribution(metric).p50();
         double h = http.report.summary().distribution(metric).p50();
         assertTrue(
                 Math.abs(h - v) <= Math.max(relative * v, absoluteMs),
-                metric + " p50: http " + h + " ms, virtual " + v + " ms");
+                metric.key() + " p50: http " + h + " ms, virtual " + v + " ms");
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
@@ -45,7 +46,7 @@ class RunnerTest {
                     .measure(tmp, point);
             assertEquals(95, r.summary().counts().completed());
             assertEquals(5, r.summary().counts().failed());
-            assertEquals(40.0, r.summary().distribution("ttft_ms").p50(), 0.1, "10 ms per user, 4 users");
+            assertEquals(40.0, r.summary().distribution(Metric.TTFT_MS).p50(), 0.1, "10 ms per user, 4 users");
             assertTrue(r.summary().sloPass(), "5 % failed meets error_rate<=10%");
             assertEquals("fake://server", r.run().url());
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.LengthDistribution;
+import dev.headroom.model.Metric;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Slo;
@@ -30,9 +31,9 @@ class VirtualFleetTest {
     void twoReplicasCarryTwiceTheLoadOfOneAtTheSameLatency() {
         Summary one = run(1, 20), two = run(2, 40);
         assertEquals(
-                one.distribution("ttft_ms").p50(),
-                two.distribution("ttft_ms").p50(),
-                0.3 * one.distribution("ttft_ms").p50());
+                one.distribution(Metric.TTFT_MS).p50(),
+                two.distribution(Metric.TTFT_MS).p50(),
+                0.3 * one.distribution(Metric.TTFT_MS).p50());
         assertEquals(2 * one.requestsPerS(), two.requestsPerS(), 0.1 * two.requestsPerS());
     }
 
@@ -42,7 +43,7 @@ class VirtualFleetTest {
         assertTrue(
                 enough.sloPass(),
                 "4 replicas at 100 rps: ttft p95 "
-                        + enough.distribution("ttft_ms").p95());
+                        + enough.distribution(Metric.TTFT_MS).p95());
         assertTrue(
                 !tooFew.sloPass() && tooFew.sloAttainment() < 0.5,
                 "1 replica at 100 rps: attainment " + tooFew.sloAttainment());

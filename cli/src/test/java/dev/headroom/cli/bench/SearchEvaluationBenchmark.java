@@ -228,7 +228,11 @@ class SearchEvaluationBenchmark {
                 System.out.println("  probes "
                         + r.probes().stream()
                                 .map(o -> String.format(
-                                        Locale.ROOT, "%.0f:%.2f±%.2f", o.load(), o.goodput()[0], o.goodput()[1]))
+                                        Locale.ROOT,
+                                        "%.0f:%.2f±%.2f",
+                                        o.load(),
+                                        o.goodput().value(),
+                                        o.goodput().se()))
                                 .toList());
             }
         }

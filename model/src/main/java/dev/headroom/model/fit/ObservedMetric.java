@@ -1,6 +1,7 @@
 package dev.headroom.model.fit;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.Metric;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.Summary;
 import java.util.Arrays;
@@ -66,7 +67,7 @@ public enum ObservedMetric {
             case TOTAL_TOKENS_PER_S -> s.totalTokensPerS();
             case REQUESTS_PER_S -> s.requestsPerS();
             default -> {
-                var d = s.distribution(key);
+                var d = s.distribution(Metric.ofKey(key));
                 yield d == null || d.count() == 0 ? Double.NaN : stat.of(d);
             }
         };

@@ -1,5 +1,6 @@
 package dev.headroom.optimizer.fit;
 
+import dev.headroom.model.Metric;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.Summary;
 import dev.headroom.model.fit.Observation;
@@ -142,8 +143,8 @@ public final class CalibrationPhases {
                     probe.users(),
                     served,
                     s.outputTokensPerS(),
-                    s.distribution("ttft_ms").p50(),
-                    s.distribution("e2e_ms").p50());
+                    s.distribution(Metric.TTFT_MS).p50(),
+                    s.distribution(Metric.E2E_MS).p50());
             if (reference == null || (probe.users() >= reference.users() && (!read.queued() || reference.queued()))) {
                 reference = read;
             }
@@ -151,8 +152,8 @@ public final class CalibrationPhases {
             fitBatchesToTimeout(
                     probe,
                     served,
-                    s.distribution("ttft_ms").p50(),
-                    s.distribution("e2e_ms").p50());
+                    s.distribution(Metric.TTFT_MS).p50(),
+                    s.distribution(Metric.E2E_MS).p50());
             if (served < Saturation.BINDING * probe.users() && Double.isNaN(batchCapRead)) {
                 batchCapRead = served;
                 List<String> skipped = new ArrayList<>();

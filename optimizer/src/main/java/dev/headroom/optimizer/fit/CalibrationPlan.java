@@ -3,6 +3,7 @@ package dev.headroom.optimizer.fit;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Metric;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.ServerFacts;
 import dev.headroom.model.SloStat;
@@ -230,8 +231,8 @@ public final class CalibrationPlan {
      */
     public static double servedAtOnce(Summary saturated, int users, double unloadedTtftMs) {
         return servedAtOnce(
-                saturated.distribution("e2e_ms").p50(),
-                saturated.distribution("ttft_ms").p50(),
+                saturated.distribution(Metric.E2E_MS).p50(),
+                saturated.distribution(Metric.TTFT_MS).p50(),
                 users,
                 unloadedTtftMs);
     }

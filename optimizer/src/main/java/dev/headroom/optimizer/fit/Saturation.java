@@ -1,5 +1,6 @@
 package dev.headroom.optimizer.fit;
 
+import dev.headroom.model.Metric;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.Summary;
 import dev.headroom.model.fit.ObservedMetric;
@@ -180,10 +181,14 @@ public final class Saturation {
         Summary.Counts c = s.counts();
         long all = c.completed() + c.failed() + c.incomplete();
         double loss = all == 0 ? 1 : (double) (c.failed() + c.incomplete()) / all;
-        double median =
-                served(s.distribution("e2e_ms").p50(), s.distribution("ttft_ms").p50(), users);
+        double median = served(
+                s.distribution(Metric.E2E_MS).p50(),
+                s.distribution(Metric.TTFT_MS).p50(),
+                users);
         double mean = served(
-                s.distribution("e2e_ms").mean(), s.distribution("ttft_ms").mean(), users);
+                s.distribution(Metric.E2E_MS).mean(),
+                s.distribution(Metric.TTFT_MS).mean(),
+                users);
         double tps = s.outputTokensPerS();
         Step previous = lastKept();
         boolean kept = loss <= MAX_LOSS;
@@ -226,8 +231,8 @@ public final class Saturation {
             return;
         }
         // Little's law forward: each of the next step's users waits for (users ÷ served − 1) services.
-        double e2e = s.distribution("e2e_ms").p50(),
-                ttft = s.distribution("ttft_ms").p50();
+        double e2e = s.distribution(Metric.E2E_MS).p50(),
+                ttft = s.distribution(Metric.TTFT_MS).p50();
         double wait = ttft + e2e * Math.max(0, next / Math.max(1, median) - 1);
         if (next > mostUsers(Math.max(1, median), ttft, e2e, TIMEOUT_SHARE * firstTokenTimeoutMs)) {
             notes.add(String.format(

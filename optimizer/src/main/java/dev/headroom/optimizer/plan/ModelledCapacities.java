@@ -5,6 +5,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
+import dev.headroom.model.Metric;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
@@ -157,8 +158,8 @@ public final class ModelledCapacities {
         double share = Double.NaN, sessionSeconds = Double.NaN;
         if (at != null) {
             Summary s = Metrics.summarize(at.getValue().records(), true, slos);
-            double ttft = s.distribution("ttft_ms").mean(),
-                    e2e = s.distribution("e2e_ms").mean();
+            double ttft = s.distribution(Metric.TTFT_MS).mean(),
+                    e2e = s.distribution(Metric.E2E_MS).mean();
             if (e2e > 0) share = Math.min(1, ttft / e2e);
             if (sessions != null) {
                 SessionRecorder rec = new SessionRecorder(sessions, true);

@@ -4,6 +4,7 @@ import static dev.headroom.reports.html.Numbers.f;
 
 import dev.headroom.model.Distribution;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerMetrics;
@@ -201,9 +202,10 @@ final class ProbeReportPage {
     private static void metricsTable(Page page, Summary s) {
         page.h2("Summary");
         List<List<String>> rows = new ArrayList<>();
-        for (String k : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
-            Distribution d = s.distribution(k);
-            rows.add(List.of(k, f(d.mean()), f(d.p50()), f(d.p90()), f(d.p95()), f(d.p99()), f(d.p999()), f(d.max())));
+        for (Metric m : Metric.SERIES) {
+            Distribution d = s.distribution(m);
+            rows.add(List.of(
+                    m.key(), f(d.mean()), f(d.p50()), f(d.p90()), f(d.p95()), f(d.p99()), f(d.p999()), f(d.max())));
         }
         page.table(List.of("metric", "mean", "p50", "p90", "p95", "p99", "p99.9", "max"), rows);
         page.table(
@@ -263,10 +265,10 @@ final class ProbeReportPage {
     static Chart latencyOverTime(HistogramLog.Read log) {
         if (log.series().isEmpty()) return null;
         Chart c = new Chart("Latency over the run", "time since start (s)", "ms").logY();
-        for (String key : List.of("ttft_ms", "itl_ms")) {
+        for (Metric key : List.of(Metric.TTFT_MS, Metric.ITL_MS)) {
             List<HistogramLog.Slice> slices = log.series().getOrDefault(key, List.of());
             if (slices.isEmpty()) continue;
-            String name = key.substring(0, key.length() - 3);
+            String name = key.key().substring(0, key.key().length() - 3);
             for (double pct : new double[] {50, 99}) {
                 double[] x = new double[slices.size()], y = new double[slices.size()];
                 for (int i = 0; i < slices.size(); i++) {

@@ -67,7 +67,7 @@ final class SearchReportPage {
                 + (goodput ? "." : "; the boundary and its interval."));
         if (goodput) {
             double[] gv = new double[n];
-            for (int i = 0; i < n; i++) gv[i] = probes.get(i).goodput()[0];
+            for (int i = 0; i < n; i++) gv[i] = probes.get(i).goodput().value();
             Chart c = new Chart(
                             "Goodput against load",
                             axis,
@@ -77,11 +77,11 @@ final class SearchReportPage {
                 int m = g.posterior().size();
                 double[] gx = new double[m], mean = new double[m], lo = new double[m], hi = new double[m];
                 for (int i = 0; i < m; i++) {
-                    double[] q = g.posterior().get(i);
-                    gx[i] = q[0];
-                    mean[i] = q[1];
-                    lo[i] = q[1] - 2 * q[2];
-                    hi[i] = q[1] + 2 * q[2];
+                    SearchReport.PosteriorPoint q = g.posterior().get(i);
+                    gx[i] = q.load();
+                    mean[i] = q.mean();
+                    lo[i] = q.mean() - 2 * q.sd();
+                    hi[i] = q.mean() + 2 * q.sd();
                 }
                 c.band("GP mean ± 2 sd", gx, lo, hi).line("GP mean", gx, mean);
             }
@@ -109,12 +109,12 @@ final class SearchReportPage {
                     .logX();
             // Latencies past the boundary run to seconds: a log axis keeps the threshold region readable.
             if (!slo.isRate()) c.logY();
-            List<double[]> iso = s.curves().getOrDefault(text, List.of());
+            List<SearchReport.CurvePoint> iso = s.curves().getOrDefault(text, List.of());
             if (!iso.isEmpty()) {
                 double[] fx = new double[iso.size()], fy = new double[iso.size()];
                 for (int i = 0; i < iso.size(); i++) {
-                    fx[i] = iso.get(i)[0];
-                    fy[i] = threshold * (1 + iso.get(i)[1]);
+                    fx[i] = iso.get(i).load();
+                    fy[i] = threshold * (1 + iso.get(i).margin());
                 }
                 c.line("isotonic fit", fx, fy);
             }
@@ -140,7 +140,7 @@ final class SearchReportPage {
                     f(p.load()),
                     p.pass() ? "pass" : "fail",
                     m.toString(),
-                    f(p.goodput()[0]),
+                    f(p.goodput().value()),
                     String.valueOf(p.requests()),
                     f(p.seconds()),
                     Page.esc(p.dir() == null ? "" : p.dir())));

@@ -3,6 +3,7 @@ package dev.headroom.reports.html;
 import static dev.headroom.reports.html.Numbers.f;
 
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.Slo;
@@ -70,7 +71,7 @@ final class SweepReportPage {
             for (Summary.SloResult r : points.getFirst().report().summary().slo()) {
                 Slo s = r.slo();
                 if (s.isRate() || s.metric().perSession()) continue;
-                String key = s.metric().distributionKey() + " " + s.stat().text();
+                String key = s.metric().distributionKey().key() + " " + s.stat().text();
                 metrics.put(key, s.threshold());
                 stats.put(key, s.stat());
             }
@@ -86,7 +87,7 @@ final class SweepReportPage {
             SloStat stat = stats.get(key);
             double[] y = new double[n];
             for (int i = 0; i < n; i++)
-                y[i] = stat.of(points.get(i).report().summary().distribution(mk[0]));
+                y[i] = stat.of(points.get(i).report().summary().distribution(Metric.ofKey(mk[0])));
             Chart c = new Chart(
                             mk[0] + " " + mk[1] + " against load",
                             axis,
@@ -109,9 +110,9 @@ final class SweepReportPage {
                     String.valueOf(i + 1),
                     f(x[i]),
                     f(p.outputTokensPerS()),
-                    f(p.distribution("ttft_ms").p95()),
-                    f(p.distribution("itl_ms").p99()),
-                    f(p.distribution("e2e_ms").p95()),
+                    f(p.distribution(Metric.TTFT_MS).p95()),
+                    f(p.distribution(Metric.ITL_MS).p99()),
+                    f(p.distribution(Metric.E2E_MS).p95()),
                     p.sloPass() ? "pass" : "FAIL",
                     Page.esc(sweep.dirs().get(i) == null ? "" : sweep.dirs().get(i))));
         }

@@ -98,7 +98,8 @@ public final class ImportedJson {
                         "{slo} " + slo.text() + ": " + r.file + " has no error count to check it on");
             return e;
         }
-        Map<String, Double> d = r.distributions.get(slo.metric().distributionKey());
+        Map<String, Double> d =
+                r.distributions.get(slo.metric().distributionKey().key());
         String stat = slo.stat().text().replace(".", "");
         if (d == null || !d.containsKey(stat)) {
             throw new BadInputException("{slo} " + slo.text() + ": " + r.file + " (" + r.tool + ") has no "
