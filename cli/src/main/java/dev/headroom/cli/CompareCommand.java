@@ -2,7 +2,6 @@ package dev.headroom.cli;
 
 import dev.headroom.model.plan.Comparison;
 import dev.headroom.model.plan.Plan;
-import dev.headroom.optimizer.plan.Comparer;
 import dev.headroom.reports.PlanCsv;
 import dev.headroom.reports.PlanJson;
 import dev.headroom.reports.PlanTable;
@@ -44,7 +43,7 @@ public final class CompareCommand implements Callable<Integer> {
         output.checkOut();
         PlanSetup.Inputs in = inputs.read(spec.commandLine().getErr());
         Plan plan = in.plan();
-        Comparison c = new Comparer(in.policy()).compare(plan);
+        Comparison c = in.compare(plan);
         Path dir = output.runDirectory("compare");
         String json = PlanJson.write(
                 c, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());

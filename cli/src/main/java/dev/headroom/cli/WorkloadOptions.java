@@ -1,7 +1,5 @@
 package dev.headroom.cli;
 
-import dev.headroom.model.BadInputException;
-import dev.headroom.probe.Probe;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.runner.WorkloadSettings;
 import java.nio.file.Path;
@@ -76,9 +74,7 @@ public final class WorkloadOptions {
 
     /** The salt the command's prompts are made from: --prompt-salt, or a random one. */
     String promptSalt() {
-        if (promptSalt == null) return Probe.randomSalt();
-        if (promptSalt.isBlank()) throw new BadInputException("--prompt-salt must not be blank");
-        return promptSalt;
+        return WorkloadSettings.salt(promptSalt);
     }
 
     @Option(

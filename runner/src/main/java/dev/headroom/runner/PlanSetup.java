@@ -4,12 +4,14 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CapacityModel;
 import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.model.plan.Comparison;
 import dev.headroom.model.plan.Forecast;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.Policy;
 import dev.headroom.model.plan.PricingTier;
 import dev.headroom.model.plan.Verification;
 import dev.headroom.model.plan.WorkloadClass;
+import dev.headroom.optimizer.plan.Comparer;
 import dev.headroom.optimizer.plan.ModelledCapacities;
 import dev.headroom.optimizer.plan.PlanVerification;
 import dev.headroom.optimizer.plan.Planner;
@@ -59,6 +61,11 @@ public record PlanSetup(
             } catch (Planner.MissingCapacityException e) {
                 throw new BadInputException(howToMeasure(e.workloadClass(), e.option()), e);
             }
+        }
+
+        /** {@code plan}'s options side by side, ranked by cost, and the cheapest mix. */
+        public Comparison compare(Plan plan) {
+            return new Comparer(policy).compare(plan);
         }
 
         /** {@code plan} checked in the simulator: each class's busiest hour for {@code seconds} (at least 10). */

@@ -4,6 +4,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.probe.ClientTokenizer;
 import dev.headroom.probe.Dataset;
+import dev.headroom.probe.Probe;
 import dev.headroom.probe.Trace;
 import dev.headroom.probe.WorkloadSpec;
 import java.nio.file.Path;
@@ -28,6 +29,13 @@ public record WorkloadSettings(
         Path dataset,
         Path trace,
         String tokenizer) {
+    /** The salt a command's prompts are made from: {@code given}, or a random one (null: none given). */
+    public static String salt(String given) {
+        if (given == null) return Probe.randomSalt();
+        if (given.isBlank()) throw new BadInputException("{prompt-salt} must not be blank");
+        return given;
+    }
+
     /** The workload, its files read and validated. */
     public WorkloadSpec spec() {
         LengthDistribution in = distribution("isl", isl, islStddev, islDist);

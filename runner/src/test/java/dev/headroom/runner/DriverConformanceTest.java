@@ -12,6 +12,8 @@ import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.ServerFacts.ServerKind;
+import dev.headroom.model.SessionSpec;
+import dev.headroom.model.ThinkTime;
 import dev.headroom.model.Workload;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.RequestsJsonl;
@@ -24,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -141,13 +144,53 @@ class DriverConformanceTest {
         within(Metric.E2E_MS, virtual, http, 0.15, 20);
     }
 
+    @Test
+    void sessionsRunTheSameTurnsOnBoth(@TempDir Path tmp) {
+        SessionSpec chats = new SessionSpec(
+                3, new LengthDistribution.Fixed(64), new LengthDistribution.Fixed(16), ThinkTime.NONE, 0, 0, 0, 0);
+        MeasurementRequest point = new MeasurementRequest(
+                new LoadModel.Closed(2), Workload.fixed(64, 16), RunLength.requests(12), 16, null, chats);
+        Run http = run(false, ENGINE, point, tmp.resolve("http"));
+        Run virtual = run(true, ENGINE, point, tmp.resolve("virtual"));
+        assertEquals(turns(virtual), turns(http), "the same sessions, turns and answer lengths");
+        assertEquals(virtual.report.summary().counts(), http.report.summary().counts(), "counts");
+        within(Metric.TPOT_MS, virtual, http, 0.15, 2);
+    }
+
+    @Test
+    void aStopRuleEndsBothAfterTheSameLook(@TempDir Path tmp) {
+        MeasurementRequest point = new MeasurementRequest(
+                new LoadModel.Open(10, new ArrivalProcess.Constant()),
+                VARIED,
+                RunLength.requests(200),
+                17,
+                done -> done.size() >= 20);
+        Run http = run(false, ENGINE, point, tmp.resolve("http"));
+        Run virtual = run(true, ENGINE, point, tmp.resolve("virtual"));
+        // Asked after every 10 finished, the rule ends both at the second look: nothing more is sent, those in flight
+        // finish. What was in flight then depends on the clock by a request or two (the HTTP path's real time).
+        long h = http.records.size(), v = virtual.records.size();
+        assertTrue(v >= 20 && v < 30, "virtual sent " + v);
+        assertTrue(Math.abs(h - v) <= 2, "http sent " + h + ", virtual " + v);
+        assertEquals(ids(virtual).subList(0, (int) Math.min(h, v)), ids(http).subList(0, (int) Math.min(h, v)));
+    }
+
+    /** Each request as (session, turn, answer asked, answer served), sorted. */
+    private static List<String> turns(Run r) {
+        return r.records.stream()
+                .map(x -> x.turn().session() + "/" + x.turn().turn() + " " + x.requestedOutputTokens() + "->"
+                        + x.completionTokens())
+                .sorted()
+                .toList();
+    }
+
     private record Run(ProbeReport report, List<RequestRecord> records) {}
 
     private static Run run(boolean virtualClock, EngineConfig engine, MeasurementRequest point, Path dir) {
         TargetSettings target = new TargetSettings(
                 null,
                 virtualClock,
-                "completions",
+                point.sessions() == null ? "completions" : "chat",
                 null,
                 "HEADROOM_TEST_NO_KEY",
                 null,
