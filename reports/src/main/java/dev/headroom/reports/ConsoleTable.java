@@ -9,6 +9,7 @@ import dev.headroom.model.RunInfo;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Summary;
+import dev.headroom.model.UserStart;
 import java.util.List;
 import java.util.Locale;
 
@@ -79,6 +80,19 @@ public final class ConsoleTable {
         b.append(f(
                 "load %s · %s · seed %d · window %.1f s%n",
                 run.loadLabel(), run.workload(), run.seed(), s.windowSeconds()));
+        UserStart start = report.userStart();
+        if (start != null
+                && (start.how() != UserStart.How.AT_ONCE || !start.basis().isEmpty())) {
+            b.append(
+                    switch (start.how()) {
+                        case AT_ONCE -> f("users: all at once (%s)%n", start.basis());
+                        case RAMP -> f("users: started over a ramp of %s s%n", n(start.rampSeconds()));
+                        case ONE_CYCLE ->
+                            f(
+                                    "users: started over %s s, one request cycle at this load (%s)%n",
+                                    n(start.rampSeconds()), start.basis());
+                    });
+        }
         b.append(f(
                 "requests: %d completed, %d failed, %d incomplete (+%d warm-up)%s%n",
                 s.counts().completed(),
