@@ -1,16 +1,13 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.LoadModel;
-import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
-import dev.headroom.reports.RunFiles;
-import dev.headroom.reports.SummaryCsv;
-import dev.headroom.reports.SweepJson;
 import dev.headroom.runner.Endpoint;
 import dev.headroom.runner.LoadPoints;
 import dev.headroom.runner.ProbePlan;
+import dev.headroom.runner.Sweeper;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -95,9 +92,8 @@ public final class SweepCommand implements Callable<Integer> {
         target.validate(work);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<ProbeReport> reports = new ArrayList<>();
-        List<String> dirs = new ArrayList<>();
         Path dir;
+        Sweeper.Result done;
         try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
             endpoint.checkFits(work, plan.point(loads.getFirst(), work.workload()));
             dir = output.runDirectory("sweep");
@@ -106,26 +102,13 @@ public final class SweepCommand implements Callable<Integer> {
                             "sweep", startedAt, loads.getFirst(), run.seed, work, workload.promptSalt(), dir, slos)
                     .withProgress(target.virtual() ? null : err)
                     .withChunkTimes(records.chunkTimes);
-            for (int i = 0; i < loads.size(); i++) {
-                LoadModel l = loads.get(i);
-                String name = l.pointName(i);
-                reports.add(points.measure(
-                        dir.resolve(name),
-                        plan.point(l, work.workload()),
-                        run.settings().spreadUsers()));
-                dirs.add(name);
-                // Written after every point, so an interrupted sweep keeps the points it finished.
-                RunFiles.write(dir.resolve("sweep.json"), SweepJson.write(reports, dirs));
-                RunFiles.write(
-                        dir.resolve("sweep.csv"),
-                        SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
-            }
+            done = Sweeper.run(
+                    points, dir, loads, plan, work.workload(), run.settings().spreadUsers());
         }
         switch (format) {
-            case JSON -> out.print(SweepJson.write(reports, dirs));
-            case CSV ->
-                out.print(SummaryCsv.write(reports.stream().map(SummaryCsv::row).toList()));
-            case TABLE -> out.print(ConsoleTable.sweep(reports));
+            case JSON -> out.print(done.json());
+            case CSV -> out.print(done.csv());
+            case TABLE -> out.print(ConsoleTable.sweep(done.reports()));
         }
         out.flush();
         output.finish(dir, err);
