@@ -161,14 +161,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                 l.warmupSeconds() > 0 ? Math.max(l.warmupSeconds(), 2 * cycle) : 0,
                 l.graceSeconds());
         MeasurementRequest p = new MeasurementRequest(
-                point.load(),
-                point.workload(),
-                spread,
-                point.seed(),
-                point.stopEarly(),
-                point.thinkTimeSeconds(),
-                point.maxConcurrency(),
-                point.sessions());
+                point.load(), point.workload(), spread, point.seed(), point.stopEarly(), point.sessions());
         String basis = String.format(
                 Locale.ROOT,
                 "a pilot request's e2e %.3f s x sqrt(%d users)%s",
@@ -184,14 +177,7 @@ public final class LoadPoints implements SearchRun.LoadPoint {
      */
     public double pilot(Path pilotDir, MeasurementRequest point) {
         MeasurementRequest lone = new MeasurementRequest(
-                new LoadModel.Closed(1),
-                point.workload(),
-                RunLength.requests(1),
-                point.seed(),
-                null,
-                0,
-                0,
-                point.sessions());
+                new LoadModel.Closed(1), point.workload(), RunLength.requests(1), point.seed(), null, point.sessions());
         List<RequestRecord> kept = Collections.synchronizedList(new ArrayList<>());
         measured(pilotDir, lone, kept, UserStart.of(lone.length()), pilots != null ? pilots : measurer);
         synchronized (kept) {
