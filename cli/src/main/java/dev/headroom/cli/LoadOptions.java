@@ -45,9 +45,9 @@ public final class LoadOptions {
         return ThinkTime.parse(thinkTime);
     }
 
-    /** Open loop at {@code rate} requests/s with the chosen arrival process. */
-    LoadModel open(double rate) {
-        ArrivalProcess a = switch (arrival.trim().toLowerCase(Locale.ROOT)) {
+    /** The chosen open-loop arrival process. */
+    ArrivalProcess arrivals() {
+        return switch (arrival.trim().toLowerCase(Locale.ROOT)) {
             case "constant" -> new ArrivalProcess.Constant();
             case "poisson" -> new ArrivalProcess.Poisson();
             case "gamma" -> new ArrivalProcess.Gamma(burstiness);
@@ -55,6 +55,10 @@ public final class LoadOptions {
                 throw new BadInputException(
                         "bad --arrival '" + arrival + "': valid values are constant, poisson, gamma");
         };
-        return new LoadModel.Open(rate, a);
+    }
+
+    /** Open loop at {@code rate} requests/s with the chosen arrival process. */
+    LoadModel open(double rate) {
+        return new LoadModel.Open(rate, arrivals());
     }
 }

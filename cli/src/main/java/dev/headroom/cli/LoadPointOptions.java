@@ -44,11 +44,11 @@ public final class LoadPointOptions {
         return mode != null && (mode.sessions != null || mode.sessionRate != null);
     }
 
-    /** The load model; closed loop with {@code defaultConcurrency} users when neither flag is given. */
-    LoadModel toLoad(LoadOptions load, int defaultConcurrency) {
-        if (mode != null && mode.rate != null) return load.open(mode.rate);
-        if (mode != null && mode.sessionRate != null) return load.open(mode.sessionRate);
-        if (mode != null && mode.sessions != null) return new LoadModel.Closed(mode.sessions);
-        return new LoadModel.Closed(mode != null && mode.concurrency != null ? mode.concurrency : defaultConcurrency);
+    /** The load model given, or null when no flag gives one (the runner then decides: a trace's, or its default). */
+    LoadModel toLoad(LoadOptions load) {
+        if (mode == null) return null;
+        if (mode.rate != null) return load.open(mode.rate);
+        if (mode.sessionRate != null) return load.open(mode.sessionRate);
+        return new LoadModel.Closed(mode.sessions != null ? mode.sessions : mode.concurrency);
     }
 }

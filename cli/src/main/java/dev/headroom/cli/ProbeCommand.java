@@ -8,7 +8,6 @@ import dev.headroom.reports.ConsoleTable;
 import dev.headroom.reports.SummaryCsv;
 import dev.headroom.reports.SummaryJson;
 import dev.headroom.runner.Endpoint;
-import dev.headroom.runner.ProbePlan;
 import dev.headroom.sim.engine.EngineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -67,13 +66,8 @@ public final class ProbeCommand implements Callable<Integer> {
         OutputFormat format = output.format();
         List<Slo> slos = run.slos();
         WorkloadSpec work = workload.toSpec();
-        MeasurementRequest plan = run.plan(load)
-                .probe(
-                        point.mode == null ? null : point.toLoad(load, ProbePlan.DEFAULT_CONCURRENCY),
-                        point.sessions(),
-                        work,
-                        sessions.settings(),
-                        target.virtual());
+        MeasurementRequest plan =
+                run.plan(load).probe(point.toLoad(load), point.sessions(), work, sessions.settings(), target.virtual());
         Slo.requireSessionsFor(slos, plan.sessions() != null);
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work); // everything checked before anything is written

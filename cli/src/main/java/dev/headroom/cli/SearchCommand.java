@@ -1,7 +1,6 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.ArrivalProcess;
-import dev.headroom.model.LoadModel;
 import dev.headroom.model.SearchReport;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.WorkloadSpec;
@@ -75,7 +74,7 @@ public final class SearchCommand implements Callable<Integer> {
         OutputFormat format = output.format();
         WorkloadSpec work = workload.toSpec();
         SearchSettings settings = search.settings(seed);
-        ArrivalProcess arrivals = settings.openLoop() ? ((LoadModel.Open) load.open(1)).arrivals() : null;
+        ArrivalProcess arrivals = settings.openLoop() ? load.arrivals() : null;
         SearchSpec plan = settings.spec(work, arrivals, sessionOptions.settings(), load.thinkTime());
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         target.validate(work);
