@@ -36,75 +36,34 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
-    @Option(
-            names = "--twin-hardware",
-            paramLabel = "NAME|FILE",
-            defaultValue = "h100-sxm",
-            description =
-                    "The accelerator the server runs on: the twin's starting profile (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--twin-hardware", paramLabel = "NAME|FILE", defaultValue = "h100-sxm")
     String twinHardware;
 
-    @Option(
-            names = "--twin-model",
-            paramLabel = "NAME|FILE",
-            defaultValue = "llama-3.1-8b",
-            description = "The model the server serves, as a profile (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--twin-model", paramLabel = "NAME|FILE", defaultValue = "llama-3.1-8b")
     String twinModel;
 
-    @Option(
-            names = "--twin-tp",
-            paramLabel = "N",
-            defaultValue = "1",
-            description = "The server's tensor-parallel degree (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--twin-tp", paramLabel = "N", defaultValue = "1")
     int twinTp;
 
-    @Option(
-            names = "--twin-weight-dtype",
-            paramLabel = "auto|bf16|fp8|...",
-            defaultValue = "auto",
-            description = "The server's weight format (default: ${DEFAULT-VALUE}: the model profile's).")
+    @Option(names = "--twin-weight-dtype", paramLabel = "auto|bf16|fp8|...", defaultValue = "auto")
     String twinWeights;
 
-    @Option(
-            names = "--twin-kv-cache-dtype",
-            paramLabel = "auto|bf16|fp8",
-            defaultValue = "auto",
-            description = "The server's KV-cache format (default: ${DEFAULT-VALUE}: the model profile's).")
+    @Option(names = "--twin-kv-cache-dtype", paramLabel = "auto|bf16|fp8", defaultValue = "auto")
     String twinKv;
 
-    @Option(
-            names = "--scale",
-            paramLabel = "F",
-            defaultValue = "1",
-            description = "Multiply every probe's request count (default: ${DEFAULT-VALUE}: a few minutes on a real "
-                    + "server).")
+    @Option(names = "--scale", paramLabel = "F", defaultValue = "1")
     double scale;
 
-    @Option(
-            names = "--folds",
-            paramLabel = "K",
-            defaultValue = "3",
-            description = "Cross-validation: each probe is predicted by a fit without its fold (default: "
-                    + "${DEFAULT-VALUE}; 0 for none).")
+    @Option(names = "--folds", paramLabel = "K", defaultValue = "3")
     int folds;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42")
     long seed;
 
-    @Option(
-            names = "--check",
-            paramLabel = "N",
-            defaultValue = "2",
-            description = "After the fit, measure N more points no probe went to (other lengths, loads between the "
-                    + "batch probes and saturation) and report the twin's error on each (default: ${DEFAULT-VALUE}; "
-                    + "0 for none).")
+    @Option(names = "--check", paramLabel = "N", defaultValue = "2")
     int checks;
 
-    @Option(
-            names = "--check-only",
-            paramLabel = "FILE",
-            description = "Measure only the check points of an earlier calibration.yaml against the server and report "
-                    + "its twin's error on each (drift after an upgrade); no fit.")
+    @Option(names = "--check-only", paramLabel = "FILE")
     Path checkOnly;
 
     @Override

@@ -5,9 +5,6 @@ import picocli.CommandLine.Option;
 
 /** {@code --config FILE.yaml}, which every command accepts (read by {@link ConfigFile} before parsing). */
 public final class ConfigOption {
-    @Option(
-            names = "--config",
-            paramLabel = "FILE.yaml",
-            description = "Options from a YAML file (keys = long option names); flags on the command line override it.")
+    @Option(names = "--config", paramLabel = "FILE.yaml")
     Path config;
 }

@@ -24,43 +24,22 @@ public final class FidelityCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(
-            names = "--sources",
-            paramLabel = "FILE",
-            defaultValue = "bench/fidelity/published.yaml",
-            description = "Published results (schema headroom.published/v1) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sources", paramLabel = "FILE", defaultValue = "bench/fidelity/published.yaml")
     Path sources;
 
-    @Option(names = "--fit", description = "Fit the step terms (engine-wide and per hardware) to the sources.")
+    @Option(names = "--fit")
     boolean fit;
 
-    @Option(
-            names = "--folds",
-            paramLabel = "K",
-            defaultValue = "2",
-            description = "With --fit: folds of sources for cross-validation; 0 for none (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--folds", paramLabel = "K", defaultValue = "2")
     int folds;
 
-    @Option(
-            names = "--rounds",
-            paramLabel = "N",
-            defaultValue = "3",
-            description = "With --fit: passes over the parameter blocks (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3")
     int rounds;
 
-    @Option(
-            names = "--prior-weight",
-            paramLabel = "W",
-            defaultValue = "0.2",
-            description = "With --fit: how hard each term is pulled towards its prior, per load point, in units of "
-                    + "its range squared (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--prior-weight", paramLabel = "W", defaultValue = "0.2")
     double priorWeight;
 
-    @Option(
-            names = "--set",
-            paramLabel = "TERM=VALUE",
-            description = "Set a step term on every hardware profile before scoring (a fit starts from the priors), "
-                    + "repeatable: e.g. request_overhead_ms=0 to see what the term is worth.")
+    @Option(names = "--set", paramLabel = "TERM=VALUE")
     List<String> set = List.of();
 
     @Mixin

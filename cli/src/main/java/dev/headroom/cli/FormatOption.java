@@ -4,11 +4,7 @@ import picocli.CommandLine.Option;
 
 /** {@code --format}: what a command prints on standard output. */
 public final class FormatOption {
-    @Option(
-            names = "--format",
-            paramLabel = "table|json|csv",
-            defaultValue = "table",
-            description = "What to print: a table, the JSON result, or CSV (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", paramLabel = "table|json|csv", defaultValue = "table")
     String format;
 
     OutputFormat format() {

@@ -10,6 +10,7 @@ import picocli.CommandLine.Spec;
         name = "headroom",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
+        resourceBundle = "dev.headroom.cli.Help",
         description = "Measures LLM serving endpoints and turns the measurements into fleet plans.",
         subcommands = {
             ProbeCommand.class,

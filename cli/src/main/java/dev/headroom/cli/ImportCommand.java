@@ -36,21 +36,13 @@ public final class ImportCommand implements Callable<Integer> {
     @Mixin
     ConfigOption configFile;
 
-    @Option(
-            names = "--from",
-            paramLabel = "TOOL",
-            defaultValue = "auto",
-            description = "aiperf, genai-perf, guidellm, vllm, sglang, llmperf or auto (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--from", paramLabel = "TOOL", defaultValue = "auto")
     String from;
 
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Result files of that tool.")
     List<Path> files;
 
-    @Option(
-            names = "--slo",
-            paramLabel = "SLO",
-            description = "Check these SLOs on each imported benchmark's own statistics "
-                    + "(repeatable; a statistic the source did not measure is an error, never a guess).")
+    @Option(names = "--slo", paramLabel = "SLO")
     List<String> slos;
 
     @Mixin

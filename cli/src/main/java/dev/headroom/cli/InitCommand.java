@@ -25,37 +25,19 @@ public final class InitCommand implements Callable<Integer> {
     @Mixin
     ConfigOption configFile;
 
-    @Option(
-            names = "--url",
-            paramLabel = "URL",
-            description = "The server to measure (default: none, the embedded simulator).")
+    @Option(names = "--url", paramLabel = "URL")
     String url;
 
-    @Option(
-            names = "--model",
-            paramLabel = "NAME",
-            description = "The model to ask for (default: the first the server lists).")
+    @Option(names = "--model", paramLabel = "NAME")
     String model;
 
-    @Option(
-            names = "--api",
-            paramLabel = "chat|completions",
-            defaultValue = "chat",
-            description = "API (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--api", paramLabel = "chat|completions", defaultValue = "chat")
     String api;
 
-    @Option(
-            names = "--preset",
-            paramLabel = "chat|rag|batch-summarization",
-            defaultValue = "chat",
-            description = "Workload and SLOs to start from (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--preset", paramLabel = "chat|rag|batch-summarization", defaultValue = "chat")
     String preset;
 
-    @Option(
-            names = "--out",
-            paramLabel = "FILE",
-            defaultValue = "headroom.yaml",
-            description = "File to write (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", paramLabel = "FILE", defaultValue = "headroom.yaml")
     Path out;
 
     @Override

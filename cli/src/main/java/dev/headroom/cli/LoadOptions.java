@@ -9,35 +9,16 @@ import picocli.CommandLine.Option;
 
 /** Open-loop arrivals and closed-loop pacing: everything about the load except its size. */
 public final class LoadOptions {
-    @Option(
-            names = "--arrival",
-            paramLabel = "constant|poisson|gamma",
-            defaultValue = "poisson",
-            description = "Open-loop arrival process (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--arrival", paramLabel = "constant|poisson|gamma", defaultValue = "poisson")
     String arrival;
 
-    @Option(
-            names = "--burstiness",
-            paramLabel = "K",
-            defaultValue = "1",
-            description = "Gamma shape for --arrival gamma: < 1 burstier than Poisson, 1 = Poisson (default: "
-                    + "${DEFAULT-VALUE}).")
+    @Option(names = "--burstiness", paramLabel = "K", defaultValue = "1")
     double burstiness;
 
-    @Option(
-            names = "--max-concurrency",
-            paramLabel = "N",
-            defaultValue = "0",
-            description =
-                    "Open loop: cap on requests in flight; the time waited for a slot is reported (default: no cap).")
+    @Option(names = "--max-concurrency", paramLabel = "N", defaultValue = "0")
     int maxConcurrency;
 
-    @Option(
-            names = "--think-time",
-            paramLabel = "DURATION|DIST",
-            defaultValue = "0s",
-            description = "Closed loop and sessions: pause between an answer and the user's next request, a duration "
-                    + "or, with sessions, exp:MEAN, uniform:MIN,MAX, lognormal:MEAN,SD (default: none).")
+    @Option(names = "--think-time", paramLabel = "DURATION|DIST", defaultValue = "0s")
     String thinkTime;
 
     /** The think time as given. */

@@ -13,29 +13,16 @@ public final class LoadPointOptions {
     Mode mode;
 
     static final class Mode {
-        @Option(
-                names = "--concurrency",
-                paramLabel = "N",
-                description = "Closed loop: N users, each sending its next request when its last ends (default: 8).")
+        @Option(names = "--concurrency", paramLabel = "N")
         Integer concurrency;
 
-        @Option(
-                names = "--rate",
-                paramLabel = "R",
-                description = "Open loop: R requests per second on a schedule fixed in advance.")
+        @Option(names = "--rate", paramLabel = "R")
         Double rate;
 
-        @Option(
-                names = "--sessions",
-                paramLabel = "N",
-                description = "Closed loop of sessions: N conversations at once, each of --turns turns; a finished "
-                        + "one is followed by a new one.")
+        @Option(names = "--sessions", paramLabel = "N")
         Integer sessions;
 
-        @Option(
-                names = "--session-rate",
-                paramLabel = "R",
-                description = "Open loop of sessions: R new conversations per second on a schedule fixed in advance.")
+        @Option(names = "--session-rate", paramLabel = "R")
         Double sessionRate;
     }
 

@@ -8,13 +8,10 @@ import picocli.CommandLine.Option;
 
 /** Where a command writes its run directory and what it prints. */
 public final class OutputOptions {
-    @Option(
-            names = "--out",
-            paramLabel = "DIR",
-            description = "Run directory to write (default: runs/<time>-<command>).")
+    @Option(names = "--out", paramLabel = "DIR")
     Path out;
 
-    @Option(names = "--no-report", description = "Do not write report.html into the run directory.")
+    @Option(names = "--no-report")
     boolean noReport;
 
     @Mixin

@@ -41,25 +41,13 @@ public final class PlanCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
-    @Option(
-            names = "--hourly",
-            description = "Also write plan-hours.csv: every representative hour's rate and replicas.")
+    @Option(names = "--hourly")
     boolean hourly;
 
-    @Option(
-            names = "--verify",
-            description = "Check the plan in the simulator (capacities measured on it): each class's "
-                    + "busiest hour as Poisson arrivals against the planned replicas behind a least-loaded balancer, "
-                    + "and against "
-                    + "the fleet without headroom and redundancy.")
+    @Option(names = "--verify")
     boolean verify;
 
-    @Option(
-            names = "--verify-seconds",
-            paramLabel = "S",
-            defaultValue = "300",
-            description = "Virtual seconds of peak traffic per check, the first fifth (at most 60 s) warm-up (default: "
-                    + "${DEFAULT-VALUE}).")
+    @Option(names = "--verify-seconds", paramLabel = "S", defaultValue = "300")
     double verifySeconds;
 
     @Override

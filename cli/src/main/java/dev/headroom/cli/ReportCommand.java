@@ -29,15 +29,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", description = "The run directory.")
     Path dir;
 
-    @Option(
-            names = "--out",
-            paramLabel = "FILE.html",
-            description = "Where to write the report (default: DIR/report.html).")
+    @Option(names = "--out", paramLabel = "FILE.html")
     Path out;
 
-    @Option(
-            names = "--png",
-            description = "Also write every chart as a PNG (for slides) into charts/ beside the report.")
+    @Option(names = "--png")
     boolean png;
 
     @Override

@@ -9,65 +9,28 @@ import picocli.CommandLine.Option;
 
 /** How long a load point runs, its warm-up, and the SLOs it is judged by. */
 public final class RunOptions {
-    @Option(
-            names = "--duration",
-            paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            description = "Measure for this long after warm-up (default: 30s unless --requests is given).")
+    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class)
     Duration duration;
 
-    @Option(
-            names = "--requests",
-            paramLabel = "N",
-            defaultValue = "0",
-            description = "Measure this many requests after warm-up.")
+    @Option(names = "--requests", paramLabel = "N", defaultValue = "0")
     int requests;
 
-    @Option(
-            names = "--warmup",
-            paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            description = "Warm-up time; its requests are recorded but excluded from every metric; 0 for none "
-                    + "(default: 5s unless --warmup-requests is given).")
+    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class)
     Duration warmup;
 
-    @Option(
-            names = "--warmup-requests",
-            paramLabel = "N",
-            description = "Warm-up by count instead: the first N requests; 0 for no warm-up (either way no timed "
-                    + "warm-up unless --warmup is given too).")
+    @Option(names = "--warmup-requests", paramLabel = "N")
     Integer warmupRequests;
 
-    @Option(
-            names = "--ramp",
-            paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            description = "Start users evenly (closed loop) or raise the rate linearly (open loop) over this time; 0s "
-                    + "starts them at once (default: closed loops of several users over one request cycle, from a "
-                    + "pilot request, as search probes do).")
+    @Option(names = "--ramp", paramLabel = "DURATION", converter = DurationConverter.class)
     Duration ramp;
 
-    @Option(
-            names = "--grace",
-            paramLabel = "DURATION",
-            defaultValue = "30s",
-            converter = DurationConverter.class,
-            description = "Time in-flight requests may finish after the last send; later ones count as incomplete "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class)
     Duration grace;
 
-    @Option(
-            names = "--slo",
-            paramLabel = "SLO",
-            description = "Service-level objective, repeatable: e.g. ttft:p95<500ms, itl:p99<50ms, e2e:p99<10s, "
-                    + "error_rate<1%%; with sessions also session:p95<60s (a whole session's duration).")
+    @Option(names = "--slo", paramLabel = "SLO", descriptionKey = "run.slo")
     List<String> slos = List.of();
 
-    @Option(
-            names = "--seed",
-            paramLabel = "N",
-            defaultValue = "42",
-            description = "Seed for lengths, prompts and arrivals (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", descriptionKey = "run.seed")
     long seed;
 
     List<Slo> slos() {

@@ -38,14 +38,10 @@ public final class SearchCommand implements Callable<Integer> {
     @Mixin
     SearchOptions search;
 
-    @Option(
-            names = "--resume",
-            paramLabel = "DIR",
-            description = "Continue the interrupted search in DIR (give the same options): finished probes are reused, "
-                    + "not measured again.")
+    @Option(names = "--resume", paramLabel = "DIR")
     Path resume;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42")
     long seed;
 
     @Mixin

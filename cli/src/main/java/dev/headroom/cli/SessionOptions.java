@@ -5,48 +5,25 @@ import picocli.CommandLine.Option;
 
 /** What each session does, with --sessions or --session-rate: turns, their lengths, fan-out, tools, the context. */
 public final class SessionOptions {
-    @Option(names = "--turns", paramLabel = "K", description = "Sessions: turns per session (default: 4).")
+    @Option(names = "--turns", paramLabel = "K")
     Integer turns;
 
-    @Option(
-            names = "--turn-isl",
-            paramLabel = "DIST",
-            description = "Sessions: tokens of each new user message, a number or fixed:N, normal:MEAN,SD, "
-                    + "uniform:MIN,MAX, lognormal:MEAN,SD (default: 128).")
+    @Option(names = "--turn-isl", paramLabel = "DIST")
     String turnIsl;
 
-    @Option(
-            names = "--turn-osl",
-            paramLabel = "DIST",
-            description = "Sessions: tokens asked for each answer, sent as max_tokens (default: 128).")
+    @Option(names = "--turn-osl", paramLabel = "DIST")
     String turnOsl;
 
-    @Option(
-            names = "--system-prompt-tokens",
-            paramLabel = "N",
-            description = "Sessions: a system prompt of about N tokens shared by every session of the run "
-                    + "(default: none).")
+    @Option(names = "--system-prompt-tokens", paramLabel = "N")
     Integer systemPromptTokens;
 
-    @Option(
-            names = "--fan-out",
-            paramLabel = "M",
-            description = "Sessions: after each answer, M sub-calls sent in parallel, each the system prompt and a "
-                    + "task of --turn-isl tokens; their answers join the next turn's message (default: 0).")
+    @Option(names = "--fan-out", paramLabel = "M")
     Integer fanOut;
 
-    @Option(
-            names = "--tool-calls",
-            paramLabel = "N",
-            description = "Sessions: after each answer, N tool-call rounds, each resending the history with a short "
-                    + "fixed tool result (default: 0).")
+    @Option(names = "--tool-calls", paramLabel = "N")
     Integer toolCalls;
 
-    @Option(
-            names = "--max-context",
-            paramLabel = "TOKENS",
-            description = "Sessions: the server's context; a history that would not fit drops its oldest turns, "
-                    + "and the records say how many (default: no cap).")
+    @Option(names = "--max-context", paramLabel = "TOKENS")
     Integer maxContext;
 
     /** The options as the runner's value. */

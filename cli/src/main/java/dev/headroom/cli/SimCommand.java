@@ -32,89 +32,47 @@ public final class SimCommand implements Callable<Integer> {
     @Mixin
     SimulatorOptions engine;
 
-    @Option(names = "--model", paramLabel = "NAME|FILE", description = "Model profile (the same as --sim-model).")
+    @Option(names = "--model", paramLabel = "NAME|FILE")
     String model;
 
-    @Option(
-            names = "--seed",
-            paramLabel = "N",
-            defaultValue = "42",
-            description = "Seed for noise, lengths and faults (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42")
     long seed;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", defaultValue = "127.0.0.1")
     String host;
 
-    @Option(
-            names = "--port",
-            defaultValue = "8000",
-            description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", defaultValue = "8000")
     int port;
 
-    @Option(
-            names = "--fault",
-            paramLabel = "KIND=RATE",
-            description =
-                    "Inject a fault into this fraction of requests; repeatable. Kinds: http500, http503, http429, "
-                            + "reset, stall, malformed, truncated, empty, slow-headers.")
+    @Option(names = "--fault", paramLabel = "KIND=RATE")
     List<String> faults = List.of();
 
-    @Option(
-            names = "--fault-stall",
-            paramLabel = "DURATION",
-            defaultValue = "5s",
-            converter = DurationConverter.class,
-            description = "How long a 'stall' fault pauses a stream (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--fault-stall", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class)
     Duration faultStall;
 
     @Option(
             names = "--fault-slow-headers",
             paramLabel = "DURATION",
             defaultValue = "2s",
-            converter = DurationConverter.class,
-            description = "How long a 'slow-headers' fault delays the response headers (default: ${DEFAULT-VALUE}).")
+            converter = DurationConverter.class)
     Duration faultSlowHeaders;
 
-    @Option(
-            names = "--max-body-bytes",
-            paramLabel = "N",
-            defaultValue = "4194304",
-            description = "Largest request body accepted; larger gets HTTP 413 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-body-bytes", paramLabel = "N", defaultValue = "4194304")
     int maxBodyBytes;
 
-    @Option(
-            names = "--trace-out",
-            paramLabel = "FILE",
-            description = "Write every request's server-side timings to this JSONL file.")
+    @Option(names = "--trace-out", paramLabel = "FILE")
     Path traceOut;
 
-    @Option(
-            names = "--tokenize",
-            paramLabel = "DIALECT",
-            description = "The /tokenize endpoints to speak: vllm, sglang, llama.cpp (/tokenize and /apply-template), "
-                    + "tgi (/tokenize and /chat_tokenize) or none (default: the --sim-server's).")
+    @Option(names = "--tokenize", paramLabel = "DIALECT")
     String tokenize;
 
-    @Option(
-            names = "--usage",
-            paramLabel = "PLACE",
-            description = "Where a stream's usage goes: own-chunk (vLLM, llama.cpp, Ollama) or last-chunk (TGI) "
-                    + "(default: the --sim-server's).")
+    @Option(names = "--usage", paramLabel = "PLACE")
     String usage;
 
-    @Option(
-            names = "--close-after-stream",
-            description = "Close the connection after every streamed response without a Connection: close header, "
-                    + "as llama.cpp's server does.")
+    @Option(names = "--close-after-stream")
     boolean closeAfterStream;
 
-    @Option(
-            names = "--idle-timeout",
-            paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            description =
-                    "Close kept-alive connections idle for longer than this (uvicorn, under vLLM and SGLang: 5s); "
-                            + "default: never.")
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", converter = DurationConverter.class)
     Duration idleTimeout;
 
     @Override

@@ -41,18 +41,10 @@ public final class SweepCommand implements Callable<Integer> {
     Points points;
 
     static final class Points {
-        @Option(
-                names = "--concurrency",
-                paramLabel = "N,N,...",
-                split = ",",
-                description = "Closed-loop points: user counts.")
+        @Option(names = "--concurrency", paramLabel = "N,N,...", split = ",")
         List<Integer> concurrency;
 
-        @Option(
-                names = "--rate",
-                paramLabel = "R,R,...",
-                split = ",",
-                description = "Open-loop points: requests per second.")
+        @Option(names = "--rate", paramLabel = "R,R,...", split = ",")
         List<Double> rate;
     }
 
