@@ -100,7 +100,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                     case JSON -> out.print(r.fidelityJson());
                     case CSV -> out.print(FidelityJson.csv(r.fit()));
                     case TABLE -> {
-                        out.print(FidelityJson.table(r.sources(), true, 0, r.fit()));
+                        out.print(FidelityJson.table(r.sources(), true, "source", 0, r.fit()));
                         out.println();
                         out.println("twin: " + r.twin().describe() + "; " + r.structure());
                         for (String n : r.notes()) out.println("note: " + n);

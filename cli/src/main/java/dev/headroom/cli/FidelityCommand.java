@@ -18,8 +18,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Run every published load point of a sources file through the simulator on its virtual clock "
-                + "and report the median absolute error of TTFT, TPOT/ITL, throughput and E2E; with --fit, fit the "
-                + "hardware profiles' step terms and report the error cross-validated by source.")
+                + "and report the median absolute error of TTFT, TPOT/ITL, throughput and E2E (central and tail "
+                + "statistics); with --fit, fit the step terms and report the error cross-validated by source, "
+                + "engine release or GPU.")
 public final class FidelityCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -32,6 +33,9 @@ public final class FidelityCommand implements Callable<Integer> {
 
     @Option(names = "--folds", paramLabel = "K", defaultValue = "2")
     int folds;
+
+    @Option(names = "--hold-out", paramLabel = "source|engine|gpu", defaultValue = "source")
+    String holdOut;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "3")
     int rounds;
@@ -48,7 +52,8 @@ public final class FidelityCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         OutputFormat f = output.format();
-        var settings = new FidelityScore.Settings(sources, fit, folds, rounds, priorWeight, set);
+        var settings = new FidelityScore.Settings(
+                sources, fit, folds, rounds, priorWeight, set, FidelityScore.HoldOut.parse(holdOut));
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Path[] dir = new Path[1];
@@ -59,7 +64,7 @@ public final class FidelityCommand implements Callable<Integer> {
         switch (f) {
             case JSON -> o.print(r.json());
             case CSV -> o.print(r.csv());
-            case TABLE -> o.print(FidelityJson.table(r.sources(), fit, r.excluded(), r.report()));
+            case TABLE -> o.print(FidelityJson.table(r.sources(), fit, r.heldOutBy(), r.excluded(), r.report()));
         }
         o.flush();
         output.finish(dir[0], err);

@@ -22,6 +22,9 @@ public final class SimulatorOptions {
     @Option(names = "--sim-tp", paramLabel = "N", defaultValue = "1")
     int tp;
 
+    @Option(names = "--sim-data-parallel", paramLabel = "N", defaultValue = "1")
+    int dataParallel;
+
     @Option(names = "--sim-server", paramLabel = "vllm|sglang|llama.cpp|tgi|ollama", defaultValue = "vllm")
     String server;
 
@@ -67,6 +70,7 @@ public final class SimulatorOptions {
                 hardware,
                 model,
                 tp,
+                dataParallel,
                 server,
                 chatTemplate,
                 maxNumSeqs,

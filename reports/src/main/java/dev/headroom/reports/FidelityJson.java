@@ -25,14 +25,20 @@ public final class FidelityJson {
     public static final String SCHEMA = "headroom.fidelity/v1";
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
+    /** The kinds that have tails (throughput is one number per run). */
+    private static final List<ObservedMetric.Kind> TAIL_KINDS =
+            List.of(ObservedMetric.Kind.TTFT, ObservedMetric.Kind.TPOT, ObservedMetric.Kind.E2E);
+
     private FidelityJson() {}
 
     /**
      * @param sources the file the observations came from
      * @param fitted  whether the parameters were fitted here (else they are the shipped ones, and nothing is
      *                cross-validated)
+     * @param heldOutBy what a cross-validation fold left out: source, engine or gpu
      */
-    public static String write(String toolVersion, String sources, boolean fitted, int excluded, FitReport r) {
+    public static String write(
+            String toolVersion, String sources, boolean fitted, String heldOutBy, int excluded, FitReport r) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schema", SCHEMA);
         ObjectNode tool = root.putObject("tool");
@@ -45,7 +51,10 @@ public final class FidelityJson {
         root.put("excluded_entries", excluded);
         root.put("simulated_points", r.evaluations());
         errors(root.putObject("median_abs_error"), r.fitted());
-        if (!r.heldOut().isEmpty()) errors(root.putObject("median_abs_error_cross_validated"), r.heldOut());
+        if (!r.heldOut().isEmpty()) {
+            root.put("held_out_by", heldOutBy);
+            errors(root.putObject("median_abs_error_cross_validated"), r.heldOut());
+        }
         ObjectNode byGroup = root.putObject("median_abs_error_by_hardware");
         for (String g : groups(r.fitted())) {
             ObjectNode o = byGroup.putObject(g);
@@ -92,7 +101,7 @@ public final class FidelityJson {
     }
 
     /** The console table: median absolute error by kind, overall and per hardware. */
-    public static String table(String sources, boolean fitted, int excluded, FitReport r) {
+    public static String table(String sources, boolean fitted, String heldOutBy, int excluded, FitReport r) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(
                 Locale.ROOT,
@@ -103,12 +112,14 @@ public final class FidelityJson {
                 excluded > 0 ? "; " + excluded + " entries excluded" : ""));
         b.append(
                 fitted
-                        ? "parameters fitted here; cross-validated: predicted by a fit without the point's source\n"
+                        ? "parameters fitted here; cross-validated: predicted by a fit without the point's " + heldOutBy
+                                + "\n"
                         : "parameters as shipped in the hardware profiles\n");
         b.append('\n');
         List<ObservedMetric.Kind> kinds = List.of(ObservedMetric.Kind.values());
         b.append(String.format(Locale.ROOT, "%-22s", "median |error|"));
         for (ObservedMetric.Kind k : kinds) b.append(String.format(Locale.ROOT, "%18s", k.label()));
+        for (ObservedMetric.Kind k : TAIL_KINDS) b.append(String.format(Locale.ROOT, "%18s", k.label() + " tail"));
         b.append('\n');
         row(b, "all" + (fitted ? ", in-sample" : ""), r.fitted(), kinds);
         if (!r.heldOut().isEmpty()) row(b, "all, cross-validated", r.heldOut(), kinds);
@@ -147,26 +158,33 @@ public final class FidelityJson {
 
     private static void row(StringBuilder b, String label, List<Comparison> cs, List<ObservedMetric.Kind> kinds) {
         b.append(String.format(Locale.ROOT, "%-22s", label));
-        for (ObservedMetric.Kind k : kinds) {
-            List<Comparison> of =
-                    cs.stream().filter(c -> c.target().metric().kind() == k).toList();
-            b.append(
-                    of.isEmpty()
-                            ? String.format(Locale.ROOT, "%18s", "-")
-                            : String.format(Locale.ROOT, "%11.1f%% (%3d)", 100 * FitReport.medianError(of), of.size()));
-        }
+        for (ObservedMetric.Kind k : kinds) cell(b, FitReport.of(cs, k, false));
+        for (ObservedMetric.Kind k : TAIL_KINDS) cell(b, FitReport.of(cs, k, true));
         b.append('\n');
     }
 
+    private static void cell(StringBuilder b, List<Comparison> of) {
+        b.append(
+                of.isEmpty()
+                        ? String.format(Locale.ROOT, "%18s", "-")
+                        : String.format(Locale.ROOT, "%11.1f%% (%3d)", 100 * FitReport.medianError(of), of.size()));
+    }
+
+    /** Central statistics by kind, and under {@code tails} the p90-and-above ones of the latencies. */
     private static void errors(ObjectNode o, List<Comparison> cs) {
-        for (var e : FitReport.medianErrorByKind(cs).entrySet()) {
-            long n = cs.stream()
-                    .filter(c -> c.target().metric().kind() == e.getKey())
-                    .count();
-            if (n == 0) continue;
-            ObjectNode k = o.putObject(e.getKey().label());
-            JsonNumbers.put(k, "median", e.getValue(), 4);
-            k.put("comparisons", n);
+        errors(o, cs, false, List.of(ObservedMetric.Kind.values()));
+        ObjectNode tails = MAPPER.createObjectNode();
+        errors(tails, cs, true, TAIL_KINDS);
+        if (!tails.isEmpty()) o.set("tails", tails);
+    }
+
+    private static void errors(ObjectNode o, List<Comparison> cs, boolean tail, List<ObservedMetric.Kind> kinds) {
+        for (ObservedMetric.Kind kind : kinds) {
+            List<Comparison> of = FitReport.of(cs, kind, tail);
+            if (of.isEmpty()) continue;
+            ObjectNode k = o.putObject(kind.label());
+            JsonNumbers.put(k, "median", FitReport.medianError(of), 4);
+            k.put("comparisons", of.size());
         }
     }
 

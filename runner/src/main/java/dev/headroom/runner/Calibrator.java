@@ -171,7 +171,7 @@ public final class Calibrator {
                         fit.report(),
                         new Calibration.Findings(facts, phases.notes(), fit.warnings(), checked)));
         String sources = "calibration probes of " + endpoint.url();
-        String json = FidelityJson.write(ToolVersion.get(), sources, true, 0, fit.report());
+        String json = FidelityJson.write(ToolVersion.get(), sources, true, "source", 0, fit.report());
         RunFiles.write(dir.resolve("fidelity.json"), json);
         return new Result(
                 file, fitted, structure, fit.report(), phases.notes(), fit.warnings(), checked, sources, json);

@@ -33,10 +33,13 @@ public final class FidelityScore {
      * @param rounds      passes over the parameter blocks, at least 1
      * @param priorWeight pull of each term towards its prior, in [0, 100]
      * @param set         TERM=VALUE settings applied to every hardware profile first
+     * @param holdOut     what a cross-validation fold holds out
      */
-    public record Settings(Path sources, boolean fit, int folds, int rounds, double priorWeight, List<String> set) {
+    public record Settings(
+            Path sources, boolean fit, int folds, int rounds, double priorWeight, List<String> set, HoldOut holdOut) {
         public Settings {
             set = List.copyOf(set);
+            if (holdOut == null) holdOut = HoldOut.SOURCE;
             if (!Files.isRegularFile(sources)) {
                 throw new BadInputException("--sources " + sources + ": no such file; give a headroom.published/v1 "
                         + "YAML file (the repository's is bench/fidelity/published.yaml)");
@@ -49,8 +52,43 @@ public final class FidelityScore {
         }
     }
 
+    /**
+     * The unit a cross-validation fold leaves out, so that a held-out figure says how well the model predicts what it
+     * has not seen: a publication, an engine release ({@code vllm@0.6}) or a GPU (a hardware profile).
+     */
+    public enum HoldOut {
+        SOURCE("source"),
+        ENGINE("engine"),
+        GPU("gpu");
+
+        private final String key;
+
+        HoldOut(String key) {
+            this.key = key;
+        }
+
+        /** How it is written: {@code --hold-out gpu}, fidelity.json's {@code held_out_by}. */
+        public String key() {
+            return key;
+        }
+
+        /** The unit of an entry. */
+        String unit(Published.Entry e) {
+            return switch (this) {
+                case SOURCE -> e.observation().source();
+                case ENGINE -> e.release();
+                case GPU -> e.observation().group();
+            };
+        }
+
+        public static HoldOut parse(String s) {
+            for (HoldOut h : values()) if (h.key.equals(s)) return h;
+            throw new BadInputException("bad --hold-out '" + s + "': give source, engine or gpu");
+        }
+    }
+
     /** What was scored, and the files' text. */
-    public record Result(String sources, int excluded, FitReport report, String json, String csv) {}
+    public record Result(String sources, int excluded, String heldOutBy, FitReport report, String json, String csv) {}
 
     private FidelityScore() {}
 
@@ -79,9 +117,18 @@ public final class FidelityScore {
                     fitter.evaluations());
         } else {
             int folds = settings.folds();
+            Map<String, String> units = new LinkedHashMap<>();
+            for (Published.Entry e : published.entries())
+                units.put(e.observation().id(), settings.holdOut().unit(e));
+            long distinct = units.values().stream().distinct().count();
             say.accept("fitting " + twin.parameters().size() + " terms to " + observations.size() + " load points"
-                    + (folds > 0 ? ", cross-validated over " + folds + " folds of sources" : ""));
-            report = folds > 0 ? fitter.crossValidated(observations, folds) : fitter.fit(observations);
+                    + (folds > 0
+                            ? ", cross-validated over " + Math.min(folds, distinct) + " folds of " + distinct + " "
+                                    + settings.holdOut().key() + "s"
+                            : ""));
+            report = folds > 0
+                    ? fitter.crossValidated(observations, folds, o -> units.get(o.id()))
+                    : fitter.fit(observations);
             RunFiles.createDirectories(dir.resolve("profiles"));
             for (var e : fittedTerms(twin, published, report).entrySet()) {
                 RunFiles.write(dir.resolve("profiles").resolve(e.getKey() + ".yaml"), e.getValue());
@@ -89,11 +136,12 @@ public final class FidelityScore {
         }
         String name = settings.sources().toString();
         int excluded = published.excluded();
-        String json = FidelityJson.write(ToolVersion.get(), name, settings.fit(), excluded, report);
+        String json = FidelityJson.write(
+                ToolVersion.get(), name, settings.fit(), settings.holdOut().key(), excluded, report);
         String csv = FidelityJson.csv(report);
         RunFiles.write(dir.resolve("fidelity.json"), json);
         RunFiles.write(dir.resolve("fidelity.csv"), csv);
-        return new Result(name, excluded, report, json, csv);
+        return new Result(name, excluded, settings.holdOut().key(), report, json, csv);
     }
 
     private static Published.Results withTerms(Published.Results results, List<String> settings) {
@@ -121,7 +169,11 @@ public final class FidelityScore {
             }
             hw.validate();
             out.add(new Published.Entry(
-                    e.observation(), e.config().toBuilder().hardware(hw).build(), e.engine()));
+                    e.observation(),
+                    e.config().toBuilder().hardware(hw).build(),
+                    e.engine(),
+                    e.release(),
+                    e.inProcess()));
         }
         return new Published.Results(out, results.excluded());
     }

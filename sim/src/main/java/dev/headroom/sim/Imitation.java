@@ -3,6 +3,7 @@ package dev.headroom.sim;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.ServerFacts.ServerKind;
 import dev.headroom.sim.engine.OverContext;
+import dev.headroom.sim.profile.HardwareProfile;
 import java.util.Locale;
 
 /**
@@ -38,6 +39,28 @@ public record Imitation(
             case TGI -> new Imitation(kind, 32, null, 8192, OverContext.REFUSE, false, false, false, 128);
             case SGLANG -> new Imitation(kind, null, null, null, OverContext.REFUSE, true, false, true, null);
         };
+    }
+
+    /**
+     * The defaults of {@code kind}'s server on {@code hw}, where they depend on the GPU: vLLM's API server (V1, 0.8.4
+     * and later; {@code EngineArgs.get_batch_defaults}) takes 1,024 sequences in steps of 8,192 tokens on a GPU of
+     * 70 GiB or more that is not an A100, and 256 in steps of 2,048 on every other.
+     */
+    public static Imitation of(ServerKind kind, HardwareProfile hw) {
+        Imitation i = of(kind);
+        if (kind != ServerKind.VLLM && kind != ServerKind.UNKNOWN) return i;
+        boolean large =
+                hw.memoryGb() * 1e9 >= 70 * Math.pow(2, 30) && !hw.name().startsWith("a100");
+        return new Imitation(
+                kind,
+                large ? 1024 : 256,
+                large ? 8192 : 2048,
+                i.contextPerRequest(),
+                i.overContext(),
+                i.chunkedPrefill(),
+                i.mixedBatches(),
+                i.overlapScheduling(),
+                i.admitted());
     }
 
     /** A server kind as {@code --sim-server} spells it. */

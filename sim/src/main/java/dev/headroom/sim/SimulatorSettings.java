@@ -18,12 +18,14 @@ import java.nio.file.Path;
  * The simulated server as a user names it: profiles by name or file, the server imitated, and overrides of its limits
  * and scheduler (null: the engine profile's or imitated server's default, else vLLM's). {@link #config} resolves it.
  *
- * @param profile a calibrated twin (calibration.yaml) that replaces the profiles and scheduler options, or null
+ * @param profile      a calibrated twin (calibration.yaml) that replaces the profiles and scheduler options, or null
+ * @param dataParallel replicas of the engine behind a least-loaded balancer (the virtual clock only)
  */
 public record SimulatorSettings(
         String hardware,
         String model,
         int tp,
+        int dataParallel,
         String server,
         String chatTemplate,
         Integer maxNumSeqs,
@@ -57,7 +59,6 @@ public record SimulatorSettings(
 
     /** The engine configuration, validated (a model that does not fit is bad input, reported now). */
     public EngineConfig config(long seed) {
-        Imitation as = Imitation.of(kind());
         if (profile != null) {
             EngineConfig twin = Calibration.read(profile).toBuilder()
                     .maxWaiting(maxWaiting)
@@ -65,6 +66,7 @@ public record SimulatorSettings(
                     .eosLength(LengthDistribution.parse(eosLength))
                     .seed(seed)
                     .prefixCaching(prefixCaching)
+                    .dataParallel(dataParallel)
                     .build();
             twin.kvBlocks();
             return twin;
@@ -72,11 +74,13 @@ public record SimulatorSettings(
         ModelProfile m = Profiles.model(model);
         HardwareProfile hw = Profiles.hardware(hardware);
         EngineProfile software = engine == null ? null : Profiles.engine(engine);
+        Imitation as = Imitation.of(kind());
         if (software != null) hw = software.applyTo(hw);
         int seqs = firstSet(maxNumSeqs, as.maxNumSeqs(), EngineConfig.DEFAULT_MAX_NUM_SEQS);
         int waiting = as.admitted() != null ? Math.max(0, as.admitted() - seqs) : maxWaiting;
         var config = EngineConfig.defaults(hw, m).toBuilder()
                 .tensorParallel(tp)
+                .dataParallel(dataParallel)
                 .maxNumSeqs(seqs)
                 .maxNumBatchedTokens(firstSet(
                         maxNumBatchedTokens, as.maxNumBatchedTokens(), EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS))

@@ -99,7 +99,12 @@ public final class VirtualEngine implements Measurer {
     /** Mutable state of one run. */
     private final class Run implements SequenceListener {
         private final MeasurementRequest request;
-        private final Engine engine;
+        /** The replicas ({@link EngineConfig#dataParallel}); a request goes to the one with the fewest in it. */
+        private final Engine[] engines;
+        /** Each replica's step in flight and when it ends (null: idle). */
+        private final Engine.Step[] steps;
+
+        private final long[] stepEnds;
         private final Workload workload;
         /** The server's own draws (where a request without ignore_eos stops), apart from the workload's. */
         private final SplittableRandom eos;
@@ -129,7 +134,12 @@ public final class VirtualEngine implements Measurer {
 
         Run(MeasurementRequest request) {
             this.request = request;
-            this.engine = new Engine(config.withSeed(request.seed()));
+            this.engines = new Engine[config.dataParallel()];
+            this.steps = new Engine.Step[engines.length];
+            this.stepEnds = new long[engines.length];
+            // Replica 0 draws as a single engine does; the others their own noise.
+            for (int i = 0; i < engines.length; i++)
+                engines[i] = new Engine(config.withSeed(request.seed() + 7919L * i));
             this.workload = request.workload();
             this.eos = new SplittableRandom(request.seed());
             if (request.maxConcurrency() > 0) {
@@ -218,16 +228,28 @@ public final class VirtualEngine implements Measurer {
                 }
             }
             while (true) {
-                if (engine.hasWork()) {
-                    Engine.Step step = engine.planStep(now);
-                    if (step == null) throw new IllegalStateException("engine has work but cannot schedule any");
-                    long end = now + step.nanos();
-                    admitArrivalsUpTo(end);
-                    now = end;
-                    engine.finishStep(step, now);
+                // Every idle replica with work plans its next step now; what arrives during a step waits for the next.
+                int next = -1;
+                for (int i = 0; i < engines.length; i++) {
+                    if (steps[i] == null && engines[i].hasWork()) {
+                        steps[i] = engines[i].planStep(now);
+                        if (steps[i] == null)
+                            throw new IllegalStateException("engine has work but cannot schedule any");
+                        stepEnds[i] = now + steps[i].nanos();
+                    }
+                    if (steps[i] != null && (next < 0 || stepEnds[i] < stepEnds[next])) next = i;
+                }
+                long arrival = arrivals.isEmpty() ? Long.MAX_VALUE : arrivals.peek()[0];
+                if (next >= 0 && stepEnds[next] < arrival) {
+                    now = stepEnds[next];
+                    Engine.Step step = steps[next];
+                    steps[next] = null;
+                    engines[next].finishStep(step, now);
                     admitArrivalsUpTo(now);
-                } else if (!arrivals.isEmpty()) {
-                    now = Math.max(now, arrivals.peek()[0]);
+                } else if (arrival != Long.MAX_VALUE) {
+                    // An arrival first (at a step's very end, before it finishes): to its replica's queue, where an
+                    // idle replica starts on it at once and a busy one takes it in its next step.
+                    now = Math.max(now, arrival);
                     admitArrivalsUpTo(now);
                 } else {
                     break;
@@ -324,10 +346,19 @@ public final class VirtualEngine implements Measurer {
             if (!fits) {
                 p.fail(ready, 400, "prompt + max_tokens exceeds the context per request " + context);
                 onDone(p, ready);
-            } else if (!engine.submit(p.seq)) {
+            } else if (!leastLoaded().submit(p.seq)) {
                 p.fail(ready, 429, "waiting queue full");
                 onDone(p, ready);
             }
+        }
+
+        /** The replica with the fewest requests running or waiting (the first of equals). */
+        private Engine leastLoaded() {
+            Engine best = engines[0];
+            for (Engine e : engines) {
+                if (e.runningCount() + e.waitingCount() < best.runningCount() + best.waitingCount()) best = e;
+            }
+            return best;
         }
 
         @Override

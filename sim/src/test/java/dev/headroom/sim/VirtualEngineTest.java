@@ -77,6 +77,24 @@ class VirtualEngineTest {
     }
 
     @Test
+    void dataParallelReplicasShareTheLoadAndEachServesAsOneEngineDoes() {
+        EngineConfig one = quiet(H100, LLAMA_8B);
+        EngineConfig four = one.toBuilder().dataParallel(4).build();
+        Workload w = Workload.fixed(512, 128);
+        // 64 users on four replicas are 16 on each: the same latencies as 16 users on one, four times the tokens.
+        Measurement alone = closed(one, 16, w, 160);
+        Measurement fleet = closed(four, 64, w, 640);
+        double itlAlone = Stats.percentile(Stats.itlSeconds(alone), 50);
+        double itlFleet = Stats.percentile(Stats.itlSeconds(fleet), 50);
+        assertEquals(itlAlone, itlFleet, itlAlone * 0.03, "median ITL alone " + itlAlone + " vs in the fleet");
+        double ratio = Stats.outputTokensPerSecond(fleet) / Stats.outputTokensPerSecond(alone);
+        assertEquals(4, ratio, 0.2, "four replicas' throughput over one's");
+        // And 64 users on one engine are slower per token than 16 on each of four.
+        double itlCrowded = Stats.percentile(Stats.itlSeconds(closed(one, 64, w, 640)), 50);
+        assertTrue(itlCrowded > 1.2 * itlFleet, "64 users on one engine " + itlCrowded + " vs four " + itlFleet);
+    }
+
+    @Test
     void fullKvCacheCausesPreemptionsAndTailLatencyJumps() {
         // Llama-3.1-8B on a 24 GB L4 leaves ~4.5 GB of KV cache: ~34k tokens, so ~17 sequences of 2048 tokens.
         EngineConfig config = quiet(Profiles.hardware("l4"), LLAMA_8B);

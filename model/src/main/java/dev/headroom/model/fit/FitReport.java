@@ -23,7 +23,7 @@ public record FitReport(
         List<Comparison> heldOut,
         long evaluations) {
 
-    /** Median absolute error of {@code comparisons} by kind; NaN for a kind with none. */
+    /** Median absolute error of {@code comparisons} by kind, every statistic together; NaN for a kind with none. */
     public static Map<ObservedMetric.Kind, Double> medianErrorByKind(List<Comparison> comparisons) {
         Map<ObservedMetric.Kind, Double> out = new EnumMap<>(ObservedMetric.Kind.class);
         for (ObservedMetric.Kind k : ObservedMetric.Kind.values()) {
@@ -32,6 +32,25 @@ public record FitReport(
             out.put(k, medianError(of));
         }
         return out;
+    }
+
+    /**
+     * Median absolute error of {@code comparisons} by kind, of the central statistics (mean, median) or of the tails
+     * (p90 and above, {@link Target#isTail}); NaN for a kind with none.
+     */
+    public static Map<ObservedMetric.Kind, Double> medianErrorByKind(List<Comparison> comparisons, boolean tails) {
+        Map<ObservedMetric.Kind, Double> out = new EnumMap<>(ObservedMetric.Kind.class);
+        for (ObservedMetric.Kind k : ObservedMetric.Kind.values()) out.put(k, medianError(of(comparisons, k, tails)));
+        return out;
+    }
+
+    /** The comparisons of kind {@code k}, central statistics or tails. */
+    public static List<Comparison> of(List<Comparison> comparisons, ObservedMetric.Kind k, boolean tails) {
+        List<Comparison> of = new ArrayList<>();
+        for (Comparison c : comparisons) {
+            if (c.target().metric().kind() == k && c.target().isTail() == tails) of.add(c);
+        }
+        return of;
     }
 
     /** Median absolute error of {@code comparisons}; NaN when there are none. */

@@ -16,6 +16,19 @@ public record Target(ObservedMetric metric, SloStat stat, double value) {
         }
     }
 
+    /**
+     * Whether this is a tail statistic (p90 and above) of a latency: scored apart from the central ones (mean,
+     * median), as a model can get the middle right and the tail wrong.
+     */
+    public boolean isTail() {
+        return !metric.isRate()
+                && (stat == SloStat.P90
+                        || stat == SloStat.P95
+                        || stat == SloStat.P99
+                        || stat == SloStat.P999
+                        || stat == SloStat.MAX);
+    }
+
     /** "ttft_ms p50", "output_tokens_per_s". */
     public String label() {
         return metric.isRate() ? metric.key() : metric.key() + " " + stat.text();

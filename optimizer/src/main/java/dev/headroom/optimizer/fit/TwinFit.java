@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.commons.math3.exception.TooManyEvaluationsException;
 import org.apache.commons.math3.optim.InitialGuess;
 import org.apache.commons.math3.optim.MaxEval;
@@ -77,7 +78,16 @@ public final class TwinFit {
      * fits without that fold and predicts it.
      */
     public FitReport crossValidated(List<Observation> observations, int folds) {
-        List<Comparison> heldOut = heldOut(observations, folds);
+        return crossValidated(observations, folds, Observation::source);
+    }
+
+    /**
+     * As {@link #crossValidated(List, int)}, with folds of the units {@code unit} names (a source, a GPU, an engine
+     * release): each unit is predicted by a fit that saw none of its points. {@code folds} at least the number of
+     * units leaves one unit out at a time.
+     */
+    public FitReport crossValidated(List<Observation> observations, int folds, Function<Observation, String> unit) {
+        List<Comparison> heldOut = heldOut(observations, folds, unit);
         double[] values = fitValues(observations);
         return new FitReport(
                 server.parameters(), values, compare(values, observations, false), heldOut, evaluations.get());
@@ -85,10 +95,15 @@ public final class TwinFit {
 
     /** For each of {@code folds} folds of the sources, a fit without that fold and its predictions of the fold. */
     public List<Comparison> heldOut(List<Observation> observations, int folds) {
+        return heldOut(observations, folds, Observation::source);
+    }
+
+    /** For each of {@code folds} folds of the units {@code unit} names, a fit without them and its predictions. */
+    public List<Comparison> heldOut(List<Observation> observations, int folds, Function<Observation, String> unit) {
         List<Comparison> heldOut = new ArrayList<>();
-        for (List<String> fold : folds(observations, folds)) {
+        for (List<String> fold : folds(observations, folds, unit)) {
             List<Observation> train = new ArrayList<>(), test = new ArrayList<>();
-            for (Observation o : observations) (fold.contains(o.source()) ? test : train).add(o);
+            for (Observation o : observations) (fold.contains(unit.apply(o)) ? test : train).add(o);
             if (test.isEmpty() || train.isEmpty()) continue;
             double[] values = fitValues(train);
             progress.accept("fold without " + String.join(", ", fold) + ": " + describe(values));
@@ -113,8 +128,17 @@ public final class TwinFit {
 
     /** The sources split into {@code k} folds of about equal observation counts (largest sources placed first). */
     static List<List<String>> folds(List<Observation> observations, int k) {
+        return folds(observations, k, Observation::source);
+    }
+
+    /**
+     * The units split into {@code k} folds of about equal observation counts (largest units placed first); with
+     * {@code k} at least the number of units, one fold per unit.
+     */
+    static List<List<String>> folds(List<Observation> observations, int k, Function<Observation, String> unit) {
         Map<String, Integer> counts = new LinkedHashMap<>();
-        for (Observation o : observations) counts.merge(o.source(), 1, Integer::sum);
+        for (Observation o : observations) counts.merge(unit.apply(o), 1, Integer::sum);
+        k = Math.min(k, counts.size());
         List<String> sources = new ArrayList<>(counts.keySet());
         sources.sort(Comparator.comparing((String s) -> -counts.get(s)).thenComparing(s -> s));
         List<List<String>> folds = new ArrayList<>();

@@ -12,6 +12,7 @@ import dev.headroom.model.RunLength;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.TokenSource;
 import dev.headroom.model.Workload;
+import dev.headroom.model.fit.Comparison;
 import dev.headroom.model.fit.FitReport;
 import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.ObservedMetric;
@@ -126,5 +127,40 @@ class TwinFitTest {
         List<List<String>> folds = TwinFit.folds(obs, 2);
         // Largest first, each to the lighter fold (a tie to the first): 10+3 and 6+4+1 observations.
         assertEquals(List.of(List.of("s0", "s3"), List.of("s1", "s2", "s4")), folds);
+        // By another unit (the group, a GPU): its values are the folds; as many folds as units leaves one out each.
+        assertEquals(List.of(List.of("g")), TwinFit.folds(obs, 2, Observation::group));
+        List<List<String>> one = TwinFit.folds(obs, 99, Observation::source);
+        assertEquals(5, one.size());
+        assertTrue(one.stream().allMatch(fold -> fold.size() == 1));
+    }
+
+    @Test
+    void aGpuHeldOutIsPredictedByAFitThatSawNoneOfItsPoints() {
+        Toy toy = new Toy();
+        double[] truth = {23, 140, 7, 31};
+        List<Observation> obs = new ArrayList<>();
+        int[] lengths = {64, 256, 1024, 4096};
+        for (int i = 0; i < lengths.length; i++) {
+            obs.add(observe(toy, truth, "a" + i, "src" + (i % 2), "a", lengths[i]));
+            obs.add(observe(toy, truth, "b" + i, "src" + (2 + i % 2), "b", lengths[i]));
+        }
+        TwinFit fit = new TwinFit(toy, new TwinFit.Settings(0.0, 3, 200));
+        // By source, each of b's sources is predicted from b's other source: its gap is known.
+        List<Comparison> bySource = fit.heldOut(obs, 4, Observation::source);
+        // By group, nothing of b was seen: its gap stays at the prior of 10 ms where the truth is 31.
+        List<Comparison> byGroup = fit.heldOut(obs, 2, Observation::group);
+        assertEquals(obs.size() * 2, byGroup.size());
+        double sourceTpot = tpotError(bySource, "b");
+        double groupTpot = tpotError(byGroup, "b");
+        assertTrue(sourceTpot < 0.05, "b held out by source: " + sourceTpot);
+        assertEquals(10.0 / 31 - 1, groupTpot, 0.05, "b held out by group predicts its gap from the prior");
+    }
+
+    private static double tpotError(List<Comparison> cs, String group) {
+        return cs.stream()
+                .filter(c -> c.observation().group().equals(group) && c.target().metric() == ObservedMetric.TPOT)
+                .mapToDouble(Comparison::signedError)
+                .average()
+                .orElseThrow();
     }
 }

@@ -46,6 +46,8 @@ import java.util.Map;
  * @param contextPerRequest     tokens one request may hold, prompt and answer (vLLM {@code --max-model-len},
  *                              llama.cpp's context per slot); 0 = the model's whole context
  * @param overContext           what the server does with a request that does not fit it
+ * @param dataParallel          replicas of the whole engine (each on its own {@code tensorParallel} GPUs) behind a
+ *                              balancer that sends each request to the replica with the fewest requests in it
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -70,7 +72,8 @@ public record EngineConfig(
         int schedulerSteps,
         boolean overlapScheduling,
         int contextPerRequest,
-        OverContext overContext) {
+        OverContext overContext,
+        int dataParallel) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -106,6 +109,7 @@ public record EngineConfig(
         if (eosLength == null) throw new IllegalArgumentException("engine needs an EOS output-length distribution");
         check(contextPerRequest >= 0, "max-model-len must be >= 0, got " + contextPerRequest);
         if (overContext == null) overContext = OverContext.REFUSE;
+        check(dataParallel >= 1 && dataParallel <= 1024, "data-parallel must be in 1..1024, got " + dataParallel);
     }
 
     /** Tokens one request may hold, prompt and answer: {@link #contextPerRequest}, at most the model's context. */
@@ -138,7 +142,8 @@ public record EngineConfig(
                 1,
                 false,
                 0,
-                OverContext.REFUSE);
+                OverContext.REFUSE,
+                1);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -179,7 +184,8 @@ public record EngineConfig(
         String formats = weights == Precision.BF16 && kvCache == Precision.BF16
                 ? ""
                 : " (" + weights.wireName() + " weights, " + kvCache.wireName() + " KV)";
-        return model.name() + formats + " on " + hardware.name() + " x" + tensorParallel;
+        return model.name() + formats + " on " + hardware.name() + " x" + tensorParallel
+                + (dataParallel > 1 ? ", " + dataParallel + " replicas" : "");
     }
 
     /** The settings a run's config.yaml records under {@code simulator}. */
@@ -188,6 +194,7 @@ public record EngineConfig(
         m.put("hardware", hardware.name());
         m.put("model", model.name());
         m.put("tp", tensorParallel);
+        if (dataParallel > 1) m.put("data_parallel", dataParallel);
         m.put("weight_dtype", weights.wireName());
         m.put("kv_cache_dtype", kvCache.wireName());
         m.put("max_num_seqs", maxNumSeqs);
@@ -267,6 +274,7 @@ public record EngineConfig(
         private boolean overlapScheduling;
         private int contextPerRequest;
         private OverContext overContext;
+        private int dataParallel;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -292,10 +300,17 @@ public record EngineConfig(
             overlapScheduling = c.overlapScheduling;
             contextPerRequest = c.contextPerRequest;
             overContext = c.overContext;
+            dataParallel = c.dataParallel;
         }
 
         public Builder contextPerRequest(int n) {
             contextPerRequest = n;
+            return this;
+        }
+
+        /** Replicas behind a least-loaded balancer (see {@link EngineConfig#dataParallel}). */
+        public Builder dataParallel(int n) {
+            dataParallel = n;
             return this;
         }
 
@@ -415,7 +430,8 @@ public record EngineConfig(
                     schedulerSteps,
                     overlapScheduling,
                     contextPerRequest,
-                    overContext);
+                    overContext,
+                    dataParallel);
         }
     }
 }

@@ -99,9 +99,7 @@ public final class HardwareTwin implements ParametricServer {
     public Measurer measurer(double[] values, Observation o) {
         Published.Entry e = byId.get(o.id());
         if (e == null) throw new IllegalArgumentException("not an entry of this twin: " + o.id());
-        return new VirtualEngine(e.config().toBuilder()
-                .hardware(profile(e.config().hardware(), e.engine(), values))
-                .build());
+        return new VirtualEngine(e.served(profile(e.config().hardware(), e.engine(), values)));
     }
 
     /** {@code base} with every term {@code values} give it: the globals, its own, and {@code engine}'s (or null). */

@@ -21,6 +21,7 @@ import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
+import dev.headroom.sim.profile.StepTerm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -45,10 +46,22 @@ public final class Published {
     public static final long SEED = 42;
 
     /**
-     * One usable entry: what was observed, the engine that simulates it (its terms as shipped), and the engine
-     * profile whose terms it carries (null: none, the hardware's own).
+     * One usable entry: what was observed, the engine that simulates it (its terms as shipped), the engine profile
+     * whose terms it carries (null: none, the hardware's own), and the engine release that served it
+     * ({@code ENGINE@MAJOR.MINOR}, or {@code ENGINE@unknown}): the unit a leave-one-engine-version-out check holds out.
+     *
+     * @param inProcess measured by a benchmark inside the engine's process (trtllm-bench, vLLM's benchmark_latency,
+     *                  SGLang's bench_offline_throughput): no API server in the path, so no per-request overhead
      */
-    public record Entry(Observation observation, EngineConfig config, String engine) {}
+    public record Entry(
+            Observation observation, EngineConfig config, String engine, String release, boolean inProcess) {
+        /** The engine with the request overhead of an API server only when one served the point. */
+        public EngineConfig served(HardwareProfile hw) {
+            return config.toBuilder()
+                    .hardware(inProcess ? hw.with(StepTerm.REQUEST_OVERHEAD_MS, 0) : hw)
+                    .build();
+        }
+    }
 
     /** The observation tag of an engine profile's parameters. */
     public static String engineTag(String engineProfile) {
@@ -93,8 +106,15 @@ public final class Published {
         HardwareProfile hw = Profiles.hardware(text(e, "hardware"));
         ModelProfile model = Profiles.model(text(e, "model_profile"));
         String engine = text(e, "engine");
+        Matcher version = MAJOR_MINOR.matcher(e.path("engine_version").asText(""));
+        String release = engine + "@" + (version.find() ? version.group() : "unknown");
+        String client = e.path("client").asText("http");
+        if (!client.equals("http") && !client.equals("in-process")) {
+            throw new IllegalArgumentException("client must be http or in-process, got " + client);
+        }
         // The engine's defaults, then what the source's own launch command set (its `server` settings).
-        JsonNode defaults = scheduler(engines, engine, e.path("engine_version").asText(""));
+        JsonNode defaults =
+                onGpu(scheduler(engines, engine, e.path("engine_version").asText("")), hw);
         JsonNode server = e.path("server");
         Precision weights = Precision.parseWeights(
                 unknownIsAuto(e.path("weights").asText()), Precision.ofBytes(model.bytesPerWeight()), "weights");
@@ -168,22 +188,29 @@ public final class Published {
         List<String> tags = software == null ? List.of() : List.of(engineTag(software.name()));
         Observation o =
                 new Observation(id, text(e.path("source"), "id"), hw.name(), tags, request, onePerKind(targets));
-        return new Entry(o, config, software == null ? null : software.name());
+        return new Entry(o, config, software == null ? null : software.name(), release, client.equals("in-process"));
     }
 
-    /** The first target of each kind the file gives (tpot before itl, output tokens/s before the other rates). */
+    /**
+     * The first central target (mean, median) of each kind the file gives, and the first tail (p90 and above) of each
+     * latency kind: tpot before itl, output tokens/s before the other rates.
+     */
     private static List<Target> onePerKind(List<Target> targets) {
         List<Target> out = new ArrayList<>();
         for (ObservedMetric m : ObservedMetric.values()) {
             for (Target t : targets) {
-                if (t.metric() == m && out.stream().noneMatch(o -> o.metric().kind() == m.kind())) out.add(t);
+                if (t.metric() == m
+                        && out.stream().noneMatch(o -> o.metric().kind() == m.kind() && o.isTail() == t.isTail()))
+                    out.add(t);
             }
         }
         return out;
     }
 
+    /** A metric key: {@code ttft_ms}, or a tail's {@code ttft_p99_ms} (the statistic is the value's {@code stat}). */
     private static Target target(String key, JsonNode v, int gpus) {
-        ObservedMetric metric = switch (key) {
+        String kind = key.replaceFirst("_p\\d+(\\.\\d+)?_ms$", "_ms");
+        ObservedMetric metric = switch (kind) {
             case "ttft_ms" -> ObservedMetric.TTFT;
             case "tpot_ms" -> ObservedMetric.TPOT;
             case "itl_ms" -> ObservedMetric.ITL;
@@ -196,7 +223,12 @@ public final class Published {
         if (metric == null) return null;
         double value = v.path("value").asDouble();
         if (metric.isRate() && "gpu".equals(v.path("per").asText())) value *= gpus;
-        return new Target(metric, stat(v.path("stat").asText("mean")), value);
+        SloStat stat = stat(v.path("stat").asText("mean"));
+        if (!kind.equals(key) && !key.startsWith(kind.replace("_ms", "_" + stat.text() + "_"))) {
+            throw new IllegalArgumentException(
+                    "metric " + key + " says stat " + v.path("stat").asText("mean") + "; name it for its statistic");
+        }
+        return new Target(metric, stat, value);
     }
 
     /** A source's statistic; one it did not name is read as the mean (what benchmark tools print first). */
@@ -216,6 +248,30 @@ public final class Published {
         Matcher v = MAJOR_MINOR.matcher(version);
         if (v.find() && engines.has(engine + "@" + v.group())) return engines.path(engine + "@" + v.group());
         return engines.path(engine);
+    }
+
+    /**
+     * The engine's defaults on {@code hw}: the first of its {@code tiers} whose conditions the GPU meets
+     * ({@code min_memory_gib}, {@code not_hardware: [profile names]}) over the rest, as engines whose batch limits
+     * depend on the GPU decide them.
+     */
+    public static JsonNode onGpu(JsonNode defaults, HardwareProfile hw) {
+        if (!defaults.has("tiers")) return defaults;
+        var out = ((com.fasterxml.jackson.databind.node.ObjectNode) defaults).deepCopy();
+        out.remove("tiers");
+        for (JsonNode tier : defaults.path("tiers")) {
+            double gib = hw.memoryGb() * 1e9 / Math.pow(2, 30);
+            if (gib < tier.path("min_memory_gib").asDouble(0)) continue;
+            boolean excluded = false;
+            for (JsonNode n : tier.path("not_hardware")) excluded |= n.asText().equals(hw.name());
+            if (excluded) continue;
+            for (var f : tier.properties()) {
+                if (!f.getKey().equals("min_memory_gib") && !f.getKey().equals("not_hardware"))
+                    out.set(f.getKey(), f.getValue());
+            }
+            break;
+        }
+        return out;
     }
 
     /** A server setting: the entry's own, else its engine's default (a missing node when neither says). */

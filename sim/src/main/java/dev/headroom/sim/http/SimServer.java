@@ -156,6 +156,10 @@ public final class SimServer implements AutoCloseable {
 
     /** Binds and starts serving. */
     public static SimServer start(Config config) {
+        if (config.engine().dataParallel() > 1) {
+            throw new dev.headroom.model.BadInputException("the simulator over HTTP runs one replica: "
+                    + "{sim-data-parallel} " + config.engine().dataParallel() + " needs --virtual");
+        }
         try {
             return new SimServer(config);
         } catch (IOException e) {

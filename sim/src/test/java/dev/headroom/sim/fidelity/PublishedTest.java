@@ -9,10 +9,12 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.sim.profile.Precision;
+import dev.headroom.sim.profile.Profiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -145,6 +147,121 @@ class PublishedTest {
         assertEquals(2, e.observation().targets().size());
         assertEquals(ObservedMetric.TPOT, e.observation().targets().get(0).metric());
         assertEquals(4000, e.observation().targets().get(1).value());
+    }
+
+    @Test
+    void aTailIsScoredBesideTheCentralFigureAndTheEngineReleaseIsKept(@TempDir Path tmp) throws IOException {
+        Path f = file(tmp, """
+                  - id: loaded
+                    source: {id: doc}
+                    engine: vllm
+                    engine_version: "0.10.1.1"
+                    hardware: h100-sxm
+                    tp: 1
+                    model_profile: llama-3.1-8b
+                    weights: bf16
+                    load: {concurrency: 64}
+                    isl_dist: fixed:1000
+                    osl_dist: fixed:100
+                    metrics:
+                      ttft_ms: {value: 90, stat: median}
+                      ttft_p99_ms: {value: 400, stat: p99}
+                      ttft_p90_ms: {value: 300, stat: p90}
+                      tpot_ms: {value: 12, stat: mean}
+                      itl_p99_ms: {value: 40, stat: p99}
+                """);
+        Published.Entry e = Published.read(f).entries().getFirst();
+        assertEquals("vllm@0.10", e.release());
+        var labels = e.observation().targets().stream()
+                .map(dev.headroom.model.fit.Target::label)
+                .toList();
+        // One central and one tail figure per kind, the first the file gives.
+        assertEquals(List.of("ttft_ms p50", "ttft_ms p99", "tpot_ms mean", "itl_ms p99"), labels);
+        Path wrong = file(tmp, """
+                  - id: mislabelled
+                    source: {id: doc}
+                    engine: vllm
+                    hardware: h100-sxm
+                    tp: 1
+                    model_profile: llama-3.1-8b
+                    load: {rate: 1}
+                    isl_dist: fixed:10
+                    osl_dist: fixed:10
+                    metrics:
+                      ttft_p99_ms: {value: 400, stat: p90}
+                """);
+        var bad = assertThrows(BadInputException.class, () -> Published.read(wrong));
+        assertTrue(bad.getMessage().contains("ttft_p99_ms says stat p90"), bad.getMessage());
+    }
+
+    @Test
+    void vllmsBatchLimitsAreTheOnesItChoosesForTheGpu() {
+        // The repository's engine table: vLLM V1's API server defaults by GPU (arg_utils.py).
+        Published.Results r = Published.read(Path.of("..", "bench", "fidelity", "published.yaml"));
+        assertTrue(r.entries().size() > 50);
+        var h100 = Profiles.hardware("h100-sxm");
+        var a100 = Profiles.hardware("a100-80gb");
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var engine = mapper.createObjectNode().put("max_num_seqs", 256).put("max_num_batched_tokens", 2048);
+        engine.putArray("tiers")
+                .addObject()
+                .put("min_memory_gib", 70)
+                .put("max_num_seqs", 1024)
+                .put("max_num_batched_tokens", 8192)
+                .putArray("not_hardware")
+                .add("a100-80gb");
+        assertEquals(1024, Published.onGpu(engine, h100).path("max_num_seqs").asInt());
+        assertEquals(
+                8192,
+                Published.onGpu(engine, h100).path("max_num_batched_tokens").asInt());
+        assertEquals(256, Published.onGpu(engine, a100).path("max_num_seqs").asInt(), "80 GB, but an A100");
+        assertEquals(
+                256,
+                Published.onGpu(engine, Profiles.hardware("l40s"))
+                        .path("max_num_seqs")
+                        .asInt());
+        assertFalse(Published.onGpu(engine, h100).has("tiers"));
+    }
+
+    @Test
+    void anInProcessBenchmarkPaysNoApiServersRequestOverhead(@TempDir Path tmp) throws IOException {
+        String entry = """
+                  - id: one
+                    source: {id: doc}
+                    engine: vllm
+                    hardware: h100-sxm
+                    tp: 1
+                    model_profile: llama-3.1-8b
+                    weights: bf16
+                    load: {concurrency: 1}
+                    requests: 4
+                    isl_dist: fixed:128
+                    osl_dist: fixed:16
+                    metrics:
+                      ttft_ms: {value: 30, stat: mean}
+                """;
+        Published.Entry http = Published.read(file(tmp, entry)).entries().getFirst();
+        Published.Entry local = Published.read(file(tmp, entry + "    client: in-process\n"))
+                .entries()
+                .getFirst();
+        assertFalse(http.inProcess());
+        assertTrue(local.inProcess());
+        HardwareTwin twin = new HardwareTwin(List.of(http));
+        double[] shipped = twin.shipped();
+        double overhead = http.config().hardware().term(dev.headroom.sim.profile.StepTerm.REQUEST_OVERHEAD_MS);
+        assertTrue(overhead > 1, "vLLM's request overhead " + overhead);
+        double httpTtft = ttft(new HardwareTwin(List.of(http)), shipped, http);
+        double localTtft = ttft(new HardwareTwin(List.of(local)), shipped, local);
+        assertEquals(
+                overhead, httpTtft - localTtft, 0.5, "TTFT " + httpTtft + " over HTTP, " + localTtft + " in-process");
+    }
+
+    private static double ttft(HardwareTwin twin, double[] values, Published.Entry e) {
+        var records = twin.measurer(values, e.observation())
+                .measure(e.observation().request())
+                .records();
+        return dev.headroom.model.fit.TargetValues.of(
+                records, false, e.observation().targets())[0];
     }
 
     @Test

@@ -53,6 +53,23 @@ class ImitationTest {
     }
 
     @Test
+    void vllmTakesLargerBatchesOnLargeGpusOtherThanTheA100() {
+        var h100 = Imitation.of(ServerKind.VLLM, dev.headroom.sim.profile.Profiles.hardware("h100-sxm"));
+        var a100 = Imitation.of(ServerKind.VLLM, dev.headroom.sim.profile.Profiles.hardware("a100-80gb"));
+        var l40s = Imitation.of(ServerKind.VLLM, dev.headroom.sim.profile.Profiles.hardware("l40s"));
+        assertEquals(1024, h100.maxNumSeqs());
+        assertEquals(8192, h100.maxNumBatchedTokens());
+        assertEquals(256, a100.maxNumSeqs());
+        assertEquals(2048, a100.maxNumBatchedTokens());
+        assertEquals(256, l40s.maxNumSeqs());
+        // Another server keeps its own limits whatever the GPU.
+        assertEquals(
+                4,
+                Imitation.of(ServerKind.LLAMA_CPP, dev.headroom.sim.profile.Profiles.hardware("h100-sxm"))
+                        .maxNumSeqs());
+    }
+
+    @Test
     void llamaCppRefusesAPromptThatFillsTheSlotsContextInItsOwnErrorShape() throws IOException {
         try (SimServer s = start(ServerKind.LLAMA_CPP)) {
             SimClient c = new SimClient(s);
