@@ -81,9 +81,8 @@ class TwinFitTest {
                         new Target(ObservedMetric.TPOT, SloStat.P50, v[1])));
     }
 
-    @Test
-    void fitRecoversHiddenParametersAndCrossValidationPredictsLeftOutSources() {
-        Toy toy = new Toy();
+    /** Four lengths in each of groups a and b (gaps 7 and 31 ms), each group's points from two sources of its own. */
+    private static List<Observation> twoGroupsFourSources(Toy toy) {
         double[] truth = {23, 140, 7, 31};
         List<Observation> obs = new ArrayList<>();
         int[] lengths = {64, 256, 1024, 4096};
@@ -91,6 +90,13 @@ class TwinFitTest {
             obs.add(observe(toy, truth, "a" + i, "src" + (i % 2), "a", lengths[i]));
             obs.add(observe(toy, truth, "b" + i, "src" + (2 + i % 2), "b", lengths[i]));
         }
+        return obs;
+    }
+
+    @Test
+    void fitRecoversHiddenParametersAndCrossValidationPredictsLeftOutSources() {
+        Toy toy = new Toy();
+        List<Observation> obs = twoGroupsFourSources(toy);
         FitReport r = new TwinFit(toy, new TwinFit.Settings(0.0, 3, 200)).crossValidated(obs, 2);
         assertEquals(23, r.value("overhead_ms", null), 0.5);
         assertEquals(140, r.value("prefill_us", null), 2);
@@ -137,13 +143,7 @@ class TwinFitTest {
     @Test
     void aGpuHeldOutIsPredictedByAFitThatSawNoneOfItsPoints() {
         Toy toy = new Toy();
-        double[] truth = {23, 140, 7, 31};
-        List<Observation> obs = new ArrayList<>();
-        int[] lengths = {64, 256, 1024, 4096};
-        for (int i = 0; i < lengths.length; i++) {
-            obs.add(observe(toy, truth, "a" + i, "src" + (i % 2), "a", lengths[i]));
-            obs.add(observe(toy, truth, "b" + i, "src" + (2 + i % 2), "b", lengths[i]));
-        }
+        List<Observation> obs = twoGroupsFourSources(toy);
         TwinFit fit = new TwinFit(toy, new TwinFit.Settings(0.0, 3, 200));
         // By source, each of b's sources is predicted from b's other source: its gap is known.
         List<Comparison> bySource = fit.heldOut(obs, 4, Observation::source);
