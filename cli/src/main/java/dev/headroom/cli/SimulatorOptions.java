@@ -25,6 +25,12 @@ public final class SimulatorOptions {
     @Option(names = "--sim-data-parallel", paramLabel = "N", defaultValue = "1")
     int dataParallel;
 
+    @Option(names = "--sim-pd", paramLabel = "P:D")
+    String pd;
+
+    @Option(names = "--sim-pd-link-gb-s", paramLabel = "GB/S", defaultValue = "50")
+    double pdLinkGbS;
+
     @Option(names = "--sim-server", paramLabel = "vllm|sglang|llama.cpp|tgi|ollama", defaultValue = "vllm")
     String server;
 
@@ -71,6 +77,8 @@ public final class SimulatorOptions {
                 model,
                 tp,
                 dataParallel,
+                pd,
+                pdLinkGbS,
                 server,
                 chatTemplate,
                 maxNumSeqs,

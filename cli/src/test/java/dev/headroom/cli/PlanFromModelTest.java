@@ -66,14 +66,19 @@ class PlanFromModelTest {
     }
 
     private static CliTest.Run plan(Path out, String... more) {
+        List<String> args = new ArrayList<>(List.of("--option", "h100"));
+        args.addAll(List.of(more));
+        return planOn(CONFIGS.resolve("catalog.yaml"), out, args.toArray(String[]::new));
+    }
+
+    /** {@code plan} of the example forecast on every option of {@code catalog}. */
+    private static CliTest.Run planOn(Path catalog, Path out, String... more) {
         List<String> args = new ArrayList<>(List.of(
                 "plan",
                 "--forecast",
                 CONFIGS.resolve("forecast.yaml").toString(),
                 "--catalog",
-                CONFIGS.resolve("catalog.yaml").toString(),
-                "--option",
-                "h100",
+                catalog.toString(),
                 "--no-report",
                 "--out",
                 out.toString()));
@@ -246,6 +251,39 @@ class PlanFromModelTest {
         assertTrue(
                 b.path("max_rps").asDouble() < a.path("max_rps").asDouble(),
                 "the twin's lower efficiencies serve less: " + a + " " + b);
+    }
+
+    @Test
+    void aPrefillDecodeOptionIsPlannedBesideTheAggregatedOneOnItsOwnEngines(@TempDir Path tmp) throws IOException {
+        // Four H100s as one engine of TP 4, or as one prefill and three decode engines of TP 1: both modelled.
+        Path catalog = tmp.resolve("catalog.yaml");
+        Files.writeString(catalog, """
+                options:
+                  - {name: tp4, hardware: h100-sxm, gpus_per_replica: 4}
+                  - {name: pd, hardware: h100-sxm, gpus_per_replica: 4, prefill_decode: "1:3"}
+                """);
+        var r = planOn(catalog, tmp.resolve("p"), "--capacity-model", "tp4=stock", "--capacity-model", "pd=stock");
+        assertEquals(0, r.code(), r.err());
+        JsonNode plan = JSON.readTree(tmp.resolve("p/plan.json").toFile());
+        JsonNode pd = null;
+        for (JsonNode o : plan.path("options")) if (o.path("name").asText().equals("pd")) pd = o;
+        assertEquals(
+                "1:3", pd.path("prefill_decode").asText(), plan.path("options").toString());
+        int modelled = 0;
+        for (JsonNode c : plan.path("capacities")) {
+            if (!c.path("option").asText().equals("pd")) continue;
+            assertTrue(c.path("modelled").asBoolean() && c.path("max_rps").asDouble() > 0, c.toString());
+            assertTrue(c.path("source").asText().contains("prefill:decode 1:3"), c.toString());
+            modelled++;
+        }
+        assertEquals(2, modelled, "chat and rag on the P/D option: " + plan.path("capacities"));
+        // GPUs a P/D replica cannot split evenly over its engines: one line, exit 2.
+        Files.writeString(
+                catalog,
+                "options:\n  - {name: pd, hardware: h100-sxm, gpus_per_replica: 3," + " prefill_decode: \"1:3\"}\n");
+        var bad = planOn(catalog, tmp.resolve("q"), "--capacity-model", "pd=stock");
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("gpus_per_replica 3") && bad.err().contains("multiple of 4"), bad.err());
     }
 
     @Test

@@ -448,6 +448,7 @@ public final class PlanJson {
             ObjectNode o = options.addObject();
             o.put("name", co.name());
             o.put("gpus_per_replica", co.gpusPerReplica());
+            if (co.prefillDecode() != null) o.put("prefill_decode", co.prefillDecode());
             ObjectNode prices = o.putObject("price_per_gpu_hour");
             co.pricePerGpuHour().entrySet().stream()
                     .sorted(Map.Entry.comparingByKey())

@@ -7,6 +7,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.model.plan.CapacityModel;
 import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.sim.engine.Disaggregation;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.fidelity.Calibration;
 import dev.headroom.sim.profile.Profiles;
@@ -32,18 +33,27 @@ public final class SimulatedReplicas {
 
     /**
      * The option's stock engine, as {@code --virtual} runs it by default (its step noise, seeded); the model defaults
-     * to Llama-3.1-8B.
+     * to Llama-3.1-8B. A P/D option ({@code prefill_decode: P:D}) runs its GPUs as P + D engines of equal TP.
      */
     public static EngineConfig stock(CatalogOption option, String input, long seed) {
         if (option.hardware() == null) {
             throw new BadInputException(input + ": option " + option.name() + " names no simulator hardware profile; "
                     + "add 'hardware: <profile>' (one of " + Profiles.hardwareNames() + ") to it in the catalog");
         }
-        return EngineConfig.defaults(
-                        Profiles.hardware(option.hardware()),
-                        Profiles.model(option.model() == null ? "llama-3.1-8b" : option.model()))
+        Disaggregation pd = option.prefillDecode() == null
+                ? null
+                : Disaggregation.parse(option.prefillDecode(), Disaggregation.DEFAULT_LINK_GB_S);
+        int engines = pd == null ? 1 : pd.prefill() + pd.decode();
+        if (option.gpusPerReplica() % engines != 0) {
+            throw new BadInputException(input + ": option " + option.name() + " has gpus_per_replica "
+                    + option.gpusPerReplica() + ", which prefill_decode " + pd.text() + " cannot split over its "
+                    + engines + " engines; give a multiple of " + engines);
+        }
+        var hw = Profiles.hardware(option.hardware());
+        return EngineConfig.defaults(hw, Profiles.model(option.model() == null ? "llama-3.1-8b" : option.model()))
                 .toBuilder()
-                .tensorParallel(option.gpusPerReplica())
+                .tensorParallel(option.gpusPerReplica() / engines)
+                .disaggregation(pd)
                 .seed(seed)
                 .build();
     }
@@ -58,7 +68,10 @@ public final class SimulatedReplicas {
             return new CapacityModel(
                     option.name(),
                     "stock " + e.hardware().name() + " x" + e.tensorParallel() + " "
-                            + e.model().name(),
+                            + e.model().name()
+                            + (e.disaggregation() == null
+                                    ? ""
+                                    : ", prefill:decode " + e.disaggregation().text()),
                     new VirtualEngine(e),
                     stockError(e.hardware().name()));
         }
@@ -77,6 +90,10 @@ public final class SimulatedReplicas {
      * {@code --virtual --profile} gives it by default, seeded.
      */
     public static EngineConfig twin(CatalogOption option, Path file, long seed) {
+        if (option.prefillDecode() != null) {
+            throw new BadInputException("{capacity-model} " + option.name() + "=" + file + ": a calibrated twin is one "
+                    + "engine; model the P/D option " + option.name() + " with 'stock'");
+        }
         if (!Files.isRegularFile(file)) {
             throw new BadInputException("{capacity-model} " + option.name() + "=" + file
                     + ": no such file; give 'stock' or a calibration.yaml written by headroom calibrate");

@@ -2,6 +2,7 @@ package dev.headroom.sim;
 
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.ServerFacts.ServerKind;
+import dev.headroom.sim.engine.Disaggregation;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.OverContext;
 import dev.headroom.sim.fidelity.Calibration;
@@ -20,12 +21,16 @@ import java.nio.file.Path;
  *
  * @param profile      a calibrated twin (calibration.yaml) that replaces the profiles and scheduler options, or null
  * @param dataParallel replicas of the engine behind a least-loaded balancer (the virtual clock only)
+ * @param pd           prefill and decode engines apart, as {@code P:D}, or null (the virtual clock only)
+ * @param pdLinkGbS    the link the KV cache moves over between them, GB/s per GPU
  */
 public record SimulatorSettings(
         String hardware,
         String model,
         int tp,
         int dataParallel,
+        String pd,
+        double pdLinkGbS,
         String server,
         String chatTemplate,
         Integer maxNumSeqs,
@@ -67,6 +72,7 @@ public record SimulatorSettings(
                     .seed(seed)
                     .prefixCaching(prefixCaching)
                     .dataParallel(dataParallel)
+                    .disaggregation(disaggregation())
                     .build();
             twin.kvBlocks();
             return twin;
@@ -81,6 +87,7 @@ public record SimulatorSettings(
         var config = EngineConfig.defaults(hw, m).toBuilder()
                 .tensorParallel(tp)
                 .dataParallel(dataParallel)
+                .disaggregation(disaggregation())
                 .maxNumSeqs(seqs)
                 .maxNumBatchedTokens(firstSet(
                         maxNumBatchedTokens, as.maxNumBatchedTokens(), EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS))
@@ -113,6 +120,10 @@ public record SimulatorSettings(
                 .build();
         config.kvBlocks();
         return config;
+    }
+
+    private Disaggregation disaggregation() {
+        return pd == null ? null : Disaggregation.parse(pd, pdLinkGbS);
     }
 
     /** The option as given, else the engine profile's or imitated server's default, else vLLM's. */

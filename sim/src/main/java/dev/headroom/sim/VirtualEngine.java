@@ -12,6 +12,7 @@ import dev.headroom.model.SessionSpec;
 import dev.headroom.model.SessionTurn;
 import dev.headroom.model.Workload;
 import dev.headroom.sim.engine.BlockHashes;
+import dev.headroom.sim.engine.Disaggregation;
 import dev.headroom.sim.engine.Engine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.Sequence;
@@ -36,6 +37,10 @@ import java.util.function.Consumer;
  * very tokens the engine generated for its answers — with a new message of its own, after the previous answer and the
  * think time, so the prefix cache serves what it still holds of the history, as on the HTTP server. Sub-calls, tool
  * rounds, a context cap and replayed conversations are the HTTP probe's alone.
+ *
+ * <p>With {@link EngineConfig#disaggregation} the engines are a prefill pool and a decode pool: a request is prefilled
+ * (and its first token sampled) on the least-loaded prefill engine, its prompt's KV cache moved over the link, and
+ * its answer decoded on the least-loaded decode engine.
  */
 public final class VirtualEngine implements Measurer {
     private final EngineConfig config;
@@ -99,8 +104,15 @@ public final class VirtualEngine implements Measurer {
     /** Mutable state of one run. */
     private final class Run implements SequenceListener {
         private final MeasurementRequest request;
-        /** The replicas ({@link EngineConfig#dataParallel}); a request goes to the one with the fewest in it. */
+        /**
+         * The replicas ({@link EngineConfig#dataParallel}), or the prefill engines then the decode engines; a request
+         * goes to the one of its pool with the fewest in it.
+         */
         private final Engine[] engines;
+        /** Prefill and decode apart, or null. */
+        private final Disaggregation pd;
+        /** KV caches on their way to a decode engine: {when it arrives, request index}. */
+        private final PriorityQueue<long[]> transfers = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
         /** Each replica's step in flight and when it ends (null: idle). */
         private final Engine.Step[] steps;
 
@@ -134,7 +146,8 @@ public final class VirtualEngine implements Measurer {
 
         Run(MeasurementRequest request) {
             this.request = request;
-            this.engines = new Engine[config.dataParallel()];
+            this.pd = config.disaggregation();
+            this.engines = new Engine[config.engines()];
             this.steps = new Engine.Step[engines.length];
             this.stepEnds = new long[engines.length];
             // Replica 0 draws as a single engine does; the others their own noise.
@@ -240,7 +253,13 @@ public final class VirtualEngine implements Measurer {
                     if (steps[i] != null && (next < 0 || stepEnds[i] < stepEnds[next])) next = i;
                 }
                 long arrival = arrivals.isEmpty() ? Long.MAX_VALUE : arrivals.peek()[0];
-                if (next >= 0 && stepEnds[next] < arrival) {
+                long transfer = transfers.isEmpty() ? Long.MAX_VALUE : transfers.peek()[0];
+                if (transfer < arrival && (next < 0 || transfer <= stepEnds[next])) {
+                    // A KV cache arrives at its decode engine, which takes it as it takes an arrival.
+                    long[] t = transfers.poll();
+                    now = Math.max(now, t[0]);
+                    decode(byIndex.get((int) t[1]), now);
+                } else if (next >= 0 && stepEnds[next] < arrival) {
                     now = stepEnds[next];
                     Engine.Step step = steps[next];
                     steps[next] = null;
@@ -342,20 +361,39 @@ public final class VirtualEngine implements Measurer {
             BlockHashes.Chain chain = c != null
                     ? BlockHashes.Chain.of(c.prompt, config.blockSize(), c::answerToken)
                     : BlockHashes.Chain.fixed(BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
+            p.chain = chain;
             p.seq = new Sequence(index, isl, osl, ready, this, chain);
             if (!fits) {
                 p.fail(ready, 400, "prompt + max_tokens exceeds the context per request " + context);
                 onDone(p, ready);
-            } else if (!leastLoaded().submit(p.seq)) {
+            } else if (!leastLoaded(0, pd == null ? engines.length : pd.prefill())
+                    .submit(prefillStage(p))) {
                 p.fail(ready, 429, "waiting queue full");
                 onDone(p, ready);
             }
         }
 
-        /** The replica with the fewest requests running or waiting (the first of equals). */
-        private Engine leastLoaded() {
-            Engine best = engines[0];
-            for (Engine e : engines) {
+        /** What the first engine runs: the whole request, or with P/D only its prefill and first token. */
+        private Sequence prefillStage(VirtualRequest p) {
+            if (pd == null || p.tokens.length == 1) return p.seq;
+            p.prefill = new Sequence(p.index, p.isl, 1, p.seq.arrivalNanos(), this, p.chain);
+            return p.prefill;
+        }
+
+        /** Request {@code p}'s KV cache has reached the decode pool at {@code at}: its answer goes on there. */
+        private void decode(VirtualRequest p, long at) {
+            p.seq = Sequence.transferred(p.index, p.isl, p.tokens.length, at, this);
+            if (!leastLoaded(pd.prefill(), engines.length).submit(p.seq)) {
+                p.fail(at, 429, "decode engines' waiting queue full");
+                onDone(p, at);
+            }
+        }
+
+        /** The engine of {@code [from, to)} with the fewest requests running or waiting (the first of equals). */
+        private Engine leastLoaded(int from, int to) {
+            Engine best = engines[from];
+            for (int i = from; i < to; i++) {
+                Engine e = engines[i];
                 if (e.runningCount() + e.waitingCount() < best.runningCount() + best.waitingCount()) best = e;
             }
             return best;
@@ -368,6 +406,12 @@ public final class VirtualEngine implements Measurer {
 
         @Override
         public void onFinish(Sequence seq, long nanos) {
+            VirtualRequest p = byIndex.get((int) seq.id());
+            if (seq == p.prefill) {
+                // Prefilled, first token out: the prompt's KV cache leaves for the decode pool.
+                transfers.add(new long[] {nanos + pd.transferNanos(p.isl, config), p.index});
+                return;
+            }
             byIndex.get((int) seq.id()).onFinish(seq, nanos);
             if (!isWarmup(byIndex.get((int) seq.id()))
                     && request.stopEarly() != null

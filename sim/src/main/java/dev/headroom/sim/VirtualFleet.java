@@ -23,6 +23,10 @@ public final class VirtualFleet {
     private final int replicas;
 
     public VirtualFleet(EngineConfig config, int replicas) {
+        if (config.disaggregation() != null) {
+            throw new BadInputException("{verify} runs replicas of one engine; a P/D replica ("
+                    + config.disaggregation().text() + ") is measured with probe or search --virtual --sim-pd");
+        }
         if (replicas < 1) throw new BadInputException("a fleet needs at least one replica, got " + replicas);
         this.config = config;
         this.replicas = replicas;

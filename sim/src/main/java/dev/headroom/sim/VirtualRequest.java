@@ -16,7 +16,12 @@ final class VirtualRequest implements SequenceListener {
     final int isl;
     final int requested;
     final long[] tokens;
+    /** The sequence that produces its answer (with P/D, the decode engine's). */
     Sequence seq;
+    /** With P/D, its prefill engine's sequence (prompt and first token), else null. */
+    Sequence prefill;
+    /** Its prompt's block hashes, for the prefix cache of the engine that prefills it. */
+    dev.headroom.sim.engine.BlockHashes.Chain chain;
     /** Where a session's request sits, or null. */
     SessionTurn turn;
     /** The session it belongs to (the engine's own state), or null. */
@@ -73,7 +78,7 @@ final class VirtualRequest implements SequenceListener {
                 isl,
                 TokenSource.SERVER,
                 requested,
-                seq.preemptions(),
-                seq.cachedTokens());
+                seq.preemptions() + (prefill == null ? 0 : prefill.preemptions()),
+                prefill == null ? seq.cachedTokens() : prefill.cachedTokens());
     }
 }

@@ -3,6 +3,7 @@ package dev.headroom.sim;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.model.ArrivalProcess;
@@ -12,6 +13,7 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.Workload;
+import dev.headroom.sim.engine.Disaggregation;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.ModelProfile;
@@ -92,6 +94,38 @@ class VirtualEngineTest {
         // And 64 users on one engine are slower per token than 16 on each of four.
         double itlCrowded = Stats.percentile(Stats.itlSeconds(closed(one, 64, w, 640)), 50);
         assertTrue(itlCrowded > 1.2 * itlFleet, "64 users on one engine " + itlCrowded + " vs four " + itlFleet);
+    }
+
+    @Test
+    void disaggregatedRequestsDecodeOnlyOnceTheirKvCacheHasCrossedTheLink() {
+        // One prefill and one decode engine over a 1 GB/s link: Llama-3.1-8B's 4096-token prompt is 4096 x 128 KiB
+        // = 537 MB of KV cache, 0.537 s on the wire between the first token and the second.
+        EngineConfig pd = quiet(H100, LLAMA_8B).toBuilder()
+                .disaggregation(new Disaggregation(1, 1, 1))
+                .build();
+        Measurement m = closed(pd, 1, Workload.fixed(4096, 32), 3);
+        for (var r : m.records()) {
+            if (r.warmup()) continue;
+            assertEquals(32, r.completionTokens(), "every token arrives");
+            double gap = (r.chunkNanos()[1] - r.chunkNanos()[0]) / 1e9;
+            assertTrue(gap >= 0.537 && gap < 0.6, "first to second token " + gap + " s");
+        }
+        // Over HTTP the simulator runs one engine: refused in one line.
+        var config = dev.headroom.sim.http.SimServer.Config.loopback(pd);
+        assertThrows(dev.headroom.model.BadInputException.class, () -> dev.headroom.sim.http.SimServer.start(config));
+    }
+
+    @Test
+    void decodeEnginesApartAreSparedThePromptsThatStallAMixedBatch() {
+        // Long prompts beside running decodes stretch the mixed steps; decode engines of their own never see them.
+        EngineConfig one = quiet(H100, LLAMA_8B);
+        EngineConfig pd =
+                one.toBuilder().disaggregation(new Disaggregation(1, 1, 50)).build();
+        Workload w = Workload.fixed(4096, 128);
+        // Each request's longest gap between tokens, the median of them: a prefill step, or a decode step.
+        double mixed = Stats.percentile(Stats.maxGapSeconds(closed(one, 32, w, 96)), 50);
+        double apart = Stats.percentile(Stats.maxGapSeconds(closed(pd, 32, w, 96)), 50);
+        assertTrue(apart < 0.5 * mixed, "longest gap aggregated " + mixed + " s vs decode engines apart " + apart);
     }
 
     @Test

@@ -8,9 +8,16 @@ import java.util.Map;
  *
  * @param hardware the simulator's hardware profile for this option, or null (needed by {@code --verify})
  * @param model    the simulator's model profile served on it, or null (then Llama-3.1-8B)
+ * @param prefillDecode a replica as prefill and decode engines apart, {@code P:D}, its GPUs split evenly over the
+ *                      P + D engines; null for one engine on all of them
  */
 public record CatalogOption(
-        String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour, String hardware, String model) {
+        String name,
+        int gpusPerReplica,
+        Map<PricingTier, Double> pricePerGpuHour,
+        String hardware,
+        String model,
+        String prefillDecode) {
     public CatalogOption {
         if (gpusPerReplica < 1)
             throw new BadInputException("option " + name + ": gpus_per_replica must be >= 1, got " + gpusPerReplica);
@@ -20,6 +27,12 @@ public record CatalogOption(
                         "option " + name + ": price " + tier.wireName() + " must be >= 0, got " + price);
         });
         pricePerGpuHour = Map.copyOf(pricePerGpuHour);
+    }
+
+    /** An option whose replica is one engine. */
+    public CatalogOption(
+            String name, int gpusPerReplica, Map<PricingTier, Double> pricePerGpuHour, String hardware, String model) {
+        this(name, gpusPerReplica, pricePerGpuHour, hardware, model, null);
     }
 
     /** An option with no simulator profile. */

@@ -213,7 +213,8 @@ public final class PlanInputs {
                         o.integer("gpus_per_replica", 1),
                         prices,
                         o.has("hardware") ? o.text("hardware") : null,
-                        o.has("model") ? o.text("model") : null));
+                        o.has("model") ? o.text("model") : null,
+                        o.has("prefill_decode") ? o.text("prefill_decode") : null));
             } catch (BadInputException e) {
                 throw o.wrap(e);
             }

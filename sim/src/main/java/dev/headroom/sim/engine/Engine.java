@@ -142,9 +142,9 @@ public final class Engine {
         // Then admit waiting requests in arrival order while there is budget, room in the batch and free blocks.
         while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && seenWaiting()) {
             Sequence seq = waiting.peekFirst();
-            // Prompt blocks already in the prefix cache are taken, not computed again.
+            // Prompt blocks already in the prefix cache are taken, not computed again; nor is a KV cache moved here.
             int hit = blocks.hitBlocks(seq);
-            int cached = hit * config.blockSize();
+            int cached = Math.max(hit * config.blockSize(), seq.computed);
             int n = Math.min(seq.tokens() - cached, budget);
             int need = blocksFor(cached + n) - hit;
             int available = blocks.available() - blocks.freeAmongHits(seq, hit);
@@ -173,7 +173,8 @@ public final class Engine {
         running.add(seq);
         if (seq.firstScheduledNanos < 0) {
             seq.firstScheduledNanos = now;
-            promptTokensTotal += seq.promptTokens;
+            // A prompt prefilled elsewhere is not this engine's prompt work.
+            if (seq.generated == 0) promptTokensTotal += seq.promptTokens;
         }
         blocks.allocate(seq, allocate);
         schedule(step, work, seq, n);
@@ -215,7 +216,7 @@ public final class Engine {
         while (preemptionsTotal == before && budget > 0 && running.size() < config.maxNumSeqs() && seenWaiting()) {
             Sequence seq = waiting.peekFirst();
             int hit = blocks.hitBlocks(seq);
-            int cached = hit * config.blockSize();
+            int cached = Math.max(hit * config.blockSize(), seq.computed);
             int n = chunked ? Math.min(seq.tokens() - cached, budget) : seq.tokens() - cached;
             if (!step.seqs.isEmpty() && n > budget) break;
             // Room for the whole sequence, output included, as servers without paging reserve it.

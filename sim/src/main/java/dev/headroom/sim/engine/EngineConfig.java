@@ -48,6 +48,8 @@ import java.util.Map;
  * @param overContext           what the server does with a request that does not fit it
  * @param dataParallel          replicas of the whole engine (each on its own {@code tensorParallel} GPUs) behind a
  *                              balancer that sends each request to the replica with the fewest requests in it
+ * @param disaggregation        prefill and decode engines apart, the KV cache moved between them; null = each engine
+ *                              serves its requests whole (the virtual clock only)
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -73,7 +75,8 @@ public record EngineConfig(
         boolean overlapScheduling,
         int contextPerRequest,
         OverContext overContext,
-        int dataParallel) {
+        int dataParallel,
+        Disaggregation disaggregation) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -110,6 +113,14 @@ public record EngineConfig(
         check(contextPerRequest >= 0, "max-model-len must be >= 0, got " + contextPerRequest);
         if (overContext == null) overContext = OverContext.REFUSE;
         check(dataParallel >= 1 && dataParallel <= 1024, "data-parallel must be in 1..1024, got " + dataParallel);
+        check(
+                disaggregation == null || dataParallel == 1,
+                "give {sim-pd} or {sim-data-parallel}, not both: P:D already counts the engines");
+    }
+
+    /** Engines in all: the replicas, or the prefill and decode engines. */
+    public int engines() {
+        return disaggregation == null ? dataParallel : disaggregation.prefill() + disaggregation.decode();
     }
 
     /** Tokens one request may hold, prompt and answer: {@link #contextPerRequest}, at most the model's context. */
@@ -143,7 +154,8 @@ public record EngineConfig(
                 false,
                 0,
                 OverContext.REFUSE,
-                1);
+                1,
+                null);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -185,7 +197,8 @@ public record EngineConfig(
                 ? ""
                 : " (" + weights.wireName() + " weights, " + kvCache.wireName() + " KV)";
         return model.name() + formats + " on " + hardware.name() + " x" + tensorParallel
-                + (dataParallel > 1 ? ", " + dataParallel + " replicas" : "");
+                + (dataParallel > 1 ? ", " + dataParallel + " replicas" : "")
+                + (disaggregation != null ? ", prefill:decode " + disaggregation.text() : "");
     }
 
     /** The settings a run's config.yaml records under {@code simulator}. */
@@ -195,6 +208,10 @@ public record EngineConfig(
         m.put("model", model.name());
         m.put("tp", tensorParallel);
         if (dataParallel > 1) m.put("data_parallel", dataParallel);
+        if (disaggregation != null) {
+            m.put("prefill_decode", disaggregation.text());
+            m.put("kv_link_gb_s", disaggregation.linkGbS());
+        }
         m.put("weight_dtype", weights.wireName());
         m.put("kv_cache_dtype", kvCache.wireName());
         m.put("max_num_seqs", maxNumSeqs);
@@ -275,6 +292,7 @@ public record EngineConfig(
         private int contextPerRequest;
         private OverContext overContext;
         private int dataParallel;
+        private Disaggregation disaggregation;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -301,6 +319,7 @@ public record EngineConfig(
             contextPerRequest = c.contextPerRequest;
             overContext = c.overContext;
             dataParallel = c.dataParallel;
+            disaggregation = c.disaggregation;
         }
 
         public Builder contextPerRequest(int n) {
@@ -311,6 +330,12 @@ public record EngineConfig(
         /** Replicas behind a least-loaded balancer (see {@link EngineConfig#dataParallel}). */
         public Builder dataParallel(int n) {
             dataParallel = n;
+            return this;
+        }
+
+        /** Prefill and decode engines apart (see {@link EngineConfig#disaggregation}); null for none. */
+        public Builder disaggregation(Disaggregation d) {
+            disaggregation = d;
             return this;
         }
 
@@ -431,7 +456,8 @@ public record EngineConfig(
                     overlapScheduling,
                     contextPerRequest,
                     overContext,
-                    dataParallel);
+                    dataParallel,
+                    disaggregation);
         }
     }
 }

@@ -72,7 +72,8 @@ final class PrefixCache {
         }
         seq.registered = n;
         seq.blocks = n;
-        seq.computed = n * blockSize;
+        // A KV cache moved here from a prefill engine is computed already.
+        seq.computed = Math.max(seq.computed, n * blockSize);
         if (seq.cachedTokens < 0) seq.cachedTokens = n * blockSize;
     }
 

@@ -72,6 +72,18 @@ public final class Sequence {
         this.blockHashes = chain;
     }
 
+    /**
+     * A request a prefill engine has prefilled, its first token sampled and its prompt's KV cache moved here: it
+     * starts decoding at once (token 1 next), its prompt's blocks allocated on admission but not computed again.
+     */
+    public static Sequence transferred(
+            long id, int promptTokens, int outputTokens, long arrivalNanos, SequenceListener listener) {
+        Sequence s = new Sequence(id, promptTokens, outputTokens, arrivalNanos, listener);
+        s.generated = 1;
+        s.computed = promptTokens;
+        return s;
+    }
+
     /** Prompt plus output so far: what the KV cache must hold. */
     int tokens() {
         return promptTokens + generated;

@@ -20,6 +20,9 @@ import dev.headroom.sim.profile.StepTerm;
  *       every scheduled sequence's KV cache (c read + n written) in the KV cache's own format.</li>
  *   <li>All-reduce for TP &gt; 1: two per layer of tokens × hidden × 2 bytes: a latency per call growing with
  *       log2(TP), plus the ring's 2(TP−1)/TP of the bytes over the interconnect.</li>
+ *   <li>A mixture of experts: its experts' FLOPs and weight reads apart from the rest, at the grouped GEMMs' own
+ *       efficiency ({@link StepTerm#MOE_EFFICIENCY}); each expert the step touches multiplies only its share of the
+ *       tokens, so g is taken at tokens per touched expert; plus {@link StepTerm#MOE_LAYER_OVERHEAD_US} per layer.</li>
  * </ul>
  */
 public final class StepCostModel {
@@ -40,6 +43,8 @@ public final class StepCostModel {
     private final double attentionFlopsPerPair;
     private final double sharedWeightBytes;
     private final double expertWeightBytes;
+    private final double moeEfficiency;
+    private final double moeLayerOverheadSeconds;
 
     public StepCostModel(EngineConfig config) {
         HardwareProfile hw = config.hardware();
@@ -64,9 +69,13 @@ public final class StepCostModel {
             double perExpert = (model.parameters() - model.active()) / (model.experts() - model.expertsPerToken());
             this.expertWeightBytes = perExpert * model.bytesPerWeight();
             this.sharedWeightBytes = (model.active() - model.expertsPerToken() * perExpert) * model.bytesPerWeight();
+            this.moeEfficiency = hw.term(StepTerm.MOE_EFFICIENCY);
+            this.moeLayerOverheadSeconds = hw.term(StepTerm.MOE_LAYER_OVERHEAD_US) / 1e6 * model.layers();
         } else {
             this.expertWeightBytes = 0;
             this.sharedWeightBytes = model.weightBytes();
+            this.moeEfficiency = 1;
+            this.moeLayerOverheadSeconds = 0;
         }
     }
 
@@ -92,13 +101,17 @@ public final class StepCostModel {
         /** Duration of the step in seconds, before noise. */
         public double seconds() {
             if (tokens == 0) return 0;
-            double flops = 2.0 * model.active() * tokens + attentionFlopsPerPair * attentionPairs;
             double gemm = tokens / (tokens + gemmHalfTokens);
-            double compute = flops / tp / (peakFlops * gemm);
-            double memory = (weightBytesRead(tokens) / tp + kvTokens * kvBytesPerTokenPerGpu) / bandwidth;
+            double compute = (2.0 * sharedActiveParameters() * tokens + attentionFlopsPerPair * attentionPairs)
+                            / tp
+                            / (peakFlops * gemm)
+                    + expertComputeSeconds(tokens);
+            double memory = (sharedWeightBytes / tp + kvTokens * kvBytesPerTokenPerGpu) / bandwidth
+                    + expertWeightBytesRead(tokens) / tp / (bandwidth * moeEfficiency);
             return overheadSeconds
                     + sequences * seqOverheadSeconds
                     + layerOverheadSeconds
+                    + moeLayerOverheadSeconds
                     + Math.max(compute, memory)
                     + allreduceSeconds(tokens);
         }
@@ -110,10 +123,35 @@ public final class StepCostModel {
 
     /** Bytes of weights one step reads: all of a dense model; for MoE, the experts its tokens are expected to touch. */
     double weightBytesRead(long tokens) {
-        if (!model.isMoe()) return sharedWeightBytes;
+        return sharedWeightBytes + expertWeightBytesRead(tokens);
+    }
+
+    private double expertWeightBytesRead(long tokens) {
+        return model.isMoe() ? expertWeightBytes * touchedExperts(tokens) : 0;
+    }
+
+    /** Experts (summed over their layers' share) that {@code tokens} tokens are expected to route to. */
+    private double touchedExperts(long tokens) {
         double missOne = 1.0 - (double) model.expertsPerToken() / model.experts();
-        double touched = 1.0 - Math.pow(missOne, tokens);
-        return sharedWeightBytes + expertWeightBytes * model.experts() * touched;
+        return model.experts() * (1.0 - Math.pow(missOne, tokens));
+    }
+
+    /** Parameters every token multiplies: all of a dense model, the shared (non-expert) ones of a MoE. */
+    private double sharedActiveParameters() {
+        return model.isMoe() ? sharedWeightBytes / model.bytesPerWeight() : model.active();
+    }
+
+    /**
+     * The experts' matrix multiplies: each touched expert multiplies its share m of the step's tokens at efficiency
+     * m / (m + gemm_half_tokens), so a step whose tokens spread thin over many experts costs nearly a weight read each.
+     */
+    private double expertComputeSeconds(long tokens) {
+        if (!model.isMoe()) return 0;
+        double touched = touchedExperts(tokens);
+        double perExpert = (double) tokens * model.expertsPerToken() / touched;
+        double gemm = perExpert / (perExpert + gemmHalfTokens);
+        double flops = 2.0 * (expertWeightBytes / model.bytesPerWeight()) * model.expertsPerToken() * tokens;
+        return flops / tp / (peakFlops * gemm * moeEfficiency);
     }
 
     double allreduceSeconds(long tokens) {

@@ -105,8 +105,10 @@ public final class Calibration {
         root.set("hardware_profile", Profiles.tree(engine.hardware()));
         root.set("model_profile", Profiles.tree(engine.model()));
         ObjectNode terms = root.putObject("terms");
-        for (StepTerm t : StepTerm.values())
+        for (StepTerm t : StepTerm.values()) {
+            if (StepTerm.MOE.contains(t) && !engine.model().isMoe()) continue;
             terms.put(t.key(), round(engine.hardware().term(t)));
+        }
         error(root.putObject("error_in_sample"), fit.fitted());
         if (!fit.heldOut().isEmpty()) error(root.putObject("error_cross_validated"), fit.heldOut());
         if (findings.server() != null) server(root.putObject("server"), findings.server());
@@ -272,6 +274,8 @@ public final class Calibration {
                 : Profiles.hardware(need(e, "hardware", file));
         for (StepTerm t : StepTerm.values()) {
             JsonNode v = root.path("terms").path(t.key());
+            // A twin of a dense model may leave out the experts' terms (it never pays them).
+            if (!v.isNumber() && StepTerm.MOE.contains(t) && !root.path("terms").has(t.key())) continue;
             if (!v.isNumber()) throw new BadInputException(file + ": terms." + t.key() + " is missing");
             hw = hw.with(t, v.asDouble());
         }

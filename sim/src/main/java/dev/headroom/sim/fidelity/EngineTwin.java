@@ -19,10 +19,14 @@ import java.util.List;
 public final class EngineTwin implements ParametricServer {
     private final EngineConfig base;
     private final List<Parameter> parameters = new ArrayList<>();
+    private final List<StepTerm> terms = new ArrayList<>();
 
     public EngineTwin(EngineConfig base) {
         this.base = base;
         for (StepTerm t : StepTerm.values()) {
+            // A dense model never pays the experts' terms: nothing to fit.
+            if (StepTerm.MOE.contains(t) && !base.model().isMoe()) continue;
+            terms.add(t);
             double[] r = HardwareTwin.range(t);
             double prior = Math.max(r[0], Math.min(r[1], base.hardware().term(t)));
             parameters.add(new Parameter(t.key(), null, r[0], r[1], prior, r[0] > 0));
@@ -46,8 +50,7 @@ public final class EngineTwin implements ParametricServer {
     /** The engine with the step terms {@code values} give it. */
     public EngineConfig config(double[] values) {
         HardwareProfile hw = base.hardware();
-        StepTerm[] terms = StepTerm.values();
-        for (int i = 0; i < terms.length; i++) hw = hw.with(terms[i], values[i]);
+        for (int i = 0; i < terms.size(); i++) hw = hw.with(terms.get(i), values[i]);
         return base.toBuilder().hardware(hw).build();
     }
 

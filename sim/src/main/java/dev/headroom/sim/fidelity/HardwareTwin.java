@@ -23,7 +23,11 @@ import java.util.Map;
  */
 public final class HardwareTwin implements ParametricServer {
     /** Terms no profile owns: the same on every accelerator and engine. */
-    public static final List<StepTerm> GLOBAL = List.of(StepTerm.GEMM_HALF_TOKENS, StepTerm.LAYER_OVERHEAD_US);
+    public static final List<StepTerm> GLOBAL = List.of(
+            StepTerm.GEMM_HALF_TOKENS,
+            StepTerm.LAYER_OVERHEAD_US,
+            StepTerm.MOE_LAYER_OVERHEAD_US,
+            StepTerm.MOE_EFFICIENCY);
     /** Terms of the accelerator and its interconnect. */
     public static final List<StepTerm> PER_HARDWARE =
             List.of(StepTerm.MEMORY_EFFICIENCY, StepTerm.COMPUTE_EFFICIENCY, StepTerm.ALLREDUCE_LATENCY_US);
@@ -37,7 +41,9 @@ public final class HardwareTwin implements ParametricServer {
         Map<String, HardwareProfile> hardware = new LinkedHashMap<>();
         Map<String, HardwareProfile> engines = new LinkedHashMap<>();
         Map<String, Boolean> sharded = new LinkedHashMap<>();
+        boolean moe = false;
         for (Published.Entry e : entries) {
+            moe |= e.config().model().isMoe();
             byId.put(e.observation().id(), e);
             HardwareProfile hw = e.config().hardware();
             hardware.putIfAbsent(hw.name(), hw);
@@ -45,7 +51,8 @@ public final class HardwareTwin implements ParametricServer {
             sharded.merge(hw.name(), e.config().tensorParallel() > 1, Boolean::logicalOr);
         }
         HardwareProfile any = hardware.values().iterator().next();
-        for (StepTerm t : GLOBAL) add(t, null, any.prior(t), any.term(t));
+        // The experts' terms only where some point serves a mixture of experts.
+        for (StepTerm t : GLOBAL) if (moe || !StepTerm.MOE.contains(t)) add(t, null, any.prior(t), any.term(t));
         for (var h : hardware.entrySet()) {
             for (StepTerm t : PER_HARDWARE) {
                 // An all-reduce term only where some point shards the model.
@@ -87,6 +94,8 @@ public final class HardwareTwin implements ParametricServer {
             case SEQ_OVERHEAD_US -> new double[] {0, 100};
             case LAYER_OVERHEAD_US -> new double[] {0, 100};
             case REQUEST_OVERHEAD_MS -> new double[] {0, 100};
+            case MOE_LAYER_OVERHEAD_US -> new double[] {0, 1000};
+            case MOE_EFFICIENCY -> new double[] {0.1, 1};
         };
     }
 

@@ -160,6 +160,10 @@ public final class SimServer implements AutoCloseable {
             throw new dev.headroom.model.BadInputException("the simulator over HTTP runs one replica: "
                     + "{sim-data-parallel} " + config.engine().dataParallel() + " needs --virtual");
         }
+        if (config.engine().disaggregation() != null) {
+            throw new dev.headroom.model.BadInputException("the simulator over HTTP runs one engine: {sim-pd} "
+                    + config.engine().disaggregation().text() + " needs --virtual");
+        }
         try {
             return new SimServer(config);
         } catch (IOException e) {

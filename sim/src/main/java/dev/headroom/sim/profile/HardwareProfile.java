@@ -29,6 +29,8 @@ public record HardwareProfile(
         Double seqOverheadUs,
         Double layerOverheadUs,
         Double requestOverheadMs,
+        Double moeLayerOverheadUs,
+        Double moeEfficiency,
         Price price,
         Map<String, Double> priors) {
 
@@ -46,6 +48,8 @@ public record HardwareProfile(
             case SEQ_OVERHEAD_US -> orDefault(seqOverheadUs, t);
             case LAYER_OVERHEAD_US -> orDefault(layerOverheadUs, t);
             case REQUEST_OVERHEAD_MS -> orDefault(requestOverheadMs, t);
+            case MOE_LAYER_OVERHEAD_US -> orDefault(moeLayerOverheadUs, t);
+            case MOE_EFFICIENCY -> orDefault(moeEfficiency, t);
         };
     }
 
@@ -67,6 +71,8 @@ public record HardwareProfile(
                 t == StepTerm.SEQ_OVERHEAD_US ? Double.valueOf(v) : seqOverheadUs,
                 t == StepTerm.LAYER_OVERHEAD_US ? Double.valueOf(v) : layerOverheadUs,
                 t == StepTerm.REQUEST_OVERHEAD_MS ? Double.valueOf(v) : requestOverheadMs,
+                t == StepTerm.MOE_LAYER_OVERHEAD_US ? Double.valueOf(v) : moeLayerOverheadUs,
+                t == StepTerm.MOE_EFFICIENCY ? Double.valueOf(v) : moeEfficiency,
                 price,
                 priors);
     }

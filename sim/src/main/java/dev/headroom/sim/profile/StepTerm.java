@@ -20,7 +20,17 @@ public enum StepTerm {
     /** Cost per layer per step that no batch amortises: small kernels, norms, launches (µs). */
     LAYER_OVERHEAD_US("layer_overhead_us", 0, 500, 10),
     /** Cost per request outside the steps: HTTP, tokenisation, detokenisation, queueing into the engine (ms). */
-    REQUEST_OVERHEAD_MS("request_overhead_ms", 0, 500, 15);
+    REQUEST_OVERHEAD_MS("request_overhead_ms", 0, 500, 15),
+    /**
+     * Cost per mixture-of-experts layer per step beyond its matrix multiplies: routing, top-k, sorting tokens by
+     * expert and back, the grouped GEMMs' launches (µs). Dense models never pay it.
+     */
+    MOE_LAYER_OVERHEAD_US("moe_layer_overhead_us", 0, 2000, 50),
+    /** Fraction of the dense matrix multiplies' efficiency (memory and compute) the experts' grouped GEMMs reach. */
+    MOE_EFFICIENCY("moe_efficiency", 0.05, 1, 0.5);
+
+    /** The terms only a mixture of experts uses. */
+    public static final java.util.Set<StepTerm> MOE = java.util.EnumSet.of(MOE_LAYER_OVERHEAD_US, MOE_EFFICIENCY);
 
     private final String key;
     private final double min;

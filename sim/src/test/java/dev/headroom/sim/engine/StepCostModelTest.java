@@ -146,4 +146,43 @@ class StepCostModelTest {
         // A large batch touches every expert.
         assertEquals(46.7e9 * 2, cost.weightBytesRead(256), 1e7);
     }
+
+    @Test
+    void expertsSpreadThinOverManyExpertsCostMoreThanTheSameActiveDenseModel() {
+        // DeepSeek-V3 routes each token to 8 of 256 experts: a 128-sequence decode step gives each touched expert
+        // about 4 tokens, far below gemm_half_tokens, where a dense model of the same active size batches them all.
+        ModelProfile v3 = Profiles.model("deepseek-v3");
+        ModelProfile dense = new ModelProfile(
+                "dense-37b",
+                "dense",
+                "dense",
+                v3.active(),
+                null,
+                null,
+                null,
+                v3.layers(),
+                v3.hiddenSize(),
+                v3.attentionHeads(),
+                v3.kvHeads(),
+                v3.headDim(),
+                v3.bytesPerWeight(),
+                v3.kvBytesPerElement(),
+                v3.maxContext());
+        HardwareProfile ideal =
+                Profiles.hardware("h200").with(StepTerm.MOE_EFFICIENCY, 1).with(StepTerm.MOE_LAYER_OVERHEAD_US, 0);
+        HardwareProfile slow = ideal.with(StepTerm.MOE_EFFICIENCY, 0.5).with(StepTerm.MOE_LAYER_OVERHEAD_US, 100);
+        var moe = new StepCostModel(EngineConfig.defaults(ideal, v3).withTensorParallel(8));
+        var moeSlow = new StepCostModel(EngineConfig.defaults(slow, v3).withTensorParallel(8));
+        var activeDense = new StepCostModel(EngineConfig.defaults(ideal, dense).withTensorParallel(8));
+        var activeDenseSlow =
+                new StepCostModel(EngineConfig.defaults(slow, dense).withTensorParallel(8));
+        assertTrue(decodeStep(moe, 128, 1000) > 3 * decodeStep(activeDense, 128, 1000));
+        // The grouped GEMMs' efficiency and the per-layer routing cost slow only the experts' model: by at least
+        // 61 layers x 100 us, and by more at a batch whose expert GEMMs dominate.
+        for (int batch : new int[] {1, 128}) {
+            assertTrue(decodeStep(moeSlow, batch, 1000) > decodeStep(moe, batch, 1000) + 61 * 100e-6);
+            assertEquals(decodeStep(activeDense, batch, 1000), decodeStep(activeDenseSlow, batch, 1000), 1e-12);
+        }
+        assertTrue(decodeStep(moeSlow, 128, 1000) > 1.5 * decodeStep(moe, 128, 1000));
+    }
 }

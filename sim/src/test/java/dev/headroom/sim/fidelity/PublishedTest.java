@@ -25,7 +25,7 @@ class PublishedTest {
     @Test
     void theRepositorysSourcesAreReadWithTheirConditions() {
         Published.Results r = Published.read(REPOSITORY_FILE);
-        assertTrue(r.entries().size() >= 100, "entries: " + r.entries().size());
+        assertTrue(r.entries().size() >= 250, "entries: " + r.entries().size());
         Set<String> sources = new HashSet<>();
         Set<String> hardware = new HashSet<>();
         for (Published.Entry e : r.entries()) {
@@ -33,7 +33,7 @@ class PublishedTest {
             hardware.add(e.observation().group());
             assertTrue(!e.observation().targets().isEmpty(), e.observation().id());
         }
-        assertTrue(sources.size() >= 10, sources.toString());
+        assertTrue(sources.size() >= 25, sources.toString());
         assertTrue(
                 hardware.containsAll(Set.of("h100-sxm", "h200", "a100-80gb", "mi300x", "l4", "l40s")),
                 hardware.toString());
@@ -42,28 +42,43 @@ class PublishedTest {
     @Test
     void anEntrysEngineVersionPicksItsSchedulersShape() {
         Published.Results r = Published.read(REPOSITORY_FILE);
-        int sglang03 = 0, sglang04 = 0, trtllmPytorch = 0;
+        int sglang03 = 0, sglang04 = 0, trtllmPytorch = 0, vllmV0Mla = 0, sglang05OnH200 = 0;
         for (Published.Entry e : r.entries()) {
             String id = e.observation().id();
-            if (id.startsWith("sglang-blog060-sglang")) {
-                // SGLang 0.3.0: separate prefill and decode batches, no overlap scheduler yet.
-                assertFalse(e.config().mixedBatches(), id);
-                assertFalse(e.config().overlapScheduling(), id);
-                sglang03++;
-            } else if (id.startsWith("datacrunch-sglang")) {
-                assertFalse(e.config().mixedBatches(), id);
-                assertTrue(e.config().overlapScheduling(), id);
-                sglang04++;
-            } else if (id.startsWith("trtllm-v10-")) {
-                // "~1.0 (PyTorch backend; …)" is trtllm@1.0.
-                assertTrue(e.config().overlapScheduling(), id);
-                trtllmPytorch++;
-            } else {
-                assertFalse(e.config().overlapScheduling(), id);
+            switch (e.release()) {
+                case "sglang@0.3" -> {
+                    // SGLang 0.3.0: separate prefill and decode batches, no overlap scheduler yet.
+                    assertFalse(e.config().mixedBatches(), id);
+                    assertFalse(e.config().overlapScheduling(), id);
+                    sglang03++;
+                }
+                case "sglang@0.4", "sglang@0.5", "sglang@unknown" -> {
+                    assertFalse(e.config().mixedBatches(), id);
+                    assertTrue(e.config().overlapScheduling(), id);
+                    sglang04++;
+                    if (e.release().equals("sglang@0.5")
+                            && e.observation().group().equals("h200")) {
+                        // 0.4.7+: chunked_prefill_size 8192 between 35 and 160 GiB.
+                        assertEquals(8192, e.config().maxNumBatchedTokens(), id);
+                        sglang05OnH200++;
+                    }
+                }
+                case "trtllm@1.0" -> {
+                    // "~1.0 (PyTorch backend; …)" is trtllm@1.0.
+                    assertTrue(e.config().overlapScheduling(), id);
+                    trtllmPytorch++;
+                }
+                case "vllm@0.7" -> {
+                    // V0 with an MLA model: chunked prefill forced off.
+                    assertFalse(e.config().chunkedPrefill(), id);
+                    vllmV0Mla++;
+                }
+                default -> assertFalse(e.config().overlapScheduling(), id);
             }
         }
         assertTrue(
-                sglang03 >= 3 && sglang04 >= 10 && trtllmPytorch >= 3, sglang03 + " " + sglang04 + " " + trtllmPytorch);
+                sglang03 >= 3 && sglang04 >= 10 && trtllmPytorch >= 3 && vllmV0Mla >= 9 && sglang05OnH200 >= 3,
+                sglang03 + " " + sglang04 + " " + trtllmPytorch + " " + vllmV0Mla + " " + sglang05OnH200);
     }
 
     @Test
