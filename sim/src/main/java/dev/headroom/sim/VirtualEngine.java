@@ -412,14 +412,14 @@ public final class VirtualEngine implements Measurer {
                 transfers.add(new long[] {nanos + pd.transferNanos(p.isl, config), p.index});
                 return;
             }
-            byIndex.get((int) seq.id()).onFinish(seq, nanos);
-            if (!isWarmup(byIndex.get((int) seq.id()))
+            p.onFinish(seq, nanos);
+            if (!isWarmup(p)
                     && request.stopEarly() != null
                     && ++measuredDone % MeasurementRequest.StopRule.CHECK_EVERY == 0
                     && request.stopEarly().enough(measuredSoFar())) {
                 measuredTarget = measuredIssued; // conclusive: send nothing more, let those in flight finish
             }
-            onDone(byIndex.get((int) seq.id()), nanos);
+            onDone(p, nanos);
         }
 
         private List<RequestRecord> measuredSoFar() {

@@ -1,7 +1,6 @@
 package dev.headroom.sim.engine;
 
 import dev.headroom.model.BadInputException;
-import java.util.Locale;
 
 /**
  * Prefill/decode disaggregation: {@code prefill} engines that only prefill (and sample the first token), {@code decode}
@@ -45,10 +44,5 @@ public record Disaggregation(int prefill, int decode, double linkGbS) {
     /** "P:D" as results name it. */
     public String text() {
         return prefill + ":" + decode;
-    }
-
-    @Override
-    public String toString() {
-        return String.format(Locale.ROOT, "%d:%d over %.4g GB/s", prefill, decode, linkGbS);
     }
 }

@@ -43,6 +43,9 @@ public final class StepCostModel {
     private final double attentionFlopsPerPair;
     private final double sharedWeightBytes;
     private final double expertWeightBytes;
+    /** Parameters every token multiplies: all of a dense model, the shared (non-expert) ones of a MoE. */
+    private final double sharedActiveParameters;
+
     private final double moeEfficiency;
     private final double moeLayerOverheadSeconds;
 
@@ -71,11 +74,13 @@ public final class StepCostModel {
             this.sharedWeightBytes = (model.active() - model.expertsPerToken() * perExpert) * model.bytesPerWeight();
             this.moeEfficiency = hw.term(StepTerm.MOE_EFFICIENCY);
             this.moeLayerOverheadSeconds = hw.term(StepTerm.MOE_LAYER_OVERHEAD_US) / 1e6 * model.layers();
+            this.sharedActiveParameters = sharedWeightBytes / model.bytesPerWeight();
         } else {
             this.expertWeightBytes = 0;
             this.sharedWeightBytes = model.weightBytes();
             this.moeEfficiency = 1;
             this.moeLayerOverheadSeconds = 0;
+            this.sharedActiveParameters = model.active();
         }
     }
 
@@ -102,7 +107,7 @@ public final class StepCostModel {
         public double seconds() {
             if (tokens == 0) return 0;
             double gemm = tokens / (tokens + gemmHalfTokens);
-            double compute = (2.0 * sharedActiveParameters() * tokens + attentionFlopsPerPair * attentionPairs)
+            double compute = (2.0 * sharedActiveParameters * tokens + attentionFlopsPerPair * attentionPairs)
                             / tp
                             / (peakFlops * gemm)
                     + expertComputeSeconds(tokens);
@@ -134,11 +139,6 @@ public final class StepCostModel {
     private double touchedExperts(long tokens) {
         double missOne = 1.0 - (double) model.expertsPerToken() / model.experts();
         return model.experts() * (1.0 - Math.pow(missOne, tokens));
-    }
-
-    /** Parameters every token multiplies: all of a dense model, the shared (non-expert) ones of a MoE. */
-    private double sharedActiveParameters() {
-        return model.isMoe() ? sharedWeightBytes / model.bytesPerWeight() : model.active();
     }
 
     /**
