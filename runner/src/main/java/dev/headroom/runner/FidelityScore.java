@@ -195,11 +195,8 @@ public final class FidelityScore {
                 StringBuilder b =
                         new StringBuilder("# terms of engine " + e.engine() + " fitted by headroom fidelity\n");
                 for (StepTerm t : EngineProfile.TERMS) {
-                    b.append(String.format(
-                            Locale.ROOT,
-                            "%s: %.4g%n",
-                            t.key(),
-                            twin.value(r.values(), t, Published.engineTag(e.engine()))));
+                    double v = twin.value(r.values(), t, Published.engineTag(e.engine()));
+                    if (!Double.isNaN(v)) b.append(String.format(Locale.ROOT, "%s: %.4g%n", t.key(), v));
                 }
                 out.put("engine-" + e.engine(), b.toString());
             }

@@ -15,6 +15,7 @@ import dev.headroom.sim.engine.BlockHashes;
 import dev.headroom.sim.engine.Disaggregation;
 import dev.headroom.sim.engine.Engine;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.FrontEnd;
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
 import java.util.ArrayList;
@@ -121,7 +122,16 @@ public final class VirtualEngine implements Measurer {
         /** The server's own draws (where a request without ignore_eos stops), apart from the workload's. */
         private final SplittableRandom eos;
 
+        /**
+         * Requests sent and not yet at their engine: {when, index, sent, stage, replica}, stage 0 waiting for its
+         * replica's front end (from when it was sent), stage 1 ready for the engine's scheduler.
+         */
         private final PriorityQueue<long[]> arrivals = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
+        /** Each replica's serving process; null when it costs nothing (then requests go straight to stage 1). */
+        private final FrontEnd[] frontEnds;
+        /** Requests each replica's front end holds and its engine has not seen yet. */
+        private final int[] pending;
+
         private final List<VirtualRequest> byIndex = new ArrayList<>();
         private final long maxNanos;
         private final long thinkNanos;
@@ -165,6 +175,14 @@ public final class VirtualEngine implements Measurer {
             this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
             this.thinkNanos = Math.round(request.thinkTimeSeconds() * 1e9);
             this.overheadNanos = config.requestOverheadNanos();
+            FrontEnd probe = new FrontEnd(config);
+            this.pending = new int[engines.length];
+            if (probe.free()) {
+                this.frontEnds = null;
+            } else {
+                this.frontEnds = new FrontEnd[engines.length];
+                for (int i = 0; i < engines.length; i++) frontEnds[i] = new FrontEnd(config);
+            }
             this.sessions = request.sessions();
             if (sessions != null) checkSessions(sessions);
             this.system = sessions == null ? new int[0] : tokens(request.seed(), -1, sessions.systemPromptTokens());
@@ -291,8 +309,10 @@ public final class VirtualEngine implements Measurer {
                 if (measuredIssued >= measuredTarget) return false;
                 measuredIssued++;
             }
-            // Ordered by when the scheduler sees it; a[2] is when it was sent.
-            arrivals.add(new long[] {at + overheadNanos, issued++, at});
+            // Ordered by when the scheduler sees it (or, with a front end, when it reaches it); a[2] is when it was
+            // sent.
+            if (frontEnds == null) arrivals.add(new long[] {at + overheadNanos, issued++, at, 1, -1});
+            else arrivals.add(new long[] {at, issued++, at, 0, -1});
             return true;
         }
 
@@ -314,13 +334,43 @@ public final class VirtualEngine implements Measurer {
                 Conversation c = turnOf.get(a[1]);
                 // The next open-loop arrival once this one is in: a request, or a session's first turn.
                 boolean arrival = gaps != null && (c == null || c.turn == 0);
-                arrive(a[2], a[1], a[0]);
-                if (arrival) nextOpenArrival();
+                if (a[3] == 0) {
+                    // At its replica's front end, which takes requests and tokens in the order they come.
+                    int replica = leastPending();
+                    pending[replica]++;
+                    long in = frontEnds[replica].request(a[2]);
+                    arrivals.add(new long[] {in + overheadNanos, a[1], a[2], 1, replica});
+                } else {
+                    if (a[4] >= 0) pending[(int) a[4]]--;
+                    arrive(a[2], a[1], a[0], (int) a[4]);
+                }
+                if (arrival && a[3] == (frontEnds == null ? 1 : 0)) nextOpenArrival();
             }
         }
 
-        /** Request {@code index}, sent at {@code at}, reaches the scheduler at {@code ready}. */
-        private void arrive(long at, long index, long ready) {
+        /** The engines a request enters by: all, or with P/D the prefill pool's. */
+        private int entryEngines() {
+            return pd == null ? engines.length : pd.prefill();
+        }
+
+        /** The entry replica with the fewest requests running, waiting or at its front end (the first of equals). */
+        private int leastPending() {
+            int best = 0;
+            for (int i = 0; i < entryEngines(); i++) {
+                if (load(i) < load(best)) best = i;
+            }
+            return best;
+        }
+
+        private int load(int i) {
+            return engines[i].runningCount() + engines[i].waitingCount() + pending[i];
+        }
+
+        /**
+         * Request {@code index}, sent at {@code at}, reaches the scheduler at {@code ready}: of {@code replica}, whose
+         * front end took it in, or (−1) the least loaded.
+         */
+        private void arrive(long at, long index, long ready, int replica) {
             Conversation c = turnOf.remove(index);
             SplittableRandom draws =
                     c == null ? Seeds.request(request.seed(), index) : Seeds.turn(request.seed(), c.where());
@@ -363,11 +413,11 @@ public final class VirtualEngine implements Measurer {
                     : BlockHashes.Chain.fixed(BlockHashes.unique(request.seed(), index, isl, config.blockSize()));
             p.chain = chain;
             p.seq = new Sequence(index, isl, osl, ready, this, chain);
+            if (replica >= 0) p.frontEnd = frontEnds[replica];
             if (!fits) {
                 p.fail(ready, 400, "prompt + max_tokens exceeds the context per request " + context);
                 onDone(p, ready);
-            } else if (!leastLoaded(0, pd == null ? engines.length : pd.prefill())
-                    .submit(prefillStage(p))) {
+            } else if (!(replica >= 0 ? engines[replica] : leastLoaded(0, entryEngines())).submit(prefillStage(p))) {
                 p.fail(ready, 429, "waiting queue full");
                 onDone(p, ready);
             }
@@ -401,7 +451,9 @@ public final class VirtualEngine implements Measurer {
 
         @Override
         public void onToken(Sequence seq, int index, long nanos) {
-            byIndex.get((int) seq.id()).onToken(seq, index, nanos);
+            VirtualRequest p = byIndex.get((int) seq.id());
+            // The client sees the token once the front end has written it out.
+            p.onToken(seq, index, p.frontEnd == null ? nanos : p.frontEnd.token(nanos));
         }
 
         @Override
@@ -412,6 +464,8 @@ public final class VirtualEngine implements Measurer {
                 transfers.add(new long[] {nanos + pd.transferNanos(p.isl, config), p.index});
                 return;
             }
+            // Over when its last token is out of the front end.
+            if (p.frontEnd != null && p.tokens.length > 0) nanos = Math.max(nanos, p.tokens[p.tokens.length - 1]);
             p.onFinish(seq, nanos);
             if (!isWarmup(p)
                     && request.stopEarly() != null

@@ -26,6 +26,8 @@ final class VirtualRequest implements SequenceListener {
     SessionTurn turn;
     /** The session it belongs to (the engine's own state), or null. */
     Object session;
+    /** The serving process that took it in and writes its tokens out, or null when that costs nothing. */
+    dev.headroom.sim.engine.FrontEnd frontEnd;
 
     long end = -1;
     private RequestRecord.Failure failure;

@@ -30,6 +30,10 @@ class VirtualEngineTest {
         return EngineConfig.defaults(hw, model).withNoise(0, 0, 0);
     }
 
+    private static EngineConfig withTerm(EngineConfig c, StepTerm t, double v) {
+        return c.toBuilder().hardware(c.hardware().with(t, v)).build();
+    }
+
     private static Measurement closed(EngineConfig config, int users, Workload w, int requests) {
         return new VirtualEngine(config)
                 .measure(new MeasurementRequest(new LoadModel.Closed(users), w, RunLength.requests(requests), 7));
@@ -94,6 +98,43 @@ class VirtualEngineTest {
         // And 64 users on one engine are slower per token than 16 on each of four.
         double itlCrowded = Stats.percentile(Stats.itlSeconds(closed(one, 64, w, 640)), 50);
         assertTrue(itlCrowded > 1.2 * itlFleet, "64 users on one engine " + itlCrowded + " vs four " + itlFleet);
+    }
+
+    @Test
+    void theFrontEndTakesRequestsInOneAtATimeSoABurstQueuesBeforeTheEngine() {
+        EngineConfig bare = quiet(H100, LLAMA_8B);
+        EngineConfig served = withTerm(bare, StepTerm.FRONTEND_REQUEST_MS, 10);
+        Workload w = Workload.fixed(128, 4);
+        // 200 users at once: 200 requests through one front end at 10 ms each take 2 s to get in.
+        Measurement m = closed(served, 200, w, 200);
+        double lastTtft = Stats.percentile(Stats.ttftSeconds(m), 100);
+        assertTrue(lastTtft > 1.99 && lastTtft < 2.3, "the last of 200 at 10 ms each waited " + lastTtft + " s");
+        double bareLast = Stats.percentile(Stats.ttftSeconds(closed(bare, 200, w, 200)), 100);
+        assertTrue(bareLast < 1.0, "without the front end's queue: " + bareLast + " s");
+        // Four replicas have a front end each, and the balancer counts what waits there: 50 each, 0.5 s.
+        double fourLast = Stats.percentile(
+                Stats.ttftSeconds(closed(served.toBuilder().dataParallel(4).build(), 200, w, 200)), 100);
+        assertTrue(fourLast > 0.49 && fourLast < 0.8, "the last of 200 on four front ends waited " + fourLast + " s");
+        // Past the burst it caps the rate: 100 requests/s however short they are.
+        Measurement run = closed(served, 64, w, 1000);
+        double rate = run.records().size() / (run.elapsedNanos() / 1e9);
+        assertTrue(rate < 101 && rate > 90, "requests/s through a 10 ms front end: " + rate);
+    }
+
+    @Test
+    void tokensWaitForTheFrontEndWhileTheEngineRunsOn() {
+        EngineConfig bare = quiet(H100, LLAMA_8B);
+        EngineConfig served = withTerm(bare, StepTerm.FRONTEND_TOKEN_US, 2000);
+        Workload w = Workload.fixed(256, 128);
+        // 64 streams at 2 ms a token: the client gets at most 500 tokens/s, whatever the engine makes.
+        double bareTput = Stats.outputTokensPerSecond(closed(bare, 64, w, 256));
+        double tput = Stats.outputTokensPerSecond(closed(served, 64, w, 256));
+        assertTrue(bareTput > 2000, "the engine alone: " + bareTput);
+        assertTrue(tput < 501 && tput > 450, "through a front end at 2 ms a token: " + tput);
+        // One stream at a time is untouched but for the 2 ms of each token.
+        double itl = Stats.percentile(Stats.itlSeconds(closed(served, 1, w, 3)), 50);
+        double bareItl = Stats.percentile(Stats.itlSeconds(closed(bare, 1, w, 3)), 50);
+        assertEquals(Math.max(bareItl, 0.002), itl, 0.0005, "one stream's ITL " + itl + " vs " + bareItl);
     }
 
     @Test

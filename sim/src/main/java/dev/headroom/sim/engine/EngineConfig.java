@@ -237,6 +237,16 @@ public record EngineConfig(
         return Math.round(hardware.term(StepTerm.REQUEST_OVERHEAD_MS) * 1e6);
     }
 
+    /** The front end's serial work per request ({@link StepTerm#FRONTEND_REQUEST_MS}), for a {@link FrontEnd}. */
+    public long frontEndRequestNanos() {
+        return Math.round(hardware.term(StepTerm.FRONTEND_REQUEST_MS) * 1e6);
+    }
+
+    /** The front end's serial work per streamed token ({@link StepTerm#FRONTEND_TOKEN_US}), for a {@link FrontEnd}. */
+    public long frontEndTokenNanos() {
+        return Math.round(hardware.term(StepTerm.FRONTEND_TOKEN_US) * 1e3);
+    }
+
     /** Bytes of K and V one token takes on one GPU: KV heads split over the GPUs, copied when TP exceeds them. */
     public double kvBytesPerTokenPerGpu() {
         int headsPerGpu = (model.kvHeads() + tensorParallel - 1) / tensorParallel;

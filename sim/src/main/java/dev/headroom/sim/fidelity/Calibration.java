@@ -276,6 +276,10 @@ public final class Calibration {
             JsonNode v = root.path("terms").path(t.key());
             // A twin of a dense model may leave out the experts' terms (it never pays them).
             if (!v.isNumber() && StepTerm.MOE.contains(t) && !root.path("terms").has(t.key())) continue;
+            // A twin written before the front end's terms existed: the hardware profile's.
+            if (!v.isNumber()
+                    && StepTerm.FRONT_END.contains(t)
+                    && !root.path("terms").has(t.key())) continue;
             if (!v.isNumber()) throw new BadInputException(file + ": terms." + t.key() + " is missing");
             hw = hw.with(t, v.asDouble());
         }

@@ -26,6 +26,8 @@ public final class EngineTwin implements ParametricServer {
         for (StepTerm t : StepTerm.values()) {
             // A dense model never pays the experts' terms: nothing to fit.
             if (StepTerm.MOE.contains(t) && !base.model().isMoe()) continue;
+            // The front end's queue shows only past what one probe's load points separate: held at the profile's.
+            if (StepTerm.FRONT_END.contains(t)) continue;
             terms.add(t);
             double[] r = HardwareTwin.range(t);
             double prior = Math.max(r[0], Math.min(r[1], base.hardware().term(t)));

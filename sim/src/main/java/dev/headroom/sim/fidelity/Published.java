@@ -51,15 +51,18 @@ public final class Published {
      * ({@code ENGINE@MAJOR.MINOR}, or {@code ENGINE@unknown}): the unit a leave-one-engine-version-out check holds out.
      *
      * @param inProcess measured by a benchmark inside the engine's process (trtllm-bench, vLLM's benchmark_latency,
-     *                  SGLang's bench_offline_throughput): no API server in the path, so no per-request overhead
+     *                  SGLang's bench_offline_throughput): no API server in the path, no request overhead, no front end
      */
     public record Entry(
             Observation observation, EngineConfig config, String engine, String release, boolean inProcess) {
-        /** The engine with the request overhead of an API server only when one served the point. */
+        /** The engine with the costs of an API server (its request overhead, its front end) only when one served. */
         public EngineConfig served(HardwareProfile hw) {
-            return config.toBuilder()
-                    .hardware(inProcess ? hw.with(StepTerm.REQUEST_OVERHEAD_MS, 0) : hw)
-                    .build();
+            HardwareProfile out = hw;
+            if (inProcess) {
+                out = out.with(StepTerm.REQUEST_OVERHEAD_MS, 0);
+                for (StepTerm t : StepTerm.FRONT_END) out = out.with(t, 0);
+            }
+            return config.toBuilder().hardware(out).build();
         }
     }
 

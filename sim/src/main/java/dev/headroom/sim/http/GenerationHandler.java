@@ -100,10 +100,11 @@ final class GenerationHandler implements HttpHandler {
                 throw ServerErrors.overContext(ctx.behaviour.imitates(), req.promptTokens(), asked, context);
             }
             int osl = fault == Fault.EMPTY ? 0 : outputLength(maxTokens);
-            session = new StreamSession(Thread.currentThread(), osl);
+            session = new StreamSession(Thread.currentThread(), osl, ctx.frontEnd);
             if (osl > 0) {
-                // The request's own cost before the scheduler sees it (tokenisation, queueing into the engine).
-                long ready = arrival + ctx.engine.requestOverheadNanos();
+                // The request's own cost before the scheduler sees it: its turn at the front end (tokenisation), then
+                // the time into the engine.
+                long ready = ctx.frontEnd.request(arrival) + ctx.engine.requestOverheadNanos();
                 for (long left; (left = ready - RealTimeDriver.now()) > 0; ) LockSupport.parkNanos(left);
                 // The answer's blocks are keyed by the ids of the very text it streams: a next turn resending it hits.
                 long id = number;
@@ -177,6 +178,7 @@ final class GenerationHandler implements HttpHandler {
                             default -> {}
                         }
                     }
+                    session.awaitIntended(written);
                     os.write(next);
                     os.flush();
                     markWritten(written);
@@ -221,6 +223,7 @@ final class GenerationHandler implements HttpHandler {
 
         private void whole(int osl, int maxTokens) throws IOException {
             while (written < osl) written = session.awaitMore(written);
+            if (osl > 0) session.awaitIntended(osl - 1);
             long now = RealTimeDriver.now();
             for (int i = 0; i < osl; i++) session.writtenNanos[i] = now;
             StringBuilder text = new StringBuilder();

@@ -2,6 +2,7 @@ package dev.headroom.sim.http;
 
 import dev.headroom.sim.FaultPlan;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.FrontEnd;
 import dev.headroom.sim.engine.RealTimeDriver;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -19,6 +20,9 @@ final class ServerContext {
     final int maxBodyBytes;
     final String servedModel;
     final ServerBehaviour behaviour;
+    /** The server's one serving process: it takes each request in and writes each token out, one at a time. */
+    final FrontEnd frontEnd;
+
     final AtomicLong requestNumbers = new AtomicLong();
     final LongAdder finishedLength = new LongAdder();
     final LongAdder finishedStop = new LongAdder();
@@ -40,6 +44,7 @@ final class ServerContext {
         this.engine = engine;
         this.driver = driver;
         this.behaviour = behaviour;
+        this.frontEnd = new FrontEnd(engine);
         this.parser = new RequestParser(servedModel, behaviour.chatTemplate());
         this.faults = faults;
         this.traces = traces;

@@ -1,5 +1,7 @@
 package dev.headroom.sim.http;
 
+import dev.headroom.sim.engine.FrontEnd;
+import dev.headroom.sim.engine.RealTimeDriver;
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
 import java.io.InterruptedIOException;
@@ -12,20 +14,23 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class StreamSession implements SequenceListener {
     private final Thread writer;
+    private final FrontEnd frontEnd;
     final long[] intendedNanos;
     final long[] writtenNanos;
     private volatile int available;
     private volatile boolean finished;
 
-    StreamSession(Thread writer, int outputTokens) {
+    StreamSession(Thread writer, int outputTokens, FrontEnd frontEnd) {
         this.writer = writer;
+        this.frontEnd = frontEnd;
         this.intendedNanos = new long[outputTokens];
         this.writtenNanos = new long[outputTokens];
     }
 
     @Override
     public void onToken(Sequence seq, int index, long nanos) {
-        intendedNanos[index] = nanos;
+        // Intended for when the front end has it written out: the engine's time when that costs nothing.
+        intendedNanos[index] = frontEnd.token(nanos);
         available = index + 1;
         LockSupport.unpark(writer);
     }
@@ -34,6 +39,11 @@ final class StreamSession implements SequenceListener {
     public void onFinish(Sequence seq, long nanos) {
         finished = true;
         LockSupport.unpark(writer);
+    }
+
+    /** Parks until token {@code index}'s intended time (the front end's queue), if that is still ahead. */
+    void awaitIntended(int index) {
+        for (long left; (left = intendedNanos[index] - RealTimeDriver.now()) > 0; ) LockSupport.parkNanos(left);
     }
 
     /**

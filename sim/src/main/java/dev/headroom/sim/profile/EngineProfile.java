@@ -17,19 +17,27 @@ public record EngineProfile(
         double requestOverheadMs,
         double seqOverheadUs,
         double stepOverheadMs,
+        Double frontendRequestMs,
+        Double frontendTokenUs,
         String source,
         Map<String, Double> priors,
         Boolean mixedBatches,
         Boolean overlapScheduling) {
     /** The terms an engine profile sets. */
-    public static final List<StepTerm> TERMS =
-            List.of(StepTerm.REQUEST_OVERHEAD_MS, StepTerm.SEQ_OVERHEAD_US, StepTerm.STEP_OVERHEAD_MS);
+    public static final List<StepTerm> TERMS = List.of(
+            StepTerm.REQUEST_OVERHEAD_MS,
+            StepTerm.SEQ_OVERHEAD_US,
+            StepTerm.STEP_OVERHEAD_MS,
+            StepTerm.FRONTEND_REQUEST_MS,
+            StepTerm.FRONTEND_TOKEN_US);
 
     public double term(StepTerm t) {
         return switch (t) {
             case REQUEST_OVERHEAD_MS -> requestOverheadMs;
             case SEQ_OVERHEAD_US -> seqOverheadUs;
             case STEP_OVERHEAD_MS -> stepOverheadMs;
+            case FRONTEND_REQUEST_MS -> frontendRequestMs == null ? t.defaultValue() : frontendRequestMs;
+            case FRONTEND_TOKEN_US -> frontendTokenUs == null ? t.defaultValue() : frontendTokenUs;
             default -> throw new IllegalArgumentException(t.key() + " is the hardware's, not the engine's");
         };
     }

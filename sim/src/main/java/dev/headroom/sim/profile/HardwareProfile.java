@@ -31,6 +31,8 @@ public record HardwareProfile(
         Double requestOverheadMs,
         Double moeLayerOverheadUs,
         Double moeEfficiency,
+        Double frontendRequestMs,
+        Double frontendTokenUs,
         Price price,
         Map<String, Double> priors) {
 
@@ -50,6 +52,8 @@ public record HardwareProfile(
             case REQUEST_OVERHEAD_MS -> orDefault(requestOverheadMs, t);
             case MOE_LAYER_OVERHEAD_US -> orDefault(moeLayerOverheadUs, t);
             case MOE_EFFICIENCY -> orDefault(moeEfficiency, t);
+            case FRONTEND_REQUEST_MS -> orDefault(frontendRequestMs, t);
+            case FRONTEND_TOKEN_US -> orDefault(frontendTokenUs, t);
         };
     }
 
@@ -73,6 +77,8 @@ public record HardwareProfile(
                 t == StepTerm.REQUEST_OVERHEAD_MS ? Double.valueOf(v) : requestOverheadMs,
                 t == StepTerm.MOE_LAYER_OVERHEAD_US ? Double.valueOf(v) : moeLayerOverheadUs,
                 t == StepTerm.MOE_EFFICIENCY ? Double.valueOf(v) : moeEfficiency,
+                t == StepTerm.FRONTEND_REQUEST_MS ? Double.valueOf(v) : frontendRequestMs,
+                t == StepTerm.FRONTEND_TOKEN_US ? Double.valueOf(v) : frontendTokenUs,
                 price,
                 priors);
     }

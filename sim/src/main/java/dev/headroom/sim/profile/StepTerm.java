@@ -27,10 +27,24 @@ public enum StepTerm {
      */
     MOE_LAYER_OVERHEAD_US("moe_layer_overhead_us", 0, 2000, 50),
     /** Fraction of the dense matrix multiplies' efficiency (memory and compute) the experts' grouped GEMMs reach. */
-    MOE_EFFICIENCY("moe_efficiency", 0.05, 1, 0.5);
+    MOE_EFFICIENCY("moe_efficiency", 0.05, 1, 0.5),
+    /**
+     * Time the server's one front-end process spends on each request, one request at a time: parsing, the chat
+     * template, tokenisation, handing it to the engine (ms). Unlike {@link #REQUEST_OVERHEAD_MS} it queues.
+     */
+    FRONTEND_REQUEST_MS("frontend_request_ms", 0, 500, 0),
+    /**
+     * Time the same process spends on each streamed token, one at a time: detokenising, the chunk's JSON, the write
+     * (µs). Tokens wait for it when it is busy; the engine does not.
+     */
+    FRONTEND_TOKEN_US("frontend_token_us", 0, 5000, 0);
 
     /** The terms only a mixture of experts uses. */
     public static final java.util.Set<StepTerm> MOE = java.util.EnumSet.of(MOE_LAYER_OVERHEAD_US, MOE_EFFICIENCY);
+
+    /** The front end's terms: the serving process in front of the engine, which an in-process benchmark skips. */
+    public static final java.util.Set<StepTerm> FRONT_END =
+            java.util.EnumSet.of(FRONTEND_REQUEST_MS, FRONTEND_TOKEN_US);
 
     private final String key;
     private final double min;

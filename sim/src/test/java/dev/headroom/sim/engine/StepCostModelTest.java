@@ -168,8 +168,11 @@ class StepCostModelTest {
                 v3.bytesPerWeight(),
                 v3.kvBytesPerElement(),
                 v3.maxContext());
-        HardwareProfile ideal =
-                Profiles.hardware("h200").with(StepTerm.MOE_EFFICIENCY, 1).with(StepTerm.MOE_LAYER_OVERHEAD_US, 0);
+        // The GEMM half-size at its default, not the fitted value the profile ships: the shape, not a fit, is tested.
+        HardwareProfile ideal = Profiles.hardware("h200")
+                .with(StepTerm.MOE_EFFICIENCY, 1)
+                .with(StepTerm.MOE_LAYER_OVERHEAD_US, 0)
+                .with(StepTerm.GEMM_HALF_TOKENS, StepTerm.GEMM_HALF_TOKENS.defaultValue());
         HardwareProfile slow = ideal.with(StepTerm.MOE_EFFICIENCY, 0.5).with(StepTerm.MOE_LAYER_OVERHEAD_US, 100);
         var moe = new StepCostModel(EngineConfig.defaults(ideal, v3).withTensorParallel(8));
         var moeSlow = new StepCostModel(EngineConfig.defaults(slow, v3).withTensorParallel(8));
