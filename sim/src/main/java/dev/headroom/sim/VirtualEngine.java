@@ -175,14 +175,10 @@ public final class VirtualEngine implements Measurer {
             this.maxNanos = max >= Long.MAX_VALUE / 1e9 ? Long.MAX_VALUE : (long) (max * 1e9);
             this.thinkNanos = Math.round(request.thinkTimeSeconds() * 1e9);
             this.overheadNanos = config.requestOverheadNanos();
-            FrontEnd probe = new FrontEnd(config);
             this.pending = new int[engines.length];
-            if (probe.free()) {
-                this.frontEnds = null;
-            } else {
-                this.frontEnds = new FrontEnd[engines.length];
-                for (int i = 0; i < engines.length; i++) frontEnds[i] = new FrontEnd(config);
-            }
+            FrontEnd[] fronts = new FrontEnd[engines.length];
+            for (int i = 0; i < engines.length; i++) fronts[i] = new FrontEnd(config);
+            this.frontEnds = fronts[0].free() ? null : fronts;
             this.sessions = request.sessions();
             if (sessions != null) checkSessions(sessions);
             this.system = sessions == null ? new int[0] : tokens(request.seed(), -1, sessions.systemPromptTokens());
@@ -336,7 +332,7 @@ public final class VirtualEngine implements Measurer {
                 boolean arrival = gaps != null && (c == null || c.turn == 0);
                 if (a[3] == 0) {
                     // At its replica's front end, which takes requests and tokens in the order they come.
-                    int replica = leastPending();
+                    int replica = leastLoaded(0, entryEngines());
                     pending[replica]++;
                     long in = frontEnds[replica].request(a[2]);
                     arrivals.add(new long[] {in + overheadNanos, a[1], a[2], 1, replica});
@@ -353,15 +349,7 @@ public final class VirtualEngine implements Measurer {
             return pd == null ? engines.length : pd.prefill();
         }
 
-        /** The entry replica with the fewest requests running, waiting or at its front end (the first of equals). */
-        private int leastPending() {
-            int best = 0;
-            for (int i = 0; i < entryEngines(); i++) {
-                if (load(i) < load(best)) best = i;
-            }
-            return best;
-        }
-
+        /** Requests engine {@code i} has running or waiting, and those its front end holds for it. */
         private int load(int i) {
             return engines[i].runningCount() + engines[i].waitingCount() + pending[i];
         }
@@ -417,7 +405,7 @@ public final class VirtualEngine implements Measurer {
             if (!fits) {
                 p.fail(ready, 400, "prompt + max_tokens exceeds the context per request " + context);
                 onDone(p, ready);
-            } else if (!(replica >= 0 ? engines[replica] : leastLoaded(0, entryEngines())).submit(prefillStage(p))) {
+            } else if (!engines[replica >= 0 ? replica : leastLoaded(0, entryEngines())].submit(prefillStage(p))) {
                 p.fail(ready, 429, "waiting queue full");
                 onDone(p, ready);
             }
@@ -433,19 +421,16 @@ public final class VirtualEngine implements Measurer {
         /** Request {@code p}'s KV cache has reached the decode pool at {@code at}: its answer goes on there. */
         private void decode(VirtualRequest p, long at) {
             p.seq = Sequence.transferred(p.index, p.isl, p.tokens.length, at, this);
-            if (!leastLoaded(pd.prefill(), engines.length).submit(p.seq)) {
+            if (!engines[leastLoaded(pd.prefill(), engines.length)].submit(p.seq)) {
                 p.fail(at, 429, "decode engines' waiting queue full");
                 onDone(p, at);
             }
         }
 
-        /** The engine of {@code [from, to)} with the fewest requests running or waiting (the first of equals). */
-        private Engine leastLoaded(int from, int to) {
-            Engine best = engines[from];
-            for (int i = from; i < to; i++) {
-                Engine e = engines[i];
-                if (e.runningCount() + e.waitingCount() < best.runningCount() + best.waitingCount()) best = e;
-            }
+        /** The engine of {@code [from, to)} with the least {@link #load} (the first of equals). */
+        private int leastLoaded(int from, int to) {
+            int best = from;
+            for (int i = from; i < to; i++) if (load(i) < load(best)) best = i;
             return best;
         }
 
