@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.DegradedRunException;
 import dev.headroom.probe.TargetRefusedException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,7 +14,7 @@ import picocli.CommandLine;
  * The one mapping from failures to exit codes (documented in docs/cli.md):
  * 0 ok · 1 internal error (a bug) · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target
  * refused the run's first requests all the same way (its message is printed) · 6 the client ran out of memory ·
- * 130 interrupted.
+ * 7 a distributed run was degraded (a worker died, stalled or failed; what it measured is written) · 130 interrupted.
  */
 public final class ExitCodes {
     public static final int OK = 0;
@@ -22,13 +23,25 @@ public final class ExitCodes {
     public static final int IO = 3;
     public static final int TARGET_REFUSED = 5;
     public static final int OUT_OF_MEMORY = 6;
+    public static final int DEGRADED = 7;
     public static final int INTERRUPTED = 130;
 
     private ExitCodes() {}
 
+    /** {@link #DEGRADED}, said in one line, when a distributed run was; else {@link #OK}. */
+    static int degraded(boolean degraded, PrintWriter err) {
+        if (degraded) {
+            err.println("error: a worker's share fell short (see the warnings and summary.json's workers): the run "
+                    + "is degraded");
+        }
+        err.flush();
+        return degraded ? DEGRADED : OK;
+    }
+
     static int forException(Throwable t) {
         return switch (t) {
             case TargetRefusedException e -> TARGET_REFUSED;
+            case DegradedRunException e -> DEGRADED;
             case BadInputException e -> BAD_INPUT;
             case CommandLine.ParameterException e -> BAD_INPUT;
             case UncheckedIOException e -> IO;

@@ -25,12 +25,13 @@ import picocli.CommandLine.Spec;
             CalibrateCommand.class,
             InitCommand.class,
             SimCommand.class,
+            WorkerCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {
             "",
             "Exit codes: 0 ok, 1 internal error, 2 bad input or usage, 3 I/O error, 5 the target refused every "
-                    + "request, 130 interrupted."
+                    + "request, 6 out of memory, 7 a distributed run degraded, 130 interrupted."
         })
 public final class HeadroomCommand implements Runnable {
     @Spec

@@ -94,8 +94,7 @@ public final class ProbeCommand implements Callable<Integer> {
                 for (String w : report.client().warnings()) err.println("warning: " + w);
             }
             output.finish(dir, err);
-            err.flush();
-            return ExitCodes.OK;
+            return ExitCodes.degraded(report.degraded(), err);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.reports.ConsoleTable;
@@ -104,7 +105,6 @@ public final class SweepCommand implements Callable<Integer> {
         }
         out.flush();
         output.finish(dir, err);
-        err.flush();
-        return ExitCodes.OK;
+        return ExitCodes.degraded(done.reports().stream().anyMatch(ProbeReport::degraded), err);
     }
 }

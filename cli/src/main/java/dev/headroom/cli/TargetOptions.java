@@ -3,6 +3,7 @@ package dev.headroom.cli;
 import dev.headroom.probe.WorkloadSpec;
 import dev.headroom.runner.Endpoint;
 import dev.headroom.runner.TargetSettings;
+import dev.headroom.runner.WorkerSettings;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.http.ServerBehaviour;
 import java.nio.file.Path;
@@ -69,6 +70,9 @@ public final class TargetOptions {
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "300s", converter = DurationConverter.class)
     Duration totalTimeout;
 
+    @Option(names = "--workers", paramLabel = "N|URL,URL...")
+    String workers;
+
     /** The longest wait for a first token: no calibration probe is sized to come near it. */
     Duration firstTokenTimeout() {
         return firstTokenTimeout;
@@ -100,7 +104,8 @@ public final class TargetOptions {
                 noMetrics,
                 connectTimeout,
                 firstTokenTimeout,
-                totalTimeout);
+                totalTimeout,
+                WorkerSettings.parse(workers));
     }
 
     /** See {@link TargetSettings#open}. */

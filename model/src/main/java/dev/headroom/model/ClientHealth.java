@@ -91,6 +91,43 @@ public record ClientHealth(
         return new ClientHealth(lagP99, sched, timingError, o.cpuUtil(), o.cpuMax(), o.gcPauseMaxMs(), !w.isEmpty(), w);
     }
 
+    /** A worker's clock less sure than this (offset uncertainty plus drift) makes its timestamps suspect. */
+    public static final double WORKER_CLOCK_LIMIT_MS = 1.0;
+
+    /**
+     * This verdict for a run made by {@code workers}: the timing error also carries the worst worker clock's error
+     * bound ({@link WorkerRun#clockErrorMs}); a worker whose clock is less sure than {@value #WORKER_CLOCK_LIMIT_MS}
+     * ms, or whose own client crossed a threshold (CPU, GC pause, scheduling delay), is named. No workers: unchanged.
+     */
+    public ClientHealth withWorkers(List<WorkerRun> workers) {
+        if (workers.isEmpty()) return this;
+        List<String> w = new ArrayList<>(warnings);
+        double clock = 0;
+        for (WorkerRun r : workers) {
+            clock = Math.max(clock, r.clockErrorMs());
+            if (r.clockErrorMs() > WORKER_CLOCK_LIMIT_MS) {
+                w.add(f(
+                        "worker %d's clock is only known to %.2f ms (> %.0f ms): its timestamps may be off by that",
+                        r.worker(), r.clockErrorMs(), WORKER_CLOCK_LIMIT_MS));
+            }
+            Observed o = r.client();
+            Distribution sched = o.schedulingDelayMs();
+            if (o.cpuUtil() > CPU_LIMIT)
+                w.add(f("worker %d: client CPU %.0f%% > %.0f%%", r.worker(), o.cpuUtil() * 100, CPU_LIMIT * 100));
+            if (o.gcPauseMaxMs() > GC_PAUSE_LIMIT_MS) {
+                w.add(f("worker %d: GC pause %.1f ms > %.0f ms", r.worker(), o.gcPauseMaxMs(), GC_PAUSE_LIMIT_MS));
+            }
+            if (sched.count() >= SCHEDULING_DELAY_MIN_TICKS && sched.p99() > SCHEDULING_DELAY_P99_LIMIT_MS) {
+                w.add(f(
+                        "worker %d: scheduling delay p99 %.2f ms > %.0f ms",
+                        r.worker(), sched.p99(), SCHEDULING_DELAY_P99_LIMIT_MS));
+            }
+        }
+        double timing = Double.isNaN(timingErrorMs) ? clock : timingErrorMs + clock;
+        return new ClientHealth(
+                sendLagP99Ms, schedulingDelayMs, timing, cpuUtil, cpuMax, gcPauseMaxMs, !w.isEmpty(), w);
+    }
+
     private static String f(String format, Object... args) {
         return String.format(Locale.ROOT, format, args);
     }

@@ -42,7 +42,8 @@ public record Measurement(
      * @param promptSalt  what made its prompts its own
      * @param connections how connections were used, and what was learned of the server's
      * @param startEpochMicros Unix-epoch microseconds of the measurement's time 0 (its records' times count from it)
-     * @param client      what the client observed of itself while it ran
+     * @param client      what the client observed of itself while it ran (a distributed run's: its busiest worker's)
+     * @param workers     a distributed run's workers, each as it ran; empty for one process
      */
     public record Notes(
             String model,
@@ -50,5 +51,21 @@ public record Measurement(
             String promptSalt,
             String connections,
             long startEpochMicros,
-            ClientHealth.Observed client) {}
+            ClientHealth.Observed client,
+            List<WorkerRun> workers) {
+        public Notes {
+            workers = List.copyOf(workers);
+        }
+
+        /** One process. */
+        public Notes(
+                String model,
+                String inputLength,
+                String promptSalt,
+                String connections,
+                long startEpochMicros,
+                ClientHealth.Observed client) {
+            this(model, inputLength, promptSalt, connections, startEpochMicros, client, List.of());
+        }
+    }
 }

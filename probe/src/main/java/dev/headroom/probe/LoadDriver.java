@@ -6,6 +6,7 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.Seeds;
 import dev.headroom.model.SessionTurn;
+import dev.headroom.model.Share;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,7 +30,8 @@ import java.util.function.Consumer;
  * from the arrival process before anything is sent, and each request leaves at its slot whatever the server
  * does; its latencies are measured from that slot. With sessions, each closed-loop user runs one multi-turn session
  * after another, and each open-loop arrival starts a session ({@link SessionPrompts}): every turn waits for the last
- * answer and the think time, its sub-calls go out in parallel, and a run that stops mid-session abandons it.
+ * answer and the think time, its sub-calls go out in parallel, and a run that stops mid-session abandons it. A driver
+ * given a {@link Share} of the point runs only that worker's users or arrivals, numbered as the share says.
  */
 final class LoadDriver {
     /**
@@ -49,6 +51,13 @@ final class LoadDriver {
 
     private final AtomicLong nextSession = new AtomicLong();
     private final MeasurementRequest point;
+    private final Share share;
+    /** Measured requests this driver may send when the point counts them (its share of the count). */
+    private final int quota;
+    /** Open loop: arrivals of the global schedule seen so far, and the measured ones among them. */
+    private long arrivals;
+
+    private long measuredArrivals;
     private final RunClock clock;
     private final Consumer<RequestRecord> sink;
     /** The records kept: all of them when asked, else the measured ones only while a stop rule needs them. */
@@ -82,6 +91,22 @@ final class LoadDriver {
             Consumer<RequestRecord> sink,
             Runnable onMeasuring,
             boolean keep) {
+        this(sender, prompts, sessions, point, Share.ALL, clock, sink, onMeasuring, keep);
+    }
+
+    /** A driver of {@code share} of {@code point}. */
+    LoadDriver(
+            RequestSender sender,
+            RequestSource prompts,
+            SessionPrompts sessions,
+            MeasurementRequest point,
+            Share share,
+            RunClock clock,
+            Consumer<RequestRecord> sink,
+            Runnable onMeasuring,
+            boolean keep) {
+        this.share = share;
+        this.quota = share.of(point.length().requests());
         this.onMeasuring = onMeasuring;
         this.keep = keep;
         this.sender = sender;
@@ -117,6 +142,11 @@ final class LoadDriver {
         sender.cutOff();
     }
 
+    /** Ends the run now, as a stop rule would: no new requests are sent, those in flight finish within the grace. */
+    void stop() {
+        stopAt = Math.min(stopAt, clock.now());
+    }
+
     /** Most requests that were in flight at once. */
     int peakInFlight() {
         return peakInFlight.get();
@@ -136,6 +166,7 @@ final class LoadDriver {
         switch (point.load()) {
             case LoadModel.Closed c -> {
                 for (int u = 0; u < c.concurrency(); u++) {
+                    if (!share.owns(u)) continue;
                     long start = point.length().userStartNanos(u, c.concurrency());
                     threads.add(clock.start(
                             Thread.ofVirtual().name("user-" + u),
@@ -162,19 +193,47 @@ final class LoadDriver {
      */
     private synchronized long claim(long now) {
         if (now >= stopAt) return -1;
-        long i = nextIndex.get();
+        long i = share.nth(nextIndex.get());
         boolean warmup = isWarmup(i, now);
-        if (!warmup
-                && point.length().requests() > 0
-                && measuredIssued.incrementAndGet() > point.length().requests()) {
+        if (!warmup && point.length().requests() > 0 && measuredIssued.incrementAndGet() > quota) {
             stopAt = now;
             return -1;
         }
+        measuring(warmup);
+        nextIndex.getAndIncrement();
+        return i;
+    }
+
+    private void measuring(boolean warmup) {
         if (!warmup && !measuring) {
             measuring = true;
             onMeasuring.run();
         }
-        return nextIndex.getAndIncrement();
+    }
+
+    /**
+     * The open loop's next arrival on the global schedule, meant for {@code intended}: its number (the request's
+     * index), or -1 when the run is over. Every worker walks every arrival, so a count of measured requests ends
+     * the global schedule at the same arrival whatever the share; the caller sends only the share's own.
+     */
+    /** The number the next arrival of the global schedule will have. */
+    private synchronized long nextArrival() {
+        return arrivals;
+    }
+
+    private synchronized long claimArrival(long intended) {
+        if (intended >= stopAt) return -1;
+        long a = arrivals;
+        boolean warmup = isWarmup(a, intended);
+        if (!warmup
+                && point.length().requests() > 0
+                && ++measuredArrivals > point.length().requests()) {
+            stopAt = intended;
+            return -1;
+        }
+        measuring(warmup);
+        arrivals++;
+        return a;
     }
 
     private boolean isWarmup(long index, long intended) {
@@ -206,7 +265,7 @@ final class LoadDriver {
     private void sessionUser(long startAt) {
         try {
             clock.sleepUntil(startAt);
-            while (runSession(nextSession.getAndIncrement(), clock.now())) {
+            while (runSession(share.nth(nextSession.getAndIncrement()), clock.now())) {
                 // the next session starts at once: a user leaves, another arrives
             }
         } catch (InterruptedException e) {
@@ -226,8 +285,9 @@ final class LoadDriver {
         while (!over) {
             long intended = schedule.nextNanos();
             if (intended < 0 || intended >= stopAt) break; // a replayed trace has ended, or the run's time
-            clock.sleepUntil(intended);
             long id = nextSession.getAndIncrement();
+            if (!share.owns(id)) continue; // another worker's session
+            clock.sleepUntil(intended);
             running.add(clock.start(Thread.ofVirtual().name("session-" + id), () -> {
                 try {
                     runSession(id, intended);
@@ -424,12 +484,15 @@ final class LoadDriver {
                     ready.put(new Slot(0, null, false, true));
                     return;
                 }
-                clock.parkUntil(intended - LOOKAHEAD_NANOS);
-                long i = claim(intended);
+                // Another worker's arrival is only counted, at once: waking for it would cost the pacer's core.
+                boolean mine = share.owns(nextArrival());
+                if (mine) clock.parkUntil(intended - LOOKAHEAD_NANOS);
+                long i = claimArrival(intended);
                 if (i < 0) {
                     ready.put(new Slot(intended, null, false, false));
                     return;
                 }
+                if (!mine) continue;
                 ready.put(new Slot(intended, prepare(i), isWarmup(i, intended), false));
             }
         } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
 import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerFacts;
+import dev.headroom.model.Share;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.SecureRandom;
@@ -87,7 +88,35 @@ public final class Probe implements Measurer {
      *                                threads; what {@code sink} was handed before it is all that finished
      */
     public ProbeResult run(WorkloadSpec workload, MeasurementRequest point, Consumer<RequestRecord> sink) {
-        return run(workload, point, sink, true);
+        return run(workload, point, sink, true, Share.ALL, null, null);
+    }
+
+    /** How a coordinator starts and stops a worker's share of a distributed run (docs/distributed.md). */
+    public interface RunControl {
+        /**
+         * Called once the share is prepared (prompts calibrated, connections learnt); blocks until the run may start
+         * and returns the {@link System#nanoTime()} that is run time 0 on every worker.
+         */
+        long awaitStart() throws InterruptedException;
+
+        /** Given, once the share runs, what ends it early: no new sends, those in flight finish. */
+        void started(Runnable stop);
+    }
+
+    /**
+     * Runs {@code share} of {@code point}, its prompts salted with {@code runSalt} (the coordinator's, the same on
+     * every worker), started and stopped by {@code control}; keeps no record.
+     *
+     * @throws TargetRefusedException as {@link #run}
+     */
+    public Measurement measureShare(
+            WorkloadSpec workload,
+            MeasurementRequest point,
+            Share share,
+            String runSalt,
+            RunControl control,
+            Consumer<RequestRecord> sink) {
+        return measurement(point, run(workload, point, sink, false, share, runSalt, control));
     }
 
     /**
@@ -124,8 +153,14 @@ public final class Probe implements Measurer {
     }
 
     private ProbeResult run(
-            WorkloadSpec workload, MeasurementRequest point, Consumer<RequestRecord> sink, boolean keep) {
-        String runSalt = salt + "/" + runs.getAndIncrement();
+            WorkloadSpec workload,
+            MeasurementRequest point,
+            Consumer<RequestRecord> sink,
+            boolean keep,
+            Share share,
+            String saltOfRun,
+            RunControl control) {
+        String runSalt = saltOfRun != null ? saltOfRun : salt + "/" + runs.getAndIncrement();
         ConnectionTracker tracker = new ConnectionTracker(ticker);
         OkHttpClient base = HttpClients.forLoad(target, expectedConnections(point), tracker);
         ConnectionPolicy connections = new ConnectionPolicy(
@@ -165,11 +200,13 @@ public final class Probe implements Measurer {
                         resolved);
             }
             learned = connections;
-            // The run's clock starts after the preflight: the schedule's time 0 is the first send.
-            RunClock clock = new RunClock(ticker);
+            // The run's clock starts after the preflight: the schedule's time 0 is the first send (a distributed
+            // run's is the one its coordinator set for every worker).
+            RunClock clock = control == null ? new RunClock(ticker) : new RunClock(ticker, control.awaitStart());
             RequestExecutor executor = new RequestExecutor(connections, resolved, clock, watchdog);
             LoadDriver driver =
-                    new LoadDriver(executor, prompts, conversations, point, clock, sink, monitor::restart, keep);
+                    new LoadDriver(executor, prompts, conversations, point, share, clock, sink, monitor::restart, keep);
+            if (control != null) control.started(driver::stop);
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
             if (driver.fatal() != null) throw driver.fatal();
@@ -245,7 +282,10 @@ public final class Probe implements Measurer {
     }
 
     private Measurement measure(WorkloadSpec workload, MeasurementRequest request, Consumer<RequestRecord> sink) {
-        ProbeResult r = run(workload, request, sink, false);
+        return measurement(request, run(workload, request, sink, false, Share.ALL, null, null));
+    }
+
+    private static Measurement measurement(MeasurementRequest request, ProbeResult r) {
         return new Measurement(
                 request,
                 r.records(),

@@ -19,9 +19,14 @@ final class RunClock {
 
     /** A run starting now on {@code ticker}. */
     RunClock(Ticker ticker) {
+        this(ticker, ticker.nanoTime());
+    }
+
+    /** A run whose time 0 is {@code origin} on {@code ticker}'s clock (a distributed run's agreed start). */
+    RunClock(Ticker ticker, long origin) {
         this.ticker = ticker;
-        this.origin = ticker.nanoTime();
-        this.originEpochMicros = ticker.epochMicros();
+        this.origin = origin;
+        this.originEpochMicros = ticker.epochMicros() - (ticker.nanoTime() - origin) / 1000;
     }
 
     /** Unix-epoch microseconds of run time 0, so records can be lined up with server-side timestamps. */

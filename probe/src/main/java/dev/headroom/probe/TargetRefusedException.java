@@ -7,7 +7,7 @@ package dev.headroom.probe;
 public final class TargetRefusedException extends RuntimeException {
     private final int recorded;
 
-    TargetRefusedException(String message, int recorded) {
+    public TargetRefusedException(String message, int recorded) {
         super(message, null, false, false);
         this.recorded = recorded;
     }

@@ -2,6 +2,7 @@ package dev.headroom.probe;
 
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.Share;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.LongUnaryOperator;
@@ -23,12 +24,23 @@ record VirtualRun(List<RequestRecord> records, List<ScriptedSender.Send> sends, 
     /** Runs {@code point}; request {@code i}'s headers come after {@code headers(i)} ns, its end after duration(i). */
     static VirtualRun of(MeasurementRequest point, LongUnaryOperator headers, LongUnaryOperator duration)
             throws Exception {
+        return of(point, Share.ALL, headers, duration);
+    }
+
+    /** Runs {@code share} of {@code point}; every request takes {@code durationNanos}, its headers at once. */
+    static VirtualRun of(MeasurementRequest point, Share share, long durationNanos) throws Exception {
+        return of(point, share, i -> 0, i -> durationNanos);
+    }
+
+    private static VirtualRun of(
+            MeasurementRequest point, Share share, LongUnaryOperator headers, LongUnaryOperator duration)
+            throws Exception {
         try (VirtualTicker ticker = new VirtualTicker()) {
             return ticker.run(() -> {
                 RunClock clock = new RunClock(ticker);
                 ScriptedSender sender = new ScriptedSender(clock, headers, duration);
-                LoadDriver driver =
-                        new LoadDriver(sender, new NumberedPrompts(), null, point, clock, r -> {}, () -> {}, true);
+                LoadDriver driver = new LoadDriver(
+                        sender, new NumberedPrompts(), null, point, share, clock, r -> {}, () -> {}, true);
                 List<RequestRecord> records = driver.run();
                 return new VirtualRun(records, sender.sends(), driver.peakInFlight());
             });

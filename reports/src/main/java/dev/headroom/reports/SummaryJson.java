@@ -23,6 +23,7 @@ import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
 import dev.headroom.model.Summary;
 import dev.headroom.model.UserStart;
+import dev.headroom.model.WorkerRun;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -136,7 +137,8 @@ public final class SummaryJson {
                         : new UserStart(
                                 how,
                                 num(start.path("ramp_s")),
-                                start.path("basis").asText()));
+                                start.path("basis").asText()),
+                n.has("workers") ? workers(n.path("workers")) : List.of());
     }
 
     /** The load a result records; null when it is none Headroom runs (an imported "all at once", or no mode). */
@@ -269,6 +271,7 @@ public final class SummaryJson {
         root.set("client", client(report.client(), s));
         if (report.server() != null) root.set("server", server(report.server()));
         if (report.sessions() != null) root.set("sessions", SessionsJson.write(report.sessions()));
+        if (!report.workers().isEmpty()) root.set("workers", workers(report.workers()));
         ArrayNode warnings = root.putArray("warnings");
         report.warnings().forEach(warnings::add);
         return root;
@@ -364,6 +367,55 @@ public final class SummaryJson {
         m.counters().forEach((k, v) -> JsonNumbers.put(o, k, v, 1));
         JsonNumbers.put(o, "prefix_cache_hit_rate", m.prefixCacheHitRate(), 4);
         return o;
+    }
+
+    /** A distributed run's workers (docs/distributed.md): each one's share, clock and client. */
+    private static ObjectNode workers(List<WorkerRun> runs) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("count", runs.size());
+        o.put("degraded", runs.stream().anyMatch(WorkerRun::degraded));
+        JsonNumbers.put(
+                o,
+                "clock_error_max_ms",
+                runs.stream().mapToDouble(WorkerRun::clockErrorMs).max().orElse(0),
+                3);
+        ArrayNode each = o.putArray("each");
+        for (WorkerRun r : runs) {
+            ObjectNode w = each.addObject();
+            w.put("worker", r.worker());
+            w.put("address", r.address());
+            w.put("records", r.records());
+            JsonNumbers.put(w, "offset_ms", r.offsetMs(), 3);
+            JsonNumbers.put(w, "offset_uncertainty_ms", r.offsetUncertaintyMs(), 3);
+            JsonNumbers.put(w, "drift_ms", r.driftMs(), 3);
+            JsonNumbers.put(w, "cpu_util", r.client().cpuUtil(), 3);
+            JsonNumbers.put(w, "cpu_max", r.client().cpuMax(), 3);
+            JsonNumbers.put(w, "gc_pause_max_ms", r.client().gcPauseMaxMs(), 3);
+            w.set("scheduling_delay_ms", distribution(r.client().schedulingDelayMs(), 3));
+            if (r.problem() == null) w.putNull("problem");
+            else w.put("problem", r.problem());
+        }
+        return o;
+    }
+
+    private static List<WorkerRun> workers(JsonNode o) {
+        List<WorkerRun> runs = new ArrayList<>();
+        for (JsonNode w : o.path("each")) {
+            runs.add(new WorkerRun(
+                    w.path("worker").asInt(),
+                    w.path("address").asText(),
+                    w.path("records").asLong(),
+                    num(w.path("offset_ms")),
+                    num(w.path("offset_uncertainty_ms")),
+                    num(w.path("drift_ms")),
+                    new ClientHealth.Observed(
+                            distribution(w.path("scheduling_delay_ms")),
+                            num(w.path("cpu_util")),
+                            num(w.path("cpu_max")),
+                            num(w.path("gc_pause_max_ms"))),
+                    w.path("problem").isTextual() ? w.path("problem").asText() : null));
+        }
+        return runs;
     }
 
     private static ObjectNode client(ClientHealth c, Summary s) {

@@ -1,6 +1,7 @@
 package dev.headroom.runner;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.DegradedRunException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.ServerFacts;
@@ -242,6 +243,10 @@ public final class Calibrator {
         ProbeReport run(CalibrationPlan.Probe p) {
             ProbeReport r =
                     points.measure(dir.resolve(String.format(Locale.ROOT, "%02d-%s", ++n, p.name())), p.request());
+            if (r.degraded()) {
+                throw new DegradedRunException("calibration probe " + p.name() + " was degraded (a worker's share fell "
+                        + "short): a twin is not fitted to a load that was not offered");
+            }
             if (model == null) model = r.run().model();
             return r;
         }

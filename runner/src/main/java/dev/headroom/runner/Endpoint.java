@@ -1,5 +1,8 @@
 package dev.headroom.runner;
 
+import dev.headroom.distributed.Coordinator;
+import dev.headroom.distributed.TargetSpec;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
@@ -44,6 +47,11 @@ public final class Endpoint implements AutoCloseable {
 
     private String metricsUrl;
     private Duration metricsInterval;
+    private WorkerSettings workers;
+    private String apiKeyEnv;
+    private Path apiKeyFile;
+    /** The coordinator of the workers, started with the first points and stopped with the endpoint. */
+    private Coordinator coordinator;
 
     private Endpoint(
             SimServer server,
@@ -132,6 +140,35 @@ public final class Endpoint implements AutoCloseable {
     }
 
     /**
+     * Every load point shared by {@code by} (null: this process alone), which read the API key from the same
+     * variable or file as this process; what is sent must be synthetic or share a prefix (docs/distributed.md).
+     */
+    Endpoint withWorkers(WorkerSettings by, String keyEnv, Path keyFile) {
+        this.workers = by;
+        this.apiKeyEnv = keyEnv;
+        this.apiKeyFile = keyFile;
+        return this;
+    }
+
+    /** How many workers share each point (1: this process alone). */
+    public int workers() {
+        return workers == null ? 1 : workers.count();
+    }
+
+    private Measurer measurerFor(WorkloadSpec prompts, String salt) {
+        if (workers == null) return new Probe(target, salt).knowing(facts()).sending(prompts);
+        if (prompts.dataset() != null || prompts.trace() != null || prompts.tokenizer() != null) {
+            throw new BadInputException("--workers sends synthetic prompts (a shared prefix too); drop --dataset, "
+                    + "--trace and --tokenizer, or run in one process");
+        }
+        if (coordinator == null) {
+            coordinator =
+                    workers.open(TargetSpec.of(target, apiKeyEnv, apiKeyFile), prompts.sharedPrefixTokens(), salt);
+        }
+        return coordinator;
+    }
+
+    /**
      * The load points of one command, all written under {@code dir}.
      *
      * @param startedAt when the command (or the search it resumes) started, as its result records it
@@ -207,7 +244,7 @@ public final class Endpoint implements AutoCloseable {
                 null);
         return new LoadPoints(
                         command,
-                        new Probe(target, salt).knowing(facts()).sending(prompts),
+                        measurerFor(prompts, salt),
                         run,
                         target.settings(apiKeyOrigin),
                         simulator,
@@ -232,6 +269,7 @@ public final class Endpoint implements AutoCloseable {
 
     @Override
     public void close() {
+        if (coordinator != null) coordinator.close();
         if (server != null) server.close();
     }
 }

@@ -1,6 +1,7 @@
 package dev.headroom.runner;
 
 import dev.headroom.model.ClientHealth;
+import dev.headroom.model.DegradedRunException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
@@ -20,6 +21,7 @@ import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.Summary;
 import dev.headroom.model.UserStart;
+import dev.headroom.model.WorkerRun;
 import dev.headroom.optimizer.ProbeShape;
 import dev.headroom.optimizer.SearchRun;
 import dev.headroom.probe.MetricsScraper;
@@ -213,7 +215,18 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                         request.length().rampSeconds(),
                         "the request cycle at this load, from the loads the search measured (and its pilot)")
                 : UserStart.of(request.length());
-        Measurement m = measured(dir.resolve(name), request, kept, start).measurement();
+        Point done = measured(dir.resolve(name), request, kept, start);
+        if (done.report().degraded()) {
+            // Its load fell short of the one asked for: neither a pass nor a fail of that load.
+            throw new DegradedRunException("search probe " + name + " was degraded: "
+                    + String.join(
+                            "; ",
+                            done.report().warnings().stream()
+                                    .filter(w -> w.startsWith("worker "))
+                                    .toList())
+                    + "; what it measured is in " + dir.resolve(name));
+        }
+        Measurement m = done.measurement();
         List<RequestRecord> sorted = new ArrayList<>(kept);
         sorted.sort(Comparator.comparingLong(RequestRecord::index));
         return m.withRecords(sorted);
@@ -345,11 +358,16 @@ public final class LoadPoints implements SearchRun.LoadPoint {
                 n == null ? null : n.connections());
         if (point.sessions() != null) info = info.withSessions(point.sessions());
         // The virtual clock has no client to judge.
+        List<WorkerRun> workers = n == null ? List.of() : n.workers();
         ClientHealth health = ClientHealth.assess(
-                summary, point.load(), n == null ? ClientHealth.Observed.NONE : n.client(), simulator != null);
+                        summary, point.load(), n == null ? ClientHealth.Observed.NONE : n.client(), simulator != null)
+                .withWorkers(workers);
         // A session resends its history: cached prompt tokens are what it is for, not a warning.
         boolean reuse = reuseAsked || point.sessions() != null;
-        return new ProbeReport(
-                info, summary, health, server, MeasurementWarnings.of(summary, inputLength, reuse), sessions, start);
+        List<String> warnings = new ArrayList<>(MeasurementWarnings.of(summary, inputLength, reuse));
+        for (WorkerRun w : workers) {
+            if (w.degraded()) warnings.add("worker " + w.worker() + " (" + w.address() + "): " + w.problem());
+        }
+        return new ProbeReport(info, summary, health, server, warnings, sessions, start, workers);
     }
 }

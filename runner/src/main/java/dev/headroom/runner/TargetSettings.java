@@ -30,6 +30,7 @@ import java.util.Map;
  * @param headers    extra request headers as NAME:VALUE
  * @param metricsUrl Prometheus metrics to scrape, or null for the target's /metrics when it answers
  * @param noMetrics  scrape nothing
+ * @param workers    the workers that share each load point, or null for this process alone
  */
 public record TargetSettings(
         String url,
@@ -46,7 +47,8 @@ public record TargetSettings(
         boolean noMetrics,
         Duration connectTimeout,
         Duration firstTokenTimeout,
-        Duration totalTimeout) {
+        Duration totalTimeout,
+        WorkerSettings workers) {
 
     public TargetSettings {
         headers = List.copyOf(headers);
@@ -84,13 +86,17 @@ public record TargetSettings(
     }
 
     public Endpoint open(EngineConfig engine, ServerBehaviour behaviour) {
+        if (virtual && workers != null) {
+            throw new BadInputException("--virtual has no client to share out; drop --workers, or measure over HTTP");
+        }
         if (virtual) return Endpoint.virtual(engine, Api.parse(api).wireName(), behaviour.imitates());
         SimServer server =
                 embedded() ? SimServer.start(SimServer.Config.loopback(engine).withBehaviour(behaviour)) : null;
         try {
             Target t = toTarget(server != null ? server.baseUri() : parsedUrl());
             return Endpoint.http(server, t, apiKeyOrigin(), engine)
-                    .withMetrics(metricsUrlFor(t.baseUrl()), metricsInterval);
+                    .withMetrics(metricsUrlFor(t.baseUrl()), metricsInterval)
+                    .withWorkers(workers, apiKeyEnv, apiKeyFile);
         } catch (RuntimeException e) {
             if (server != null) server.close();
             throw e;

@@ -202,7 +202,8 @@ class DriverConformanceTest {
                 true,
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(60),
-                Duration.ofSeconds(120));
+                Duration.ofSeconds(120),
+                null);
         WorkloadSpec work = WorkloadSpec.of(point.workload());
         ProbeReport report;
         try (Endpoint endpoint = target.open(engine, ServerBehaviour.imitating(ServerKind.VLLM))) {
