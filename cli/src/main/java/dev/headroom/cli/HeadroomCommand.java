@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
             InitCommand.class,
             SimCommand.class,
             WorkerCommand.class,
+            KubeCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {

@@ -73,6 +73,9 @@ public final class TargetOptions {
     @Option(names = "--workers", paramLabel = "N|URL,URL...")
     String workers;
 
+    @Option(names = "--worker-token-file", paramLabel = "FILE")
+    Path workerTokenFile;
+
     /** The longest wait for a first token: no calibration probe is sized to come near it. */
     Duration firstTokenTimeout() {
         return firstTokenTimeout;
@@ -105,7 +108,7 @@ public final class TargetOptions {
                 connectTimeout,
                 firstTokenTimeout,
                 totalTimeout,
-                WorkerSettings.parse(workers));
+                WorkerSettings.parse(workers, workerTokenFile));
     }
 
     /** See {@link TargetSettings#open}. */

@@ -2,11 +2,8 @@ package dev.headroom.cli;
 
 import dev.headroom.distributed.Worker;
 import dev.headroom.model.BadInputException;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -40,7 +37,7 @@ public final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        String token = token();
+        String token = Worker.readToken(tokenFile);
         if (token == null || token.length() < 16) {
             throw new BadInputException("a worker needs the run token (16 characters or more) in $" + Worker.TOKEN_ENV
                     + " or {token-file}");
@@ -65,17 +62,5 @@ public final class WorkerCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
-    }
-
-    private String token() {
-        if (tokenFile == null) return System.getenv(Worker.TOKEN_ENV);
-        try {
-            return Files.readAllLines(tokenFile).stream()
-                    .findFirst()
-                    .map(String::trim)
-                    .orElse(null);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read --token-file " + tokenFile + ": " + e.getMessage(), e);
-        }
     }
 }

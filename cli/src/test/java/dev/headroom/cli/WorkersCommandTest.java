@@ -72,6 +72,36 @@ class WorkersCommandTest {
     }
 
     @Test
+    void kubeDryRunPrintsTheManifestsAndMakesNothing() {
+        var r = CliTest.run(
+                "kube",
+                "--workers",
+                "3",
+                "--image",
+                "ghcr.io/x/headroom:1",
+                "--namespace",
+                "load",
+                "--api-key-secret",
+                "llm-key",
+                "--dry-run",
+                "probe",
+                "--url",
+                "http://vllm:8000",
+                "--rate",
+                "50");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Indexed") && r.out().contains("completions: 3"), r.out());
+        assertTrue(r.out().contains("HEADROOM_WORKER_TOKEN") && r.out().contains("secretKeyRef"), r.out());
+        assertTrue(r.out().contains("never printed"), "the token's Secret without its value: " + r.out());
+        var bad = CliTest.run("kube", "--workers", "3", "--image", "x", "--dry-run", "frobnicate");
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("frobnicate"), bad.err());
+        var ns = CliTest.run("kube", "--workers", "3", "--image", "x", "--namespace", "Bad_NS", "--dry-run", "probe");
+        assertEquals(2, ns.code(), ns.err());
+        assertTrue(ns.err().contains("--namespace"), ns.err());
+    }
+
+    @Test
     void aWorkerWithoutItsTokenDoesNotStart() {
         var r = CliTest.run("worker", "--token-file", "/nonexistent/headroom-token");
         assertEquals(3, r.code(), r.err());

@@ -1,6 +1,7 @@
 package dev.headroom.distributed;
 
 import dev.headroom.model.ClientHealth;
+import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.Measurer;
@@ -114,12 +115,10 @@ public final class Coordinator implements Measurer, AutoCloseable {
         String runSalt = salt + "/" + runs.getAndIncrement();
         Merge merge = new Merge(point, sink);
         List<WorkerShare> shares = new ArrayList<>();
-        for (int k = 0; k < workers.size(); k++) {
-            shares.add(new WorkerShare(
-                    k,
-                    workers.get(k),
-                    new Job(target, point, new Share(k, workers.size()), runSalt, sharedPrefixTokens),
-                    merge));
+        int n = sharing(point);
+        for (int k = 0; k < n; k++) {
+            Job job = new Job(target, point, new Share(k, n), runSalt, sharedPrefixTokens);
+            shares.add(new WorkerShare(k, workers.get(k), job, merge));
         }
         for (WorkerShare s : shares) s.before();
         for (WorkerShare s : shares)
@@ -134,7 +133,10 @@ public final class Coordinator implements Measurer, AutoCloseable {
             merge.onStop = () -> shares.forEach(WorkerShare::stop);
             for (WorkerShare s : shares) {
                 if (s.isReady) s.go(t0);
-                else if (s.problem == null) s.problem = "was not ready within " + PREPARE.toMinutes() + " min";
+                else if (s.problem == null) {
+                    s.problem = "was not ready within " + PREPARE.toMinutes() + " min";
+                    s.stop(); // its share ends unstarted, and its stream with it
+                }
             }
             for (WorkerShare s : shares) s.reader.join();
             for (WorkerShare s : shares) s.after();
@@ -144,6 +146,11 @@ public final class Coordinator implements Measurer, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("coordinator interrupted", e);
         }
+    }
+
+    /** How many workers share {@code point}: all, but no more than a closed loop's users (each needs one). */
+    int sharing(MeasurementRequest point) {
+        return point.load() instanceof LoadModel.Closed c ? Math.min(workers.size(), c.concurrency()) : workers.size();
     }
 
     private Measurement merged(MeasurementRequest point, List<WorkerShare> shares, String runSalt, long epochMicros) {

@@ -13,6 +13,8 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -69,6 +71,22 @@ public final class Worker implements AutoCloseable {
             return new Worker(HttpServer.create(address, 64), token);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The run token: the first line of {@code file}, or {@value #TOKEN_ENV} when {@code file} is null; null when
+     * neither holds one.
+     */
+    public static String readToken(Path file) {
+        if (file == null) return System.getenv(TOKEN_ENV);
+        try {
+            return Files.readAllLines(file).stream()
+                    .findFirst()
+                    .map(String::trim)
+                    .orElse(null);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the run token file " + file + ": " + e.getMessage(), e);
         }
     }
 

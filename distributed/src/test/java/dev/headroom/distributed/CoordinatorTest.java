@@ -176,6 +176,20 @@ class CoordinatorTest {
     }
 
     @Test
+    void aClosedLoopOfFewerUsersThanWorkersLeavesNoWorkerWithoutUsers() {
+        List<RequestRecord> a = List.of(record(0, 1_000, 10), record(1, 1_000, 10), record(2, 1_000, 10));
+        try (ScriptedWorker w0 = new ScriptedWorker(TOKEN, a, ScriptedWorker.Ending.END);
+                ScriptedWorker w1 = new ScriptedWorker(TOKEN, List.of(), ScriptedWorker.Ending.END);
+                Coordinator c = new Coordinator(List.of(w0.url(), w1.url()), TOKEN, spec(), 0, "one")) {
+            Run run = run(c, closed(1, 3));
+            assertEquals(1, run.measurement().notes().workers().size());
+            assertEquals(new dev.headroom.model.Share(0, 1), w0.job.share(), "the one user's worker has it all");
+            assertNull(w1.job, "no share for a worker that would have no user, and so no quota of the count");
+            assertEquals(3, run.records().size());
+        }
+    }
+
+    @Test
     void aStalledWorkerIsNamedAndToldToStop() {
         try (ScriptedWorker w0 = new ScriptedWorker(TOKEN, List.of(record(0, 1_000, 10)), ScriptedWorker.Ending.END);
                 ScriptedWorker w1 =

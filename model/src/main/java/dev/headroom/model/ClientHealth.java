@@ -104,7 +104,7 @@ public record ClientHealth(
         List<String> w = new ArrayList<>(warnings);
         double clock = 0;
         for (WorkerRun r : workers) {
-            clock = Math.max(clock, r.clockErrorMs());
+            if (!Double.isNaN(r.clockErrorMs())) clock = Math.max(clock, r.clockErrorMs()); // NaN: never reached
             if (r.clockErrorMs() > WORKER_CLOCK_LIMIT_MS) {
                 w.add(f(
                         "worker %d's clock is only known to %.2f ms (> %.0f ms): its timestamps may be off by that",

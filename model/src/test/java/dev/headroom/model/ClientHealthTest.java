@@ -125,4 +125,27 @@ class ClientHealthTest {
         assertFalse(h.clientBound());
         assertTrue(Double.isNaN(h.timingErrorMs()));
     }
+
+    @Test
+    void workersWithAnUnsureClockOrABoundClientAreNamedAndTheWorstClockJoinsTheTimingError() {
+        Summary s = requests(400, 0.2, false);
+        ClientHealth h =
+                ClientHealth.assess(s, new LoadModel.Closed(200), new ClientHealth.Observed(QUIET, 0.1, 0.2, 0), true);
+        assertFalse(h.clientBound(), h.warnings().toString());
+        ClientHealth.Observed busy = new ClientHealth.Observed(QUIET, 0.93, 1.0, 0);
+        ClientHealth.Observed calm = new ClientHealth.Observed(QUIET, 0.2, 0.3, 0);
+        List<WorkerRun> workers = List.of(
+                new WorkerRun(0, "http://a:8790", 100, 0.1, 0.3, 0.2, calm, null),
+                new WorkerRun(1, "http://b:8790", 100, 4.0, 1.5, -0.5, calm, null),
+                new WorkerRun(2, "http://c:8790", 100, 0.0, Double.NaN, Double.NaN, busy, null));
+        ClientHealth w = h.withWorkers(workers);
+        assertTrue(w.clientBound());
+        assertEquals(2, w.warnings().size(), w.warnings().toString());
+        assertTrue(
+                w.warnings().get(0).startsWith("worker 1's clock is only known to 2.00 ms"),
+                w.warnings().get(0));
+        assertEquals("worker 2: client CPU 93% > 85%", w.warnings().get(1));
+        assertEquals(h.timingErrorMs() + 2.0, w.timingErrorMs(), 1e-9, "worker 1's 1.5 ms uncertainty + 0.5 ms drift");
+        assertEquals(h, h.withWorkers(List.of()), "no workers: unchanged");
+    }
 }

@@ -211,16 +211,16 @@ final class LoadDriver {
         }
     }
 
-    /**
-     * The open loop's next arrival on the global schedule, meant for {@code intended}: its number (the request's
-     * index), or -1 when the run is over. Every worker walks every arrival, so a count of measured requests ends
-     * the global schedule at the same arrival whatever the share; the caller sends only the share's own.
-     */
     /** The number the next arrival of the global schedule will have. */
     private synchronized long nextArrival() {
         return arrivals;
     }
 
+    /**
+     * The open loop's next arrival on the global schedule, meant for {@code intended}: its number (the request's
+     * index), or -1 when the run is over. Every worker walks every arrival, so a count of measured requests ends
+     * the global schedule at the same arrival whatever the share; the caller sends only the share's own.
+     */
     private synchronized long claimArrival(long intended) {
         if (intended >= stopAt) return -1;
         long a = arrivals;

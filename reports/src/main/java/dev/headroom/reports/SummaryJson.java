@@ -377,7 +377,11 @@ public final class SummaryJson {
         JsonNumbers.put(
                 o,
                 "clock_error_max_ms",
-                runs.stream().mapToDouble(WorkerRun::clockErrorMs).max().orElse(0),
+                runs.stream()
+                        .mapToDouble(WorkerRun::clockErrorMs)
+                        .filter(e -> !Double.isNaN(e))
+                        .max()
+                        .orElse(Double.NaN),
                 3);
         ArrayNode each = o.putArray("each");
         for (WorkerRun r : runs) {

@@ -6,6 +6,7 @@ import dev.headroom.distributed.TargetSpec;
 import dev.headroom.distributed.Worker;
 import dev.headroom.model.BadInputException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,8 +17,9 @@ import java.util.List;
  *
  * @param local processes to start here (0 when {@code urls} are given)
  * @param urls  running workers' base URLs (empty when {@code local} is given)
+ * @param tokenFile the file holding their run token (first line), or null for {@value Worker#TOKEN_ENV}
  */
-public record WorkerSettings(int local, List<String> urls) {
+public record WorkerSettings(int local, List<String> urls, Path tokenFile) {
     /** Most local worker processes: each is a JVM of its own. */
     public static final int MAX_LOCAL = 64;
 
@@ -25,8 +27,14 @@ public record WorkerSettings(int local, List<String> urls) {
         urls = List.copyOf(urls);
     }
 
-    /** {@code --workers}: a count, or URLs separated by commas; null when not given. */
-    public static WorkerSettings parse(String text) {
+    /**
+     * {@code --workers}: a count, or URLs separated by commas; null when not given. {@code tokenFile}
+     * ({@code --worker-token-file}) holds the URL workers' token.
+     */
+    public static WorkerSettings parse(String text, Path tokenFile) {
+        if (tokenFile != null && (text == null || text.isBlank())) {
+            throw new BadInputException("{worker-token-file} is the token of --workers URL,...: give those too");
+        }
         if (text == null || text.isBlank()) return null;
         String t = text.trim();
         if (t.chars().allMatch(Character::isDigit)) {
@@ -40,7 +48,11 @@ public record WorkerSettings(int local, List<String> urls) {
                 throw new BadInputException("{workers} must be 1 to " + MAX_LOCAL + " local processes, or worker "
                         + "URLs separated by commas; got " + t);
             }
-            return new WorkerSettings(n, List.of());
+            if (tokenFile != null) {
+                throw new BadInputException(
+                        "{worker-token-file} is for running workers: local ones get a token " + "of their own");
+            }
+            return new WorkerSettings(n, List.of(), null);
         }
         List<String> urls = new ArrayList<>();
         for (String u : t.split(",")) {
@@ -57,7 +69,7 @@ public record WorkerSettings(int local, List<String> urls) {
             }
             urls.add(s);
         }
-        return new WorkerSettings(0, urls);
+        return new WorkerSettings(0, urls, tokenFile);
     }
 
     /**
@@ -69,10 +81,10 @@ public record WorkerSettings(int local, List<String> urls) {
             LocalWorkers started = LocalWorkers.start(local);
             return new Coordinator(started.urls(), started.token(), target, sharedPrefixTokens, salt).owning(started);
         }
-        String token = System.getenv(Worker.TOKEN_ENV);
+        String token = Worker.readToken(tokenFile);
         if (token == null || token.length() < 16) {
             throw new BadInputException("{workers} at URLs need the run token the workers were started with in $"
-                    + Worker.TOKEN_ENV + " (16 characters or more)");
+                    + Worker.TOKEN_ENV + " or {worker-token-file} (16 characters or more)");
         }
         return new Coordinator(urls, token, target, sharedPrefixTokens, salt);
     }

@@ -1,19 +1,25 @@
 package dev.headroom.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.ClientHealth;
+import dev.headroom.model.DegradedRunException;
 import dev.headroom.model.LoadModel;
+import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
+import dev.headroom.model.Measurer;
 import dev.headroom.model.Metric;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import dev.headroom.model.UserStart;
+import dev.headroom.model.WorkerRun;
 import dev.headroom.model.Workload;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.WorkloadSpec;
@@ -130,6 +136,47 @@ class RunnerTest {
         assertTrue(Files.size(tmp.resolve("search.csv")) > 0);
         for (SearchReport.Probe p : done.probes()) {
             assertTrue(Files.isRegularFile(tmp.resolve(p.dir()).resolve("summary.json")), p.dir());
+        }
+    }
+
+    /** The fake, as if a worker of two had died mid-run: its measurements carry a degraded worker. */
+    private static Measurer degraded() {
+        FakeServer server = new FakeServer(10, 8, 0);
+        return (request, sink) -> {
+            Measurement m = server.measure(request, sink);
+            var dead = new WorkerRun(1, "http://w1", 3, 0, 0.2, Double.NaN, ClientHealth.Observed.NONE, "died mid-run");
+            var alive = new WorkerRun(0, "http://w0", 40, 0, 0.2, 0.01, ClientHealth.Observed.NONE, null);
+            return new Measurement(
+                    request,
+                    List.of(),
+                    m.elapsedNanos(),
+                    false,
+                    m.seed(),
+                    new Measurement.Notes(
+                            "m", "fixed", "s/0", "kept", 0, ClientHealth.Observed.NONE, List.of(alive, dead)));
+        };
+    }
+
+    @Test
+    void aDegradedPointIsWrittenAndNamedButASearchNeverJudgesIt(@TempDir Path tmp) throws IOException {
+        MeasurementRequest point =
+                new MeasurementRequest(new LoadModel.Closed(2), WORK, RunLength.requests(20), 7, null);
+        try (Endpoint fake = Endpoint.of(degraded(), "fake://server")) {
+            ProbeReport r = points(fake, point, tmp).measure(tmp, point);
+            assertTrue(r.degraded());
+            assertTrue(
+                    r.warnings().contains("worker 1 (http://w1): died mid-run"),
+                    r.warnings().toString());
+            JsonNode w = new ObjectMapper()
+                    .readTree(tmp.resolve("summary.json").toFile())
+                    .path("workers");
+            assertTrue(w.path("degraded").asBoolean());
+            assertEquals("died mid-run", w.path("each").path(1).path("problem").asText());
+            assertEquals(0.21, w.path("clock_error_max_ms").asDouble(), 1e-9, "the worst clock: 0.2 + |0.01|");
+            var e = assertThrows(
+                    DegradedRunException.class,
+                    () -> points(fake, point, tmp.resolve("s")).run("01-probe", point));
+            assertTrue(e.getMessage().contains("died mid-run"), e.getMessage());
         }
     }
 
