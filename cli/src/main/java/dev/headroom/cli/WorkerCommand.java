@@ -37,7 +37,7 @@ public final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        String token = Worker.readToken(tokenFile);
+        String token = Worker.readToken(tokenFile, "--token-file");
         if (token == null || token.length() < 16) {
             throw new BadInputException("a worker needs the run token (16 characters or more) in $" + Worker.TOKEN_ENV
                     + " or {token-file}");

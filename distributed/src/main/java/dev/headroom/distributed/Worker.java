@@ -3,6 +3,7 @@ package dev.headroom.distributed;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.headroom.model.ClientHealth;
+import dev.headroom.model.IoReason;
 import dev.headroom.model.Measurement;
 import dev.headroom.probe.Probe;
 import dev.headroom.probe.TargetRefusedException;
@@ -76,9 +77,9 @@ public final class Worker implements AutoCloseable {
 
     /**
      * The run token: the first line of {@code file}, or {@value #TOKEN_ENV} when {@code file} is null; null when
-     * neither holds one.
+     * neither holds one. {@code option} names the file in an error ({@code --token-file}).
      */
-    public static String readToken(Path file) {
+    public static String readToken(Path file, String option) {
         if (file == null) return System.getenv(TOKEN_ENV);
         try {
             return Files.readAllLines(file).stream()
@@ -86,7 +87,7 @@ public final class Worker implements AutoCloseable {
                     .map(String::trim)
                     .orElse(null);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the run token file " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read " + option + " " + file + ": " + IoReason.of(e), e);
         }
     }
 

@@ -81,7 +81,7 @@ public record WorkerSettings(int local, List<String> urls, Path tokenFile) {
             LocalWorkers started = LocalWorkers.start(local);
             return new Coordinator(started.urls(), started.token(), target, sharedPrefixTokens, salt).owning(started);
         }
-        String token = Worker.readToken(tokenFile);
+        String token = Worker.readToken(tokenFile, "--worker-token-file");
         if (token == null || token.length() < 16) {
             throw new BadInputException("{workers} at URLs need the run token the workers were started with in $"
                     + Worker.TOKEN_ENV + " or {worker-token-file} (16 characters or more)");
