@@ -6,6 +6,7 @@ import dev.headroom.probe.TargetRefusedException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -14,7 +15,9 @@ import picocli.CommandLine;
  * The one mapping from failures to exit codes (documented in docs/cli.md):
  * 0 ok · 1 internal error (a bug) · 2 bad input or usage · 3 I/O error (cannot bind, read or write) · 5 the target
  * refused the run's first requests all the same way (its message is printed) · 6 the client ran out of memory ·
- * 7 a distributed run was degraded (a worker died, stalled or failed; what it measured is written) · 130 interrupted.
+ * 7 a distributed run was degraded (a worker died, stalled or failed; what it measured is written) · 8 a gate failed
+ * ({@code --fail-on-slo}, {@code --max-error-rate}, {@code --require}, {@code --budget}; every file written) · 130
+ * interrupted.
  */
 public final class ExitCodes {
     public static final int OK = 0;
@@ -24,6 +27,7 @@ public final class ExitCodes {
     public static final int TARGET_REFUSED = 5;
     public static final int OUT_OF_MEMORY = 6;
     public static final int DEGRADED = 7;
+    public static final int GATE_FAILED = 8;
     public static final int INTERRUPTED = 130;
 
     private ExitCodes() {}
@@ -36,6 +40,17 @@ public final class ExitCodes {
         }
         err.flush();
         return degraded ? DEGRADED : OK;
+    }
+
+    /**
+     * After every file is written: {@link #DEGRADED} when the run was (its figures are not the load asked for), else
+     * {@link #GATE_FAILED} with one line per failed gate, else {@link #OK}.
+     */
+    static int verdict(boolean degraded, List<String> failedGates, PrintWriter err) {
+        if (degraded) return degraded(true, err);
+        for (String f : failedGates) err.println("gate failed: " + f);
+        err.flush();
+        return failedGates.isEmpty() ? OK : GATE_FAILED;
     }
 
     static int forException(Throwable t) {

@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
             SearchCommand.class,
             PlanCommand.class,
             CompareCommand.class,
+            DiffCommand.class,
             ImportCommand.class,
             ReportCommand.class,
             RebuildCommand.class,

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.Gates;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.Verification;
 import dev.headroom.reports.PlanCsv;
@@ -50,9 +51,15 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--verify-seconds", paramLabel = "S", defaultValue = "300")
     double verifySeconds;
 
+    @Option(names = "--budget", paramLabel = "DOLLARS")
+    String budget;
+
     @Override
     public Integer call() {
         OutputFormat format = output.format();
+        Gates gates = budget == null
+                ? Gates.NONE
+                : new Gates(false, Double.NaN, Double.NaN, Double.NaN, Gates.dollars(budget, "--budget"));
         output.checkOut();
         PlanSetup.Inputs in = inputs.read(spec.commandLine().getErr());
         Plan plan = in.plan();
@@ -77,6 +84,6 @@ public final class PlanCommand implements Callable<Integer> {
                 });
         out.flush();
         output.finish(dir, spec.commandLine().getErr());
-        return ExitCodes.OK;
+        return ExitCodes.verdict(false, gates.plan(plan), spec.commandLine().getErr());
     }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.Gates;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
@@ -61,6 +62,9 @@ public final class ProbeCommand implements Callable<Integer> {
     @Mixin
     SimulatorOptions sim;
 
+    @Mixin
+    GateOptions gate;
+
     @Override
     public Integer call() {
         OutputFormat format = output.format();
@@ -69,6 +73,8 @@ public final class ProbeCommand implements Callable<Integer> {
         MeasurementRequest plan =
                 run.plan(load).probe(point.toLoad(load), point.sessions(), work, sessions.settings(), target.virtual());
         Slo.requireSessionsFor(slos, plan.sessions() != null);
+        Gates gates = gate.gates(Double.NaN, Double.NaN);
+        gates.requireSlo(slos);
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work); // everything checked before anything is written
         PrintWriter out = spec.commandLine().getOut();
@@ -94,7 +100,7 @@ public final class ProbeCommand implements Callable<Integer> {
                 for (String w : report.client().warnings()) err.println("warning: " + w);
             }
             output.finish(dir, err);
-            return ExitCodes.degraded(report.degraded(), err);
+            return ExitCodes.verdict(report.degraded(), gates.probe(report), err);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.Gates;
 import dev.headroom.model.SearchReport;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.WorkloadSpec;
@@ -65,6 +66,12 @@ public final class SearchCommand implements Callable<Integer> {
     @Mixin
     SimulatorOptions sim;
 
+    @Option(names = "--fail-on-slo")
+    boolean failOnSlo;
+
+    @Option(names = "--require", paramLabel = "X")
+    Double require;
+
     @Override
     public Integer call() {
         OutputFormat format = output.format();
@@ -72,6 +79,7 @@ public final class SearchCommand implements Callable<Integer> {
         SearchSettings settings = search.settings(seed);
         ArrivalProcess arrivals = settings.openLoop() ? load.arrivals() : null;
         SearchSpec plan = settings.spec(work, arrivals, sessionOptions.settings(), load.thinkTime());
+        Gates gates = new Gates(failOnSlo, Double.NaN, Double.NaN, require == null ? Double.NaN : require, Double.NaN);
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         target.validate(work);
         SearchReport previous = resume == null ? null : Searcher.resumable(resume);
@@ -104,8 +112,7 @@ public final class SearchCommand implements Callable<Integer> {
                 err.println("resumed: " + r.reused() + " finished probe(s) reused, "
                         + (done.probes().size() - r.reused()) + " measured now");
             output.finish(dir[0], err);
-            err.flush();
-            return ExitCodes.OK;
+            return ExitCodes.verdict(false, gates.search(done), err);
         }
     }
 }

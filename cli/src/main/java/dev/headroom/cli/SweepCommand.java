@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.Gates;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.Slo;
@@ -70,6 +71,12 @@ public final class SweepCommand implements Callable<Integer> {
     @Mixin
     SimulatorOptions sim;
 
+    @Mixin
+    GateOptions gate;
+
+    @Option(names = "--fail-on-slo-at", paramLabel = "LOAD")
+    Double failOnSloAt;
+
     @Override
     public Integer call() {
         OutputFormat format = output.format();
@@ -81,6 +88,9 @@ public final class SweepCommand implements Callable<Integer> {
         else points.rate.forEach(r -> loads.add(load.open(r)));
         ProbePlan plan = run.plan(load);
         loads.forEach(l -> plan.point(l, work.workload())); // validate every point before running any
+        Gates gates = gate.gates(failOnSloAt == null ? Double.NaN : failOnSloAt, Double.NaN);
+        gates.requireSlo(slos);
+        gates.requirePointIn(loads);
         EngineConfig engine = target.embedded() ? sim.toConfig(run.seed) : null;
         target.validate(work);
         PrintWriter out = spec.commandLine().getOut();
@@ -105,6 +115,7 @@ public final class SweepCommand implements Callable<Integer> {
         }
         out.flush();
         output.finish(dir, err);
-        return ExitCodes.degraded(done.reports().stream().anyMatch(ProbeReport::degraded), err);
+        return ExitCodes.verdict(
+                done.reports().stream().anyMatch(ProbeReport::degraded), gates.sweep(done.reports()), err);
     }
 }

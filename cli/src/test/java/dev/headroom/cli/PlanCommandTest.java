@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,6 +127,43 @@ class PlanCommandTest {
         assertEquals(
                 12 * 2 * 2 * 168 + 1,
                 Files.readAllLines(out.resolve("plan-hours.csv")).size());
+    }
+
+    @Test
+    void aPlanOverItsBudgetExitsEightWithItsFilesWritten(@TempDir Path tmp) throws IOException {
+        Path first = tmp.resolve("first");
+        assertEquals(
+                0,
+                CliTest.run(cmd("plan", "--no-report", "--out", first.toString()))
+                        .code());
+        // The budget is judged on the cheapest option's dearest month, summed over the classes.
+        Map<String, Double> byMonth = new java.util.TreeMap<>();
+        for (JsonNode m :
+                new ObjectMapper().readTree(first.resolve("plan.json").toFile()).get("months")) {
+            byMonth.merge(
+                    m.get("option").asText() + "#" + m.get("month").asInt(),
+                    m.at("/cost/point").asDouble(),
+                    Double::sum);
+        }
+        Map<String, Double> dearest = new java.util.TreeMap<>();
+        byMonth.forEach((k, v) -> dearest.merge(k.substring(0, k.indexOf('#')), v, Math::max));
+        double need =
+                dearest.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        Path under = tmp.resolve("under");
+        var ok = CliTest.run(
+                cmd("plan", "--no-report", "--out", under.toString(), "--budget", "$" + (long) Math.ceil(need * 1.01)));
+        assertEquals(0, ok.code(), ok.err());
+        Path over = tmp.resolve("over");
+        var fail = CliTest.run(
+                cmd("plan", "--no-report", "--out", over.toString(), "--budget", "" + (long) (need * 0.99)));
+        assertEquals(ExitCodes.GATE_FAILED, fail.code(), fail.err());
+        assertTrue(fail.err().contains("gate failed: the cheapest option, "), fail.err());
+        assertTrue(Files.isRegularFile(over.resolve("plan.json")) && Files.isRegularFile(over.resolve("plan.csv")));
+        var bad = CliTest.run(
+                cmd("plan", "--no-report", "--out", tmp.resolve("bad").toString(), "--budget", "-5"));
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("--budget '-5'"), bad.err());
+        assertFalse(Files.exists(tmp.resolve("bad")));
     }
 
     @Test

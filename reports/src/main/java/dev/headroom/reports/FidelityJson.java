@@ -39,11 +39,7 @@ public final class FidelityJson {
      */
     public static String write(
             String toolVersion, String sources, boolean fitted, String heldOutBy, int excluded, FitReport r) {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schema", SCHEMA);
-        ObjectNode tool = root.putObject("tool");
-        tool.put("name", "headroom");
-        tool.put("version", toolVersion);
+        ObjectNode root = JsonHeader.root(SCHEMA, toolVersion);
         root.put("sources", sources);
         root.put("parameters_fitted", fitted);
         root.put("observations", observations(r.fitted()));

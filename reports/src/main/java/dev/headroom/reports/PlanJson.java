@@ -408,11 +408,7 @@ public final class PlanJson {
     }
 
     static ObjectNode tree(Plan plan, String toolVersion, String createdAt) {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schema", SCHEMA);
-        ObjectNode tool = root.putObject("tool");
-        tool.put("name", "headroom");
-        tool.put("version", toolVersion);
+        ObjectNode root = JsonHeader.root(SCHEMA, toolVersion);
         root.put("created_at", createdAt);
         ObjectNode p = root.putObject("policy");
         JsonNumbers.put(p, "utilization_target", plan.policy().utilizationTarget(), 4);

@@ -27,6 +27,7 @@ public final class ResultFiles {
 
     /** The result kinds, by their {@code schema} and file name, in the order a run directory is recognised. */
     public enum Kind {
+        DIFF(DiffJson.SCHEMA, "diff.json"),
         FIDELITY(FidelityJson.SCHEMA, "fidelity.json"),
         COMPARE(PlanJson.COMPARE_SCHEMA, "compare.json"),
         PLAN(PlanJson.SCHEMA, "plan.json"),

@@ -150,11 +150,7 @@ public final class SearchJson {
     }
 
     public static String write(SearchReport s) {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schema", SCHEMA);
-        ObjectNode tool = root.putObject("tool");
-        tool.put("name", "headroom");
-        tool.put("version", s.run().toolVersion());
+        ObjectNode root = JsonHeader.root(SCHEMA, s.run().toolVersion());
         root.put("started_at", s.run().startedAt());
         root.put("objective", s.objective());
         ArrayNode slo = root.putArray("slo");

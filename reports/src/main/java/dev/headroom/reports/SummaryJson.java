@@ -214,11 +214,7 @@ public final class SummaryJson {
     public static ObjectNode tree(ProbeReport report) {
         RunInfo run = report.run();
         Summary s = report.summary();
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schema", SCHEMA);
-        ObjectNode tool = root.putObject("tool");
-        tool.put("name", "headroom");
-        tool.put("version", run.toolVersion());
+        ObjectNode root = JsonHeader.root(SCHEMA, run.toolVersion());
         root.put("started_at", run.startedAt());
         ObjectNode target = root.putObject("target");
         target.put("url", run.url());

@@ -21,11 +21,8 @@ public final class SweepJson {
 
     /** @param dirs each point's run directory, relative to the sweep directory */
     public static String write(List<ProbeReport> points, List<String> dirs) {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schema", SCHEMA);
-        ObjectNode tool = root.putObject("tool");
-        tool.put("name", "headroom");
-        tool.put("version", points.isEmpty() ? "" : points.getFirst().run().toolVersion());
+        ObjectNode root = JsonHeader.root(
+                SCHEMA, points.isEmpty() ? "" : points.getFirst().run().toolVersion());
         if (!points.isEmpty()) {
             ObjectNode first = SummaryJson.tree(points.getFirst());
             root.put("started_at", points.getFirst().run().startedAt());

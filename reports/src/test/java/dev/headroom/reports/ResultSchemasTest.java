@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
+import dev.headroom.model.RunDiff;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
@@ -21,14 +22,77 @@ import dev.headroom.model.plan.Range;
 import dev.headroom.model.plan.Traffic;
 import dev.headroom.model.plan.WorkloadClass;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** sweep.json, search.json, plan.json and compare.json sealed by golden files, as summary.json is. */
+/** sweep.json, search.json, plan.json, compare.json and diff.json sealed by golden files, as summary.json is. */
 class ResultSchemasTest {
+
+    private static RunDiff diff() {
+        return new RunDiff(
+                "probe",
+                "runs/a",
+                "runs/b",
+                List.of("workload: isl fixed:512 vs isl fixed:256"),
+                2000,
+                42,
+                List.of(
+                        new RunDiff.Row(
+                                "concurrency=16",
+                                "tpot_ms",
+                                "p50",
+                                "ms",
+                                RunDiff.Better.LOWER,
+                                9.19,
+                                11.1,
+                                true,
+                                0.205,
+                                0.204,
+                                0.207,
+                                RunDiff.Verdict.WORSE),
+                        new RunDiff.Row(
+                                "concurrency=16",
+                                "error_rate",
+                                "value",
+                                "fraction",
+                                RunDiff.Better.LOWER,
+                                0,
+                                0,
+                                false,
+                                0,
+                                0,
+                                0,
+                                RunDiff.Verdict.SAME),
+                        new RunDiff.Row(
+                                "concurrency=16",
+                                "ttft_ms",
+                                "p99",
+                                "ms",
+                                RunDiff.Better.LOWER,
+                                71,
+                                70,
+                                true,
+                                -0.014,
+                                Double.NaN,
+                                Double.NaN,
+                                RunDiff.Verdict.SAME)));
+    }
+
+    @Test
+    void diffJsonIsSealedAndReadsBackAsWritten(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+        String json = DiffJson.write(diff(), "test", "2026-12-04T10:00:00Z");
+        GoldenFiles.assertMatches("diff.json", json);
+        Path file = Files.writeString(tmp.resolve("diff.json"), json);
+        assertEquals(diff(), DiffJson.read(file));
+        assertEquals(
+                "point,metric,stat,unit,a,b,change_kind,change,change_low,change_high,verdict",
+                DiffJson.csv(diff()).lines().findFirst().orElseThrow());
+    }
 
     @Test
     void sweepJsonIsSealed() throws IOException {

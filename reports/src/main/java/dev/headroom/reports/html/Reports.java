@@ -22,6 +22,7 @@ public final class Reports {
             case PLAN -> PlanReportPage.build(PlanJson.read(run.file()), false);
             case COMPARE -> PlanReportPage.build(PlanJson.read(run.file()), true);
             case FIDELITY -> FidelityReportPage.build(run.file());
+            case DIFF -> DiffReportPage.build(run.file());
         };
         return new Built(page.html(), page.allCharts());
     }
