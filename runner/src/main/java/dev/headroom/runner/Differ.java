@@ -18,7 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
@@ -144,7 +147,7 @@ public final class Differ {
     }
 
     private static String name(ResultFiles.Kind k) {
-        return k.name().toLowerCase(java.util.Locale.ROOT);
+        return k.name().toLowerCase(Locale.ROOT);
     }
 
     /** A row whose interval is still to be taken from its resampled changes (null: it has its own). */
@@ -156,7 +159,7 @@ public final class Differ {
      * comparisons beyond noise 19 times in 20.
      */
     private static List<Row> simultaneous(List<Pending> pending) {
-        java.util.Map<String, Long> perPoint = new java.util.HashMap<>();
+        Map<String, Long> perPoint = new HashMap<>();
         for (Pending p : pending)
             if (p.changes() != null) perPoint.merge(p.row().point(), 1L, Long::sum);
         List<Row> out = new ArrayList<>();
