@@ -19,6 +19,8 @@ import picocli.CommandLine.Spec;
             PlanCommand.class,
             CompareCommand.class,
             DiffCommand.class,
+            ParetoCommand.class,
+            ConfigureCommand.class,
             ImportCommand.class,
             ReportCommand.class,
             RebuildCommand.class,

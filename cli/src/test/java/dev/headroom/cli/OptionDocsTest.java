@@ -18,9 +18,9 @@ class OptionDocsTest {
     private static final Path DOCS = Path.of("..", "docs");
     /** Commands whose reference lives on a page named otherwise. */
     private static final Map<String, String> PAGE =
-            Map.of("plan", "planning", "compare", "planning", "sim", "simulator");
+            Map.of("plan", "planning", "compare", "planning", "sim", "simulator", "pareto", "configure");
     /** Commands whose page sends the reader to probe's for the target, load, workload and simulator options. */
-    private static final List<String> PROBE_OPTIONS = List.of("sweep", "search", "calibrate");
+    private static final List<String> PROBE_OPTIONS = List.of("sweep", "search", "calibrate", "configure");
 
     @Test
     void everyOptionIsDocumented() throws IOException {

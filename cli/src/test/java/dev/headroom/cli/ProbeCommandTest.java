@@ -516,4 +516,28 @@ class ProbeCommandTest {
         assertEquals(3, s.at("/counts/failed").asInt());
         assertEquals(3, s.at("/errors/connect").asInt());
     }
+
+    @Test
+    void aHeaderWithoutItsColonIsRefusedWithoutEchoingItsValue(@TempDir Path tmp) {
+        for (String target : new String[] {"--virtual", "--url=http://127.0.0.1:9"}) {
+            var r = CliTest.run(
+                    "probe",
+                    target,
+                    "--model",
+                    "m",
+                    "--header",
+                    "X-Trace:1",
+                    "--header",
+                    "Authorization Bearer sk-very-secret",
+                    "--requests",
+                    "1",
+                    "--out",
+                    tmp.resolve("o").toString());
+            assertEquals(2, r.code(), target + ": " + r.err());
+            assertTrue(r.err().contains("bad --header #2 (starting 'Authorization')"), r.err());
+            assertFalse((r.out() + r.err()).contains("sk-very-secret"), r.err());
+            assertFalse((r.out() + r.err()).contains("Bearer"), r.err());
+            assertFalse(Files.exists(tmp.resolve("o")), "nothing written");
+        }
+    }
 }

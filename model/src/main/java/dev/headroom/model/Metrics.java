@@ -26,9 +26,12 @@ public final class Metrics {
         return openLoop ? r.intendedNanos() : r.sentNanos();
     }
 
-    /** The metrics of {@code records}, as a {@link MetricsRecorder} fed them one by one computes them. */
+    /**
+     * The metrics of {@code records}, as a {@link MetricsRecorder} fed them one by one computes them (without its
+     * time series, which a summary does not hold).
+     */
     public static Summary summarize(List<RequestRecord> records, boolean openLoop, List<Slo> slos) {
-        MetricsRecorder m = new MetricsRecorder(openLoop, slos);
+        MetricsRecorder m = new MetricsRecorder(openLoop, slos, false);
         records.forEach(m);
         return m.summary();
     }

@@ -18,6 +18,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class MetricsRecorder implements Consumer<RequestRecord> {
     private final boolean openLoop;
+    private final boolean series;
     private final List<Slo> slos;
     private final List<Slo> withoutItl;
     private final Map<Metric, Histogram> h = new EnumMap<>(Metric.class);
@@ -37,6 +38,12 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
     private final TreeMap<Long, Histogram> itlSeries = new TreeMap<>();
 
     public MetricsRecorder(boolean openLoop, List<Slo> slos) {
+        this(openLoop, slos, true);
+    }
+
+    /** Without {@code series}, no time series is kept ({@link #intervals} is empty): a summary alone costs less. */
+    MetricsRecorder(boolean openLoop, List<Slo> slos, boolean series) {
+        this.series = series;
         this.openLoop = openLoop;
         this.slos = List.copyOf(slos);
         this.withoutItl =
@@ -82,7 +89,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
         windowEnd = Math.max(windowEnd, Metrics.micros(r.endNanos()));
         record(Metric.SEND_LAG_MS, Metrics.micros(r.sentNanos()) - Metrics.micros(r.intendedNanos()));
         if (!r.succeeded()) return;
-        current = interval(Math.floorDiv(Metrics.micros(r.endNanos()), INTERVAL_MICROS));
+        current = series ? interval(Math.floorDiv(Metrics.micros(r.endNanos()), INTERVAL_MICROS)) : null;
         outputTokens += r.completionTokens();
         totalTokens += r.completionTokens() + r.promptTokens();
         if (r.requestedOutputTokens() > 0 && r.completionTokens() < r.requestedOutputTokens()) oslShort++;
@@ -125,7 +132,7 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
     /** Records into the run's histogram and into the interval the request ended in. */
     private void series(Metric key, long value) {
         record(key, value);
-        current.get(key).recordValue(Math.max(0, value));
+        if (current != null) current.get(key).recordValue(Math.max(0, value));
     }
 
     /**

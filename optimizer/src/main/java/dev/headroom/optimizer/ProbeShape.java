@@ -242,6 +242,7 @@ public final class ProbeShape {
             }
 
             private boolean verdict(List<RequestRecord> finished) {
+                if (finished.size() < nextLook[0]) return false; // the prefix is no longer: not yet time to look
                 List<RequestRecord> records = completedPrefix(finished);
                 if (records.size() < nextLook[0]) return false;
                 boolean allPass = true;

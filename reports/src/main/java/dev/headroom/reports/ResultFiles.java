@@ -28,6 +28,8 @@ public final class ResultFiles {
     /** The result kinds, by their {@code schema} and file name, in the order a run directory is recognised. */
     public enum Kind {
         DIFF(DiffJson.SCHEMA, "diff.json"),
+        CONFIGURE(ConfigureJson.SCHEMA, "configure.json"),
+        PARETO(ParetoJson.SCHEMA, "pareto.json"),
         FIDELITY(FidelityJson.SCHEMA, "fidelity.json"),
         COMPARE(PlanJson.COMPARE_SCHEMA, "compare.json"),
         PLAN(PlanJson.SCHEMA, "plan.json"),

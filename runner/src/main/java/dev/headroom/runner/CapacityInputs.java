@@ -72,7 +72,7 @@ public final class CapacityInputs {
                         source,
                         where);
             case PROBE -> Capacities.fromProbe(cls, option, ResultFiles.point(ResultFiles.probe(file)), source, where);
-            case PLAN, COMPARE, FIDELITY, DIFF -> throw new IllegalStateException("not accepted: " + result.kind());
+            default -> throw new IllegalStateException("not accepted: " + result.kind());
         };
     }
 }

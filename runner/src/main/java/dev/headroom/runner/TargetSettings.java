@@ -108,6 +108,7 @@ public record TargetSettings(
      * virtual clock draws synthetic prompts of the workload's lengths, and cannot replay a dataset or a trace).
      */
     public void validate(WorkloadSpec work) {
+        headers(headers);
         if (virtual) {
             if (!embedded()) throw new BadInputException("--virtual simulates; it cannot take --url");
             if (work.dataset() != null || work.trace() != null || work.sharedPrefixTokens() > 0) {
@@ -119,14 +120,28 @@ public record TargetSettings(
         if (!embedded()) toTarget(parsedUrl());
     }
 
-    private Target toTarget(URI baseUrl) {
+    /**
+     * {@code NAME:VALUE} headers by name. A malformed one is named by its position and its first word, never its value:
+     * a header is where secrets go ({@code Authorization Bearer sk-...} without its colon holds one).
+     */
+    static Map<String, String> headers(List<String> given) {
         Map<String, String> h = new LinkedHashMap<>();
-        for (String kv : headers) {
+        for (int i = 0; i < given.size(); i++) {
+            String kv = given.get(i);
             int colon = kv.indexOf(':');
-            if (colon <= 0)
-                throw new BadInputException("bad --header '" + kv.replaceAll(":.*", ":***") + "': expected NAME:VALUE");
+            if (colon <= 0 || kv.substring(0, colon).isBlank()) {
+                String word = kv.strip().split("[\\s:]", 2)[0];
+                String name = word.matches("[A-Za-z0-9-]{1,64}") ? " (starting '" + word + "')" : "";
+                throw new BadInputException("bad --header #" + (i + 1) + name + ": expected NAME:VALUE, a header "
+                        + "name, a colon, then its value (the value is not shown)");
+            }
             h.put(kv.substring(0, colon).trim(), kv.substring(colon + 1).trim());
         }
+        return h;
+    }
+
+    private Target toTarget(URI baseUrl) {
+        Map<String, String> h = headers(headers);
         return new Target(
                 baseUrl,
                 Api.parse(api),

@@ -7,9 +7,11 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.model.plan.CapacityModel;
 import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.model.plan.EngineKnobs;
 import dev.headroom.sim.engine.Disaggregation;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.fidelity.Calibration;
+import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,12 +52,71 @@ public final class SimulatedReplicas {
                     + engines + " engines; give a multiple of " + engines);
         }
         var hw = Profiles.hardware(option.hardware());
-        return EngineConfig.defaults(hw, Profiles.model(option.model() == null ? "llama-3.1-8b" : option.model()))
-                .toBuilder()
-                .tensorParallel(option.gpusPerReplica() / engines)
-                .disaggregation(pd)
-                .seed(seed)
-                .build();
+        var b =
+                EngineConfig.defaults(hw, Profiles.model(option.model() == null ? "llama-3.1-8b" : option.model()))
+                        .toBuilder()
+                        .tensorParallel(option.gpusPerReplica() / engines)
+                        .disaggregation(pd)
+                        .seed(seed);
+        return knobs(b, option).build();
+    }
+
+    /** The option's engine settings ({@code max_num_seqs}, formats...) on an engine being built. */
+    private static EngineConfig.Builder knobs(EngineConfig.Builder b, CatalogOption option) {
+        EngineKnobs k = option.engine();
+        String where = "option " + option.name() + ": ";
+        if (k.maxNumSeqs() > 0) b.maxNumSeqs(k.maxNumSeqs());
+        if (k.maxNumBatchedTokens() > 0) b.maxNumBatchedTokens(k.maxNumBatchedTokens());
+        if (k.kvCacheDtype() != null)
+            b.kvCache(Precision.parseKvCache(k.kvCacheDtype(), null, where + "kv_cache_dtype"));
+        if (k.weightDtype() != null) b.weights(Precision.parseWeights(k.weightDtype(), null, where + "weight_dtype"));
+        return b;
+    }
+
+    /**
+     * The engine {@code headroom configure} tries for a configuration: the option's stock engine, or where
+     * {@code twin} is a calibration of the option's hardware, that twin with the option's TP and engine settings (its
+     * fitted step terms).
+     */
+    public static EngineConfig configuredEngine(CatalogOption option, Path twin, long seed) {
+        if (twin == null) return stock(option, "{catalog}", seed);
+        var b = Calibration.read(twin).toBuilder()
+                .tensorParallel(option.gpusPerReplica())
+                .noise(
+                        EngineConfig.DEFAULT_NOISE,
+                        EngineConfig.DEFAULT_STALL_PROBABILITY,
+                        EngineConfig.DEFAULT_STALL_MS)
+                .seed(seed);
+        return knobs(b, option).build();
+    }
+
+    /**
+     * {@link #configuredEngine} as a capacity model: the stock profile's error, or the twin's cross-validated one (the
+     * source says when the twin was calibrated at another TP).
+     */
+    public static CapacityModel configured(CatalogOption option, Path twin, long seed) {
+        EngineConfig e = configuredEngine(option, twin, seed);
+        if (twin == null) return stockModel(option.name(), e);
+        Map<ObservedMetric.Kind, Double> error = Calibration.crossValidatedError(twin);
+        if (!error.containsKey(ObservedMetric.Kind.THROUGHPUT)) {
+            throw new BadInputException("{profile} " + twin + ": the calibration states no cross-validated error to "
+                    + "widen a capacity by; run headroom calibrate with --folds 2 or more");
+        }
+        int calibrated = Calibration.read(twin).tensorParallel();
+        String tp = calibrated == e.tensorParallel() ? "" : " (calibrated at TP " + calibrated + ")";
+        return new CapacityModel(option.name(), twin + tp, new VirtualEngine(e), error);
+    }
+
+    private static CapacityModel stockModel(String option, EngineConfig e) {
+        return new CapacityModel(
+                option,
+                "stock " + e.hardware().name() + " x" + e.tensorParallel() + " "
+                        + e.model().name()
+                        + (e.disaggregation() == null
+                                ? ""
+                                : ", prefill:decode " + e.disaggregation().text()),
+                new VirtualEngine(e),
+                stockError(e.hardware().name()));
     }
 
     /**
@@ -63,18 +124,7 @@ public final class SimulatedReplicas {
      * (whose TP must be the option's GPUs per replica).
      */
     public static CapacityModel model(CatalogOption option, String spec, long seed) {
-        if (spec.equals("stock")) {
-            EngineConfig e = stock(option, "{capacity-model}", seed);
-            return new CapacityModel(
-                    option.name(),
-                    "stock " + e.hardware().name() + " x" + e.tensorParallel() + " "
-                            + e.model().name()
-                            + (e.disaggregation() == null
-                                    ? ""
-                                    : ", prefill:decode " + e.disaggregation().text()),
-                    new VirtualEngine(e),
-                    stockError(e.hardware().name()));
-        }
+        if (spec.equals("stock")) return stockModel(option.name(), stock(option, "{capacity-model}", seed));
         Path file = Path.of(spec);
         EngineConfig e = twin(option, file, seed);
         Map<ObservedMetric.Kind, Double> error = Calibration.crossValidatedError(file);

@@ -19,6 +19,7 @@ import dev.headroom.sim.engine.FrontEnd;
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -142,6 +143,9 @@ public final class VirtualEngine implements Measurer {
 
         private long measuredIssued;
         private int measuredDone;
+        /** The measured requests finished so far, in the order they finished, for the stop rule to judge. */
+        private final List<RequestRecord> finishedMeasured = new ArrayList<>();
+
         private ArrivalSchedule gaps;
         private long issued;
         private long now;
@@ -452,21 +456,14 @@ public final class VirtualEngine implements Measurer {
             // Over when its last token is out of the front end.
             if (p.frontEnd != null && p.tokens.length > 0) nanos = Math.max(nanos, p.tokens[p.tokens.length - 1]);
             p.onFinish(seq, nanos);
+            if (!isWarmup(p) && request.stopEarly() != null) finishedMeasured.add(p.toRecord());
             if (!isWarmup(p)
                     && request.stopEarly() != null
                     && ++measuredDone % MeasurementRequest.StopRule.CHECK_EVERY == 0
-                    && request.stopEarly().enough(measuredSoFar())) {
+                    && request.stopEarly().enough(Collections.unmodifiableList(finishedMeasured))) {
                 measuredTarget = measuredIssued; // conclusive: send nothing more, let those in flight finish
             }
             onDone(p, nanos);
-        }
-
-        private List<RequestRecord> measuredSoFar() {
-            List<RequestRecord> out = new ArrayList<>();
-            for (VirtualRequest p : byIndex) {
-                if (p != null && !isWarmup(p) && p.end >= 0) out.add(p.toRecord());
-            }
-            return out;
         }
 
         /**

@@ -10,6 +10,8 @@ import java.util.Map;
  * @param model    the simulator's model profile served on it, or null (then Llama-3.1-8B)
  * @param prefillDecode a replica as prefill and decode engines apart, {@code P:D}, its GPUs split evenly over the
  *                      P + D engines; null for one engine on all of them
+ * @param engine   the engine settings the option fixes (batch cap, token budget, number formats) for the simulator
+ *                 that models it; {@link EngineKnobs#DEFAULTS} when it fixes none
  */
 public record CatalogOption(
         String name,
@@ -17,8 +19,10 @@ public record CatalogOption(
         Map<PricingTier, Double> pricePerGpuHour,
         String hardware,
         String model,
-        String prefillDecode) {
+        String prefillDecode,
+        EngineKnobs engine) {
     public CatalogOption {
+        if (engine == null) engine = EngineKnobs.DEFAULTS;
         if (gpusPerReplica < 1)
             throw new BadInputException("option " + name + ": gpus_per_replica must be >= 1, got " + gpusPerReplica);
         pricePerGpuHour.forEach((tier, price) -> {
@@ -27,6 +31,17 @@ public record CatalogOption(
                         "option " + name + ": price " + tier.wireName() + " must be >= 0, got " + price);
         });
         pricePerGpuHour = Map.copyOf(pricePerGpuHour);
+    }
+
+    /** An option with the engine's default settings. */
+    public CatalogOption(
+            String name,
+            int gpusPerReplica,
+            Map<PricingTier, Double> pricePerGpuHour,
+            String hardware,
+            String model,
+            String prefillDecode) {
+        this(name, gpusPerReplica, pricePerGpuHour, hardware, model, prefillDecode, EngineKnobs.DEFAULTS);
     }
 
     /** An option whose replica is one engine. */

@@ -82,7 +82,6 @@ public final class ModelledCapacities {
         return out;
     }
 
-    /** The class's capacity on the model: its max-rate search, the interval widened by the model's error. */
     /** Why the lowest load failed, when every request of it did (a prompt over the model's context, say). */
     private static String failures(TreeMap<Double, Measurement> byLoad) {
         if (byLoad.isEmpty()) return "";
@@ -92,25 +91,20 @@ public final class ModelledCapacities {
         return f == null ? "" : "; every request failed at " + byLoad.firstKey() + " requests/s: " + f.message();
     }
 
+    /**
+     * A max-rate search on a model, with every probe it ran by load.
+     *
+     * @param slos the SLOs it searched under
+     */
+    public record Search(SearchReport report, TreeMap<Double, Measurement> byLoad, List<Slo> slos) {}
+
+    /** The class's capacity on the model: its max-rate search, the interval widened by the model's error. */
     public static Capacity of(WorkloadClass wc, CapacityModel model, long seed) {
         List<Slo> slos = PlanVerification.slos(wc, "{capacity-model}");
         SessionShape shape = wc.session();
         Workload w = shape == null
                 ? Workload.fixed((int) Math.round(wc.isl()), (int) Math.round(wc.osl()))
                 : Workload.fixed((int) Math.round(shape.turnIsl()), (int) Math.round(shape.turnOsl()));
-        SearchSpec independent = new SearchSpec(
-                SearchSpec.Objective.MAX_RATE,
-                slos,
-                MIN_RPS,
-                MAX_RPS,
-                TOLERANCE,
-                MAX_PROBES,
-                w,
-                RunLength.requests(PROBE_REQUESTS),
-                new ArrivalProcess.Poisson(),
-                seed,
-                true,
-                Goodput.Unit.REQUESTS);
         // A class in sessions: the search counts new sessions per second, each session the class's shape.
         SessionSpec sessions = shape == null
                 ? null
@@ -120,18 +114,58 @@ public final class ModelledCapacities {
                         new LengthDistribution.Fixed((int) Math.round(shape.turnOsl())),
                         shape.thinkSeconds() > 0 ? new ThinkTime.Fixed(shape.thinkSeconds()) : ThinkTime.NONE,
                         (int) Math.round(shape.systemPromptTokens()));
+        Search found = search(w, sessions, slos, model, wc.name(), seed);
+        String where = "--capacity-model " + wc.name() + "@" + model.option() + " (" + model.source() + ")";
+        return capacity(found, model, wc.name(), sessions, where, wc.slo());
+    }
+
+    /**
+     * The max-rate search {@code headroom search --virtual} runs, on {@code model}, for {@code w} (in new sessions per
+     * second when {@code sessions} is given) under {@code slos}.
+     */
+    public static Search search(
+            Workload w, SessionSpec sessions, List<Slo> slos, CapacityModel model, String className, long seed) {
+        return search(w, sessions, slos, model, className, seed, TOLERANCE, MAX_PROBES);
+    }
+
+    /**
+     * {@link #search} to a stated precision: it stops when its interval is within {@code tolerance} or after
+     * {@code maxProbes}.
+     */
+    public static Search search(
+            Workload w,
+            SessionSpec sessions,
+            List<Slo> slos,
+            CapacityModel model,
+            String className,
+            long seed,
+            double tolerance,
+            int maxProbes) {
+        SearchSpec independent = new SearchSpec(
+                SearchSpec.Objective.MAX_RATE,
+                slos,
+                MIN_RPS,
+                MAX_RPS,
+                tolerance,
+                maxProbes,
+                w,
+                RunLength.requests(PROBE_REQUESTS),
+                new ArrivalProcess.Poisson(),
+                seed,
+                true,
+                Goodput.Unit.REQUESTS);
         SearchSpec spec = sessions == null ? independent : independent.withSessions(sessions);
         RunInfo info = new RunInfo(
                 "plan",
                 "1970-01-01T00:00:00Z",
                 "virtual://" + model.source(),
-                wc.name(),
+                className,
                 "chat",
                 model.source(),
                 new LoadModel.Open(MIN_RPS, spec.arrivals()),
                 0,
                 0,
-                wc.name(),
+                className,
                 "simulator tokenizer",
                 seed);
         TreeMap<Double, Measurement> byLoad = new TreeMap<>();
@@ -141,14 +175,25 @@ public final class ModelledCapacities {
                     return m;
                 })
                 .run((sofar, progress) -> {});
-        String where = "--capacity-model " + wc.name() + "@" + model.option() + " (" + model.source() + ")";
+        return new Search(r, byLoad, slos);
+    }
+
+    /**
+     * The capacity a search found, its interval widened by the model's error; bad input starting with {@code where}
+     * when no load meets the SLO or the highest still does.
+     */
+    public static Capacity capacity(
+            Search found, CapacityModel model, String className, SessionSpec sessions, String where, String slo) {
+        SearchReport r = found.report();
+        TreeMap<Double, Measurement> byLoad = found.byLoad();
+        List<Slo> slos = found.slos();
         if (Double.isNaN(r.value())) {
-            throw new BadInputException(where + ": the model meets " + wc.slo() + " at no load from " + MIN_RPS
+            throw new BadInputException(where + ": the model meets " + slo + " at no load from " + MIN_RPS
                     + " requests/s (stop: " + r.stopReason().wireName() + "); this class cannot be served by it"
                     + failures(byLoad));
         }
         if (Double.isNaN(r.ciHigh())) {
-            throw new BadInputException(where + ": the model still meets " + wc.slo() + " at " + MAX_RPS
+            throw new BadInputException(where + ": the model still meets " + slo + " at " + MAX_RPS
                     + " requests/s per replica; no capacity to plan with");
         }
         double e = model.widening(slos);
@@ -171,7 +216,7 @@ public final class ModelledCapacities {
         double lo = Math.min(r.ciLow(), r.value()), hi = Math.max(r.ciHigh(), r.value());
         return new Capacity(
                 model.option(),
-                wc.name(),
+                className,
                 r.value(),
                 lo * (1 - Math.min(e, 0.99)),
                 hi * (1 + e),

@@ -23,6 +23,8 @@ public final class Reports {
             case COMPARE -> PlanReportPage.build(PlanJson.read(run.file()), true);
             case FIDELITY -> FidelityReportPage.build(run.file());
             case DIFF -> DiffReportPage.build(run.file());
+            case CONFIGURE -> ParetoReportPage.configure(run.file());
+            case PARETO -> ParetoReportPage.pareto(run.file());
         };
         return new Built(page.html(), page.allCharts());
     }

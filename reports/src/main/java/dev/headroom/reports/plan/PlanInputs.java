@@ -3,6 +3,7 @@ package dev.headroom.reports.plan;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
+import dev.headroom.model.plan.EngineKnobs;
 import dev.headroom.model.plan.Forecast;
 import dev.headroom.model.plan.LoadUnit;
 import dev.headroom.model.plan.Policy;
@@ -214,7 +215,12 @@ public final class PlanInputs {
                         prices,
                         o.has("hardware") ? o.text("hardware") : null,
                         o.has("model") ? o.text("model") : null,
-                        o.has("prefill_decode") ? o.text("prefill_decode") : null));
+                        o.has("prefill_decode") ? o.text("prefill_decode") : null,
+                        new EngineKnobs(
+                                o.integer("max_num_seqs", 0),
+                                o.integer("max_num_batched_tokens", 0),
+                                o.has("kv_cache_dtype") ? o.text("kv_cache_dtype") : null,
+                                o.has("weight_dtype") ? o.text("weight_dtype") : null)));
             } catch (BadInputException e) {
                 throw o.wrap(e);
             }
