@@ -1,5 +1,6 @@
 package dev.headroom.cli;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.Slo;
 import dev.headroom.runner.ProbePlan;
 import dev.headroom.runner.RunSettings;
@@ -12,8 +13,8 @@ public final class RunOptions {
     @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class)
     Duration duration;
 
-    @Option(names = "--requests", paramLabel = "N", defaultValue = "0")
-    int requests;
+    @Option(names = "--requests", paramLabel = "N")
+    Integer requests;
 
     @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class)
     Duration warmup;
@@ -39,7 +40,11 @@ public final class RunOptions {
 
     /** The options as the runner's value. */
     RunSettings settings() {
-        return new RunSettings(duration, requests, warmup, warmupRequests, ramp, grace, seed);
+        if (requests != null && requests < 1) {
+            throw new BadInputException(
+                    "--requests must be >= 1, got " + requests + " (leave it out to stop at " + "--duration)");
+        }
+        return new RunSettings(duration, requests == null ? 0 : requests, warmup, warmupRequests, ramp, grace, seed);
     }
 
     /** How {@code load}'s options shape this run's load points. */

@@ -11,7 +11,8 @@ public final class SearchOptions {
     @Option(
             names = "--objective",
             paramLabel = "max-concurrency|max-rate|max-goodput",
-            defaultValue = "max-concurrency")
+            defaultValue = "max-concurrency",
+            converter = ObjectiveConverter.class)
     String objective;
 
     @Option(names = "--slo", paramLabel = "SLO", required = true, descriptionKey = "search-options.slo")

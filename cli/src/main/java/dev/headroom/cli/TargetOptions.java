@@ -57,17 +57,21 @@ public final class TargetOptions {
             names = "--connect-timeout",
             paramLabel = "DURATION",
             defaultValue = "10s",
-            converter = DurationConverter.class)
+            converter = PositiveDurationConverter.class)
     Duration connectTimeout;
 
     @Option(
             names = "--first-token-timeout",
             paramLabel = "DURATION",
             defaultValue = "60s",
-            converter = DurationConverter.class)
+            converter = PositiveDurationConverter.class)
     Duration firstTokenTimeout;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "300s", converter = DurationConverter.class)
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "300s",
+            converter = PositiveDurationConverter.class)
     Duration totalTimeout;
 
     @Option(names = "--workers", paramLabel = "N|URL,URL...")

@@ -540,4 +540,31 @@ class ProbeCommandTest {
             assertFalse(Files.exists(tmp.resolve("o")), "nothing written");
         }
     }
+
+    @Test
+    void aProbeWithoutAnSloSaysSoRatherThanPrintingFullAttainment(@TempDir Path tmp) {
+        var none = CliTest.run(
+                "probe",
+                "--virtual",
+                "--requests",
+                "20",
+                "--no-report",
+                "--out",
+                tmp.resolve("a").toString());
+        assertEquals(0, none.code(), none.err());
+        assertTrue(none.out().contains("· no SLO given ·"), none.out());
+        assertFalse(none.out().contains("SLO attainment"), none.out());
+        var judged = CliTest.run(
+                "probe",
+                "--virtual",
+                "--requests",
+                "20",
+                "--slo",
+                "ttft:p95<10s",
+                "--no-report",
+                "--out",
+                tmp.resolve("b").toString());
+        assertEquals(0, judged.code(), judged.err());
+        assertTrue(judged.out().contains("SLO attainment 100.0%"), judged.out());
+    }
 }

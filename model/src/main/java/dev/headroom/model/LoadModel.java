@@ -54,9 +54,17 @@ public sealed interface LoadModel {
      * {@code thinkTimeSeconds} (a session's think time is its own: {@link SessionSpec#thinkTime}).
      */
     record Closed(int concurrency, double thinkTimeSeconds) implements LoadModel {
+        /** The most users one load point holds. */
+        public static final int MAX_USERS = 1_000_000;
+
         public Closed {
             if (concurrency < 1) {
                 throw new BadInputException("concurrency must be >= 1, got " + concurrency);
+            }
+            if (concurrency > MAX_USERS) {
+                // Each user is a connection with its requests in memory: 2e9 of them exhaust any heap.
+                throw new BadInputException("{concurrency} must be at most " + MAX_USERS + " users, got " + concurrency
+                        + "; past one machine, share the load with --workers");
             }
             if (!(thinkTimeSeconds >= 0) || Double.isInfinite(thinkTimeSeconds)) {
                 throw new BadInputException("{think-time} must be >= 0 s, got " + thinkTimeSeconds);

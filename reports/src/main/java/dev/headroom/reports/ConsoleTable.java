@@ -124,9 +124,13 @@ public final class ConsoleTable {
         b.append(f(
                 "throughput: %s output tok/s · %s req/s · %s total tok/s%n",
                 n(s.outputTokensPerS()), n(s.requestsPerS()), n(s.totalTokensPerS())));
+        // Without an SLO every completed request is good: say so rather than print a 100 % nobody asked for.
         b.append(f(
-                "goodput:    %s req/s · %s tok/s · SLO attainment %.1f%% · error rate %.2f%%%n",
-                n(s.goodputRequestsPerS()), n(s.goodputTokensPerS()), s.sloAttainment() * 100, s.errorRate() * 100));
+                "goodput:    %s req/s · %s tok/s · %s · error rate %.2f%%%n",
+                n(s.goodputRequestsPerS()),
+                n(s.goodputTokensPerS()),
+                s.slo().isEmpty() ? "no SLO given" : f("SLO attainment %.1f%%", s.sloAttainment() * 100),
+                s.errorRate() * 100));
         if (!s.errors().isEmpty()) b.append("errors:     ").append(s.errors()).append('\n');
         if (report.sessions() != null) b.append(sessions(report.sessions()));
         if (s.oslShort() > 0) {

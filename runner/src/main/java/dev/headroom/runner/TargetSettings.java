@@ -161,11 +161,12 @@ public record TargetSettings(
             if (u.getHost() == null || !("http".equals(u.getScheme()) || "https".equals(u.getScheme()))) {
                 throw new IllegalArgumentException();
             }
-            return u;
+            if (u.getPort() <= 65535) return u;
         } catch (IllegalArgumentException e) {
             throw new BadInputException(
                     "bad --url '" + url + "': give an http:// or https:// base URL, e.g. http://127.0.0.1:8000");
         }
+        throw new BadInputException("bad --url '" + url + "': its port is not a TCP port; give one from 1 to 65535");
     }
 
     private String apiKey() {

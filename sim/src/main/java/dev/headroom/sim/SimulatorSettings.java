@@ -1,5 +1,6 @@
 package dev.headroom.sim;
 
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.ServerFacts.ServerKind;
 import dev.headroom.sim.engine.Disaggregation;
@@ -14,6 +15,8 @@ import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The simulated server as a user names it: profiles by name or file, the server imitated, and overrides of its limits
@@ -78,6 +81,13 @@ public record SimulatorSettings(
             return twin;
         }
         ModelProfile m = Profiles.model(model);
+        if (m.attentionHeads() % tp != 0) {
+            // vLLM refuses it: each GPU must hold whole attention heads.
+            List<Integer> valid = new ArrayList<>();
+            for (int d = 1; d <= Math.min(64, m.attentionHeads()); d++) if (m.attentionHeads() % d == 0) valid.add(d);
+            throw new BadInputException("{sim-tp} " + tp + " does not divide " + m.name() + "'s " + m.attentionHeads()
+                    + " attention heads; give one of " + valid);
+        }
         HardwareProfile hw = Profiles.hardware(hardware);
         EngineProfile software = engine == null ? null : Profiles.engine(engine);
         Imitation as = Imitation.of(kind());

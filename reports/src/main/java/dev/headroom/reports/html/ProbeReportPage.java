@@ -223,7 +223,7 @@ final class ProbeReportPage {
                         f(s.outputTokensPerS()),
                         f(s.requestsPerS()),
                         f(s.goodputRequestsPerS()),
-                        Numbers.pct(s.sloAttainment()),
+                        s.slo().isEmpty() ? "no SLO given" : Numbers.pct(s.sloAttainment()),
                         Numbers.pct(s.errorRate()),
                         String.valueOf(s.counts().completed()),
                         String.valueOf(s.counts().failed()),
