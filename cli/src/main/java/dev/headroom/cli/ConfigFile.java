@@ -128,6 +128,10 @@ final class ConfigFile {
     }
 
     private static JsonNode read(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new BadInputException("--config " + file + ": is a directory; give a YAML file, e.g. "
+                    + "configs/presets/chat.yaml or one written by headroom init");
+        }
         if (!Files.isRegularFile(file)) throw new BadInputException("--config " + file + ": no such file");
         try {
             JsonNode n = YAML.readTree(file.toFile());

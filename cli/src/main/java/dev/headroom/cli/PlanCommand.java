@@ -60,6 +60,7 @@ public final class PlanCommand implements Callable<Integer> {
         Gates gates = budget == null
                 ? Gates.NONE
                 : new Gates(false, Double.NaN, Double.NaN, Double.NaN, Gates.dollars(budget, "--budget"));
+        PlanSetup.checkVerifySeconds(verifySeconds);
         output.checkOut();
         PlanSetup.Inputs in = inputs.read(spec.commandLine().getErr());
         Plan plan = in.plan();

@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,5 +45,87 @@ class HostileInputTest {
                 1, r.err().strip().lines().filter(l -> !l.startsWith("Try ")).count(), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(Files.exists(out), what + ": nothing written");
+    }
+
+    private static final Path PLAN = Path.of("..", "configs", "plan");
+
+    /** The plan's own inputs with one file changed: {@code file} gets {@code from} replaced by {@code to}. */
+    private static String[] plan(Path tmp, String file, String from, String to, String... more) throws IOException {
+        Map<String, Path> files = new LinkedHashMap<>();
+        for (String f : List.of("forecast.yaml", "catalog.yaml", "capacities.yaml", "policy.yaml")) {
+            String text = Files.readString(PLAN.resolve(f));
+            if (f.equals(file)) {
+                assertTrue(text.contains(from), f + " holds " + from);
+                text = text.replace(from, to);
+            }
+            files.put(f, Files.writeString(tmp.resolve(f), text));
+        }
+        List<String> args = new ArrayList<>(List.of(
+                "plan",
+                "--forecast",
+                files.get("forecast.yaml").toString(),
+                "--catalog",
+                files.get("catalog.yaml").toString(),
+                "--capacity",
+                files.get("capacities.yaml").toString(),
+                "--policy",
+                files.get("policy.yaml").toString()));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    private static void refused(String what, String[] args, String message, Path out) {
+        List<String> argv = new ArrayList<>(List.of(args));
+        argv.addAll(List.of("--out", out.toString()));
+        var r = CliTest.run(argv.toArray(String[]::new));
+        assertEquals(2, r.code(), what + ": " + r.err());
+        assertTrue(r.err().contains(message), what + ": " + r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertFalse(Files.exists(out), what + ": nothing written");
+    }
+
+    @Test
+    void planInputsThatWereSilentlyAcceptedAreRefused(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        refused(
+                "a misspelt policy key",
+                plan(tmp, "policy.yaml", "utilization_target:", "utilisation_target:"),
+                "utilisation_target is not a key here; did you mean 'utilization_target'?",
+                out);
+        refused(
+                "a key given twice",
+                plan(tmp, "policy.yaml", "min_replicas: 0", "min_replicas: 0\nmin_replicas: 3"),
+                "Duplicate field 'min_replicas'",
+                out);
+        refused(
+                "a horizon beyond memory",
+                plan(tmp, "forecast.yaml", "horizon_months: 12", "horizon_months: 100000000"),
+                "horizon_months must be from 1 to 1200 (100 years), got 100000000",
+                out);
+        refused(
+                "a peak that overflows",
+                plan(tmp, "forecast.yaml", "peak_rps: 120", "peak_rps: 1.0e300"),
+                "the peak must be from 0 to 1000000000",
+                out);
+        refused(
+                "a negative verification without --verify",
+                plan(tmp, "policy.yaml", "pricing", "pricing", "--verify-seconds", "-5"),
+                "--verify-seconds must be from 10 to 86400, got -5.0",
+                out);
+    }
+
+    @Test
+    void aDatasetLineAskingForNegativeTokensAndAConfigDirectoryAreRefused(@TempDir Path tmp) throws IOException {
+        Path data = Files.writeString(tmp.resolve("prompts.jsonl"), "{\"prompt\": \"hi\", \"max_tokens\": -5}\n");
+        refused(
+                "max_tokens -5",
+                new String[] {"probe", "--dataset", data.toString(), "--requests", "1"},
+                "line 1: max_tokens must be a whole number >= 1 (or left out), got -5",
+                tmp.resolve("a"));
+        refused(
+                "--config DIR",
+                new String[] {"probe", "--config", tmp.toString(), "--virtual"},
+                "is a directory; give a YAML file",
+                tmp.resolve("b"));
     }
 }

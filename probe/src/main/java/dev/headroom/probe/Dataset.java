@@ -90,7 +90,12 @@ public record Dataset(Path file, List<Entry> entries, List<Conversation> convers
     }
 
     private static Entry jsonl(JsonNode o, Path file, int line) {
-        int max = o.path("max_tokens").asInt(0);
+        JsonNode maxNode = o.path("max_tokens");
+        if (!maxNode.isMissingNode() && !maxNode.isNull() && !(maxNode.canConvertToInt() && maxNode.asInt() >= 1)) {
+            throw new BadInputException("{dataset} " + file + " line " + line
+                    + ": max_tokens must be a whole number >= 1 (or left out), got " + maxNode);
+        }
+        int max = maxNode.asInt(0);
         if (o.path("prompt").isTextual())
             return new Entry(List.of(new Message("user", o.get("prompt").asText())), max);
         JsonNode messages = o.path("messages");

@@ -70,8 +70,15 @@ public record PlanSetup(
 
         /** {@code plan} checked in the simulator: each class's busiest hour for {@code seconds} (at least 10). */
         public List<Verification> verify(Plan plan, double seconds, long seed) {
-            if (!(seconds >= 10)) throw new BadInputException("{verify-seconds} must be >= 10, got " + seconds);
+            checkVerifySeconds(seconds);
             return PlanVerification.verify(plan, seconds, seed, new SimulatedFleet(twins));
+        }
+    }
+
+    /** A verification's simulated length: at least 10 s (refused even without --verify, rather than ignored). */
+    public static void checkVerifySeconds(double seconds) {
+        if (!(seconds >= 10 && seconds <= 86_400)) {
+            throw new BadInputException("{verify-seconds} must be from 10 to 86400, got " + seconds);
         }
     }
 

@@ -6,8 +6,15 @@ import java.util.List;
 
 /** The traffic to plan for: workload classes over a horizon of months. */
 public record Forecast(int horizonMonths, List<WorkloadClass> classes) {
+    /** The longest horizon planned. */
+    public static final int MAX_MONTHS = 1200;
+
     public Forecast {
-        if (horizonMonths < 1) throw new BadInputException("horizon_months must be >= 1, got " + horizonMonths);
+        if (horizonMonths < 1 || horizonMonths > MAX_MONTHS) {
+            // A plan is a row per month, class and option: 10^8 months filled gigabytes before it failed.
+            throw new BadInputException(
+                    "horizon_months must be from 1 to " + MAX_MONTHS + " (100 years), got " + horizonMonths);
+        }
         if (classes.isEmpty()) throw new BadInputException("a forecast needs at least one class");
         var names = new HashSet<String>();
         for (WorkloadClass c : classes) {

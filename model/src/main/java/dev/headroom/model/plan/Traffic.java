@@ -6,6 +6,8 @@ import java.util.List;
 
 /** How much of a class arrives, hour by hour, month by month. */
 public sealed interface Traffic {
+    /** The largest peak planned, in the class's unit: a billion requests (or sessions, or users) a second. */
+    double MAX_PEAK = 1e9;
 
     /** The hours of month {@code month} (0-based): each a rate and how many real hours it stands for. */
     List<Hour> month(int month, double hoursPerMonth);
@@ -27,7 +29,10 @@ public sealed interface Traffic {
     record Parametric(double peak, double[] diurnal, double[] weekly, double growthPerMonth, double p90Factor)
             implements Traffic {
         public Parametric {
-            if (!(peak >= 0)) throw new BadInputException("the peak must be >= 0, got " + peak);
+            if (!(peak >= 0 && peak <= MAX_PEAK)) {
+                // 1e300 req/s overflowed to a plan of 0 replicas at $0.
+                throw new BadInputException("the peak must be from 0 to " + (long) MAX_PEAK + ", got " + peak);
+            }
             if (diurnal.length != 24)
                 throw new BadInputException("diurnal must have 24 values (one per hour), got " + diurnal.length);
             for (double d : diurnal) {

@@ -176,6 +176,17 @@ public final class PlanInputs {
         Yaml.Node root = Yaml.read(file);
         List<CatalogOption> options = new ArrayList<>();
         for (Yaml.Node o : root.list("options")) {
+            o.keys(
+                    "name",
+                    "hardware",
+                    "model",
+                    "gpus_per_replica",
+                    "price_per_gpu_hour",
+                    "prefill_decode",
+                    "max_num_seqs",
+                    "max_num_batched_tokens",
+                    "kv_cache_dtype",
+                    "weight_dtype");
             String name = o.text("name");
             Map<PricingTier, Double> prices = new EnumMap<>(PricingTier.class);
             if (o.has("hardware")) {
@@ -235,6 +246,7 @@ public final class PlanInputs {
     public static Policy policy(Path file) {
         if (file == null) return Policy.DEFAULT;
         Yaml.Node root = Yaml.read(file);
+        root.keys("utilization_target", "redundancy", "scaling", "min_replicas", "pricing", "hours_per_month");
         String scaling = root.text("scaling", "static");
         if (!scaling.equals("static") && !scaling.equals("hourly"))
             throw root.bad("scaling", "'" + scaling + "' must be static or hourly");

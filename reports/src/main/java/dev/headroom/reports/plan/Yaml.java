@@ -1,5 +1,6 @@
 package dev.headroom.reports.plan;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -12,7 +13,11 @@ import java.util.List;
 
 /** Reads a plan input file and validates its values; every error names the file, the key and the bad value. */
 final class Yaml {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** A key given twice is an error, not "the last one wins". */
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build());
+
     private final Path file;
 
     private Yaml(Path file) {
@@ -128,6 +133,28 @@ final class Yaml {
             return v;
         }
 
+        /**
+         * Refuses any key of this mapping not among {@code valid}, naming the nearest valid one: a misspelt key
+         * ({@code utilisation_target}) would otherwise be ignored and its default used without a word.
+         */
+        void keys(String... valid) {
+            List<String> known = List.of(valid);
+            for (var it = json.fieldNames(); it.hasNext(); ) {
+                String k = it.next();
+                if (known.contains(k)) continue;
+                String near = known.stream()
+                        .min((a, b) -> Integer.compare(distance(a, k), distance(b, k)))
+                        .orElse("");
+                throw bad(
+                        k,
+                        "is not a key here"
+                                + (distance(near, k) <= Math.max(2, k.length() / 3)
+                                        ? "; did you mean '" + near + "'?"
+                                        : "")
+                                + " (valid: " + String.join(", ", known) + ")");
+            }
+        }
+
         BadInputException error(String what) {
             return new BadInputException(file + ": " + (path.isEmpty() ? "" : path + " ") + what);
         }
@@ -144,5 +171,22 @@ final class Yaml {
         private String where(String key) {
             return path.isEmpty() ? key : path + "." + key;
         }
+    }
+
+    /** Levenshtein distance, for the nearest valid key. */
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 }
