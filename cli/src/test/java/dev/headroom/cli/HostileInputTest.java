@@ -128,4 +128,40 @@ class HostileInputTest {
                 "is a directory; give a YAML file",
                 tmp.resolve("b"));
     }
+
+    @Test
+    void aBadForecastSloAMissingKeyFileAFileForOutAndABinaryRequestsFileAreNamed(@TempDir Path tmp) throws IOException {
+        refused(
+                "a forecast SLO that does not parse",
+                plan(tmp, "forecast.yaml", "ttft:p95<300ms,", "ttft:p95‹,"),
+                "slo: bad SLO 'ttft:p95‹'",
+                tmp.resolve("a"));
+        refused(
+                "a missing key file",
+                new String[] {
+                    "probe",
+                    "--url",
+                    "http://127.0.0.1:9",
+                    "--model",
+                    "m",
+                    "--api-key-file",
+                    tmp.resolve("nope").toString(),
+                    "--requests",
+                    "1"
+                },
+                "--api-key-file " + tmp.resolve("nope") + ": no such file",
+                tmp.resolve("b"));
+        Path file = Files.writeString(tmp.resolve("taken"), "x");
+        var r = CliTest.run("probe", "--virtual", "--requests", "2", "--out", file.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--out " + file + " is a file; give a new directory"), r.err());
+        Path run = tmp.resolve("run");
+        var probe = CliTest.run("probe", "--virtual", "--requests", "5", "--no-report", "--out", run.toString());
+        assertEquals(0, probe.code(), probe.err());
+        Files.write(run.resolve("requests.jsonl"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, (byte) 0xc3, '\n'});
+        var rebuilt = CliTest.run("rebuild", run.toString());
+        assertEquals(2, rebuilt.code(), rebuilt.err());
+        assertTrue(rebuilt.err().contains("not a text file (its bytes are not UTF-8)"), rebuilt.err());
+        assertFalse(rebuilt.err().contains("Input length"), rebuilt.err());
+    }
 }

@@ -3,8 +3,10 @@ package dev.headroom.reports;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.IoReason;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,8 +45,11 @@ final class JsonLines {
                 }
                 sink.accept(node, number);
             }
+        } catch (CharacterCodingException e) {
+            throw new BadInputException(
+                    f + ": not a text file (its bytes are not UTF-8); give a requests.jsonl Headroom wrote");
         } catch (IOException e) {
-            throw new BadInputException("cannot read " + f + ": " + e.getMessage());
+            throw new BadInputException("cannot read " + f + ": " + IoReason.of(e));
         }
     }
 }

@@ -1,10 +1,12 @@
 package dev.headroom.runner;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.IoReason;
 import dev.headroom.reports.HtmlReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -20,6 +22,9 @@ import java.time.format.DateTimeFormatter;
 public record RunDirectory(Path out, boolean report) {
     /** Refuses a non-empty {@code --out} now, before a long computation that would write there. */
     public void checkOut() {
+        if (out != null && Files.exists(out) && !Files.isDirectory(out)) {
+            throw new BadInputException("--out " + out + " is a file; give a new directory");
+        }
         if (out == null || !Files.isDirectory(out)) return;
         if (!empty(out)) throw new BadInputException("--out " + out + " exists and is not empty; give a new directory");
     }
@@ -36,11 +41,19 @@ public record RunDirectory(Path out, boolean report) {
                 throw new BadInputException("--out " + dir + " exists and is not empty; give a new directory");
             dir = Path.of(dir + "-" + ProcessHandle.current().pid());
         }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new BadInputException(
+                    (out != null ? "--out " : "run directory ") + dir + " is a file; give a new directory");
+        }
         try {
             Files.createDirectories(dir);
             return dir;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create run directory " + dir + ": " + e.getMessage(), e);
+            // The JDK's message is the bare path ("cannot create run directory X: X"): say why instead.
+            String why = e instanceof FileAlreadyExistsException x && x.getFile() != null
+                    ? x.getFile() + " is a file, not a directory"
+                    : IoReason.of(e);
+            throw new UncheckedIOException("cannot create run directory " + dir + ": " + why, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.headroom.runner;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.IoReason;
 import dev.headroom.probe.Api;
 import dev.headroom.probe.KeepAlive;
 import dev.headroom.probe.MetricsScraper;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -176,8 +178,11 @@ public record TargetSettings(
                         .findFirst()
                         .map(String::trim)
                         .orElse(null);
+            } catch (NoSuchFileException e) {
+                // A missing input file is bad input, as a missing --dataset is; other failures to read are I/O.
+                throw new BadInputException("--api-key-file " + apiKeyFile + ": no such file");
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read --api-key-file " + apiKeyFile + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("cannot read --api-key-file " + apiKeyFile + ": " + IoReason.of(e), e);
             }
         }
         String v = System.getenv(apiKeyEnv);

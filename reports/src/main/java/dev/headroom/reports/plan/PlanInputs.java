@@ -1,6 +1,7 @@
 package dev.headroom.reports.plan;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.Slo;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
 import dev.headroom.model.plan.EngineKnobs;
@@ -67,12 +68,11 @@ public final class PlanInputs {
                         if (e.getMessage().startsWith(file.toString())) throw e;
                         throw s.wrap(e);
                     }
-                    classes.add(
-                            WorkloadClass.ofSessions(name, shape, unit, c.texts("slo", ""), traffic(t, name, unit)));
+                    classes.add(WorkloadClass.ofSessions(name, shape, unit, slo(c), traffic(t, name, unit)));
                 } else {
                     if (c.has("session")) throw c.error("has a session block: give it unit: sessions or unit: users");
-                    classes.add(new WorkloadClass(
-                            name, c.number("isl"), c.number("osl"), c.texts("slo", ""), traffic(t, name, unit)));
+                    classes.add(
+                            new WorkloadClass(name, c.number("isl"), c.number("osl"), slo(c), traffic(t, name, unit)));
                 }
             } catch (BadInputException e) {
                 if (e.getMessage().startsWith(file.toString())) throw e;
@@ -84,6 +84,23 @@ public final class PlanInputs {
         } catch (BadInputException e) {
             throw root.wrap(e);
         }
+    }
+
+    /**
+     * A class's SLO text, each of its parts (split at commas and "and", as the plan reads them) parsed now: a bad one
+     * ({@code ttft:p95‹}) is refused with the class's place in the file, not stored in plan.json.
+     */
+    private static String slo(Yaml.Node c) {
+        String text = c.texts("slo", "");
+        for (String part : text.split(",|\\band\\b")) {
+            if (part.isBlank()) continue;
+            try {
+                Slo.parse(part.strip());
+            } catch (IllegalArgumentException e) {
+                throw c.wrap(new BadInputException("slo: " + e.getMessage()));
+            }
+        }
+        return text;
     }
 
     /** The class's traffic in its unit: {@code peak_rps}, {@code peak_sessions_per_s} or {@code peak_users}. */
