@@ -223,7 +223,7 @@ class PlanCommandTest {
         Path forecast = tmp.resolve("f.yaml");
         Files.writeString(
                 forecast,
-                "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: x, traffic: "
+                "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: \"ttft:p95<1s\", traffic: "
                         + "{peak_rps: 10, diurnal: [1, 1, 1]}}\n");
         var diurnal = CliTest.run(
                 "plan",
@@ -241,7 +241,7 @@ class PlanCommandTest {
 
         Files.writeString(
                 forecast,
-                "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: x, traffic: "
+                "horizon_months: 2\nclasses:\n  - {name: chat, isl: 512, osl: 256, slo: \"ttft:p95<1s\", traffic: "
                         + "{peak_rps: -3, diurnal: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}}\n");
         var negative = CliTest.run(
                 "plan",
