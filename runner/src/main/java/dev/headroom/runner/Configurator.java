@@ -172,7 +172,9 @@ public final class Configurator {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("configure interrupted", e);
         } catch (ExecutionException e) {
+            // As the search threw it: bad input stays bad input, running out of memory stays that (exit 6).
             if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
             throw new IllegalStateException(e.getCause());
         } finally {
             pool.shutdownNow();
