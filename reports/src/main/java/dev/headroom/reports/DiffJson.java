@@ -102,7 +102,7 @@ public final class DiffJson {
         for (RunDiff.Row r : d.rows()) {
             b.append(String.join(
                             ",",
-                            quote(r.point()),
+                            ParetoJson.quote(r.point()),
                             r.metric(),
                             r.stat(),
                             r.unit(),
@@ -185,9 +185,5 @@ public final class DiffJson {
 
     private static String num(double v) {
         return Double.isNaN(v) ? "" : Double.toString(v);
-    }
-
-    private static String quote(String s) {
-        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 }

@@ -148,6 +148,7 @@ public final class ParetoJson {
                 + ")\n" + t;
     }
 
+    /** A CSV field, quoted when it holds a comma or a quote (RFC 4180). */
     static String quote(String s) {
         return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }

@@ -19,7 +19,6 @@ import dev.headroom.optimizer.plan.ModelledCapacities;
 import dev.headroom.reports.plan.PlanInputs;
 import dev.headroom.sim.SimulatedReplicas;
 import dev.headroom.sim.engine.EngineConfig;
-import dev.headroom.sim.fidelity.Calibration;
 import dev.headroom.sim.profile.ModelProfile;
 import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
@@ -137,7 +136,7 @@ public final class Configurator {
     /** Prunes, searches and costs the grid; {@code progress} hears of each configuration as it finishes. */
     public ConfigureReport run(Consumer<String> progress) {
         ModelProfile model = Profiles.model(spec.model());
-        Map<String, Path> twins = twins(model);
+        Map<String, SimulatedReplicas.Twin> twins = twins(model);
         List<ServingConfig> grid = grid(model);
         List<ConfigureReport.Pruned> pruned = new ArrayList<>();
         List<ServingConfig> searched = new ArrayList<>();
@@ -201,8 +200,8 @@ public final class Configurator {
     }
 
     /** Each calibration file by the hardware it describes; one that matches no catalog GPU or model is bad input. */
-    private Map<String, Path> twins(ModelProfile model) {
-        Map<String, Path> out = new LinkedHashMap<>();
+    private Map<String, SimulatedReplicas.Twin> twins(ModelProfile model) {
+        Map<String, SimulatedReplicas.Twin> out = new LinkedHashMap<>();
         Set<String> hardware = new LinkedHashSet<>();
         spec.gpus().forEach(o -> hardware.add(o.hardware()));
         for (Path p : spec.profiles()) {
@@ -210,7 +209,8 @@ public final class Configurator {
                 throw new BadInputException("{profile} " + p + ": no such file; give a calibration.yaml written by "
                         + "headroom calibrate");
             }
-            EngineConfig e = Calibration.read(p);
+            SimulatedReplicas.Twin twin = SimulatedReplicas.Twin.read(p);
+            EngineConfig e = twin.engine();
             String hw = e.hardware().name();
             if (!hardware.contains(hw)) {
                 throw new BadInputException("{profile} " + p + " describes hardware " + hw + ", which no GPU of "
@@ -219,9 +219,9 @@ public final class Configurator {
             if (!e.model().name().equals(model.name())) {
                 throw new BadInputException(
                         "{profile} " + p + " is a twin of " + e.model().name() + ", not of " + model.name()
-                                + "; give {model} " + e.model().name() + " or another calibration");
+                                + "; give {sim-model} " + e.model().name() + " or another calibration");
             }
-            if (out.put(hw, p) != null) throw new BadInputException("{profile}: two calibrations of " + hw);
+            if (out.put(hw, twin) != null) throw new BadInputException("{profile}: two calibrations of " + hw);
         }
         return out;
     }
@@ -248,7 +248,7 @@ public final class Configurator {
     }
 
     /** Why {@code c} cannot serve the workload at all, or null. */
-    private String prune(ServingConfig c, ModelProfile model, Path twin) {
+    private String prune(ServingConfig c, ModelProfile model, SimulatedReplicas.Twin twin) {
         int tp = c.tensorParallel();
         if (model.attentionHeads() % tp != 0) {
             return "TP " + tp + " does not divide " + model.name() + "'s " + model.attentionHeads()
@@ -294,7 +294,7 @@ public final class Configurator {
     }
 
     /** One configuration's search, reduced to its result and its probes' points (the records dropped). */
-    private Searched search(ServingConfig c, Path twin) {
+    private Searched search(ServingConfig c, SimulatedReplicas.Twin twin) {
         CatalogOption o = option(c);
         CapacityModel model = SimulatedReplicas.configured(o, twin, spec.seed());
         ModelledCapacities.Search s = ModelledCapacities.search(

@@ -74,13 +74,31 @@ public final class SimulatedReplicas {
     }
 
     /**
+     * A calibration file read once, for {@code headroom configure} to try at many settings.
+     *
+     * @param engine the twin as calibrated
+     * @param error  its cross-validated error by kind
+     */
+    public record Twin(Path file, EngineConfig engine, Map<ObservedMetric.Kind, Double> error) {
+        /** Reads {@code file}; a calibration without a cross-validated throughput error is bad input. */
+        public static Twin read(Path file) {
+            Map<ObservedMetric.Kind, Double> error = Calibration.crossValidatedError(file);
+            if (!error.containsKey(ObservedMetric.Kind.THROUGHPUT)) {
+                throw new BadInputException("{profile} " + file + ": the calibration states no cross-validated error "
+                        + "to widen a capacity by; run headroom calibrate with --folds 2 or more");
+            }
+            return new Twin(file, Calibration.read(file), Map.copyOf(error));
+        }
+    }
+
+    /**
      * The engine {@code headroom configure} tries for a configuration: the option's stock engine, or where
      * {@code twin} is a calibration of the option's hardware, that twin with the option's TP and engine settings (its
      * fitted step terms).
      */
-    public static EngineConfig configuredEngine(CatalogOption option, Path twin, long seed) {
+    public static EngineConfig configuredEngine(CatalogOption option, Twin twin, long seed) {
         if (twin == null) return stock(option, "{catalog}", seed);
-        var b = Calibration.read(twin).toBuilder()
+        var b = twin.engine().toBuilder()
                 .tensorParallel(option.gpusPerReplica())
                 .noise(
                         EngineConfig.DEFAULT_NOISE,
@@ -94,17 +112,12 @@ public final class SimulatedReplicas {
      * {@link #configuredEngine} as a capacity model: the stock profile's error, or the twin's cross-validated one (the
      * source says when the twin was calibrated at another TP).
      */
-    public static CapacityModel configured(CatalogOption option, Path twin, long seed) {
+    public static CapacityModel configured(CatalogOption option, Twin twin, long seed) {
         EngineConfig e = configuredEngine(option, twin, seed);
         if (twin == null) return stockModel(option.name(), e);
-        Map<ObservedMetric.Kind, Double> error = Calibration.crossValidatedError(twin);
-        if (!error.containsKey(ObservedMetric.Kind.THROUGHPUT)) {
-            throw new BadInputException("{profile} " + twin + ": the calibration states no cross-validated error to "
-                    + "widen a capacity by; run headroom calibrate with --folds 2 or more");
-        }
-        int calibrated = Calibration.read(twin).tensorParallel();
+        int calibrated = twin.engine().tensorParallel();
         String tp = calibrated == e.tensorParallel() ? "" : " (calibrated at TP " + calibrated + ")";
-        return new CapacityModel(option.name(), twin + tp, new VirtualEngine(e), error);
+        return new CapacityModel(option.name(), twin.file() + tp, new VirtualEngine(e), twin.error());
     }
 
     private static CapacityModel stockModel(String option, EngineConfig e) {

@@ -96,7 +96,8 @@ public record ConfigureReport(
 
     /** The feasible configurations whose capacity point is on the tokens/s-per-user vs per-GPU front. */
     public List<Result> front() {
-        List<ParetoPoint> at = Pareto.mark(ranked().stream()
+        List<Result> ranked = ranked();
+        List<ParetoPoint> at = Pareto.mark(ranked.stream()
                 .map(r -> new ParetoPoint(
                         r.config().name(),
                         "",
@@ -107,7 +108,6 @@ public record ConfigureReport(
                         false,
                         false))
                 .toList());
-        List<Result> ranked = ranked();
         return IntStream.range(0, ranked.size())
                 .filter(i -> at.get(i).onFront())
                 .mapToObj(ranked::get)
