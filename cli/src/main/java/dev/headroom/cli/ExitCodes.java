@@ -2,10 +2,12 @@ package dev.headroom.cli;
 
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.DegradedRunException;
+import dev.headroom.model.Nearest;
 import dev.headroom.probe.TargetRefusedException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -143,7 +145,10 @@ public final class ExitCodes {
         if (System.getenv("HEADROOM_DEBUG") != null) e.printStackTrace();
     }
 
-    /** Usage errors: the message and a pointer to --help, exit 2. */
+    /**
+     * Usage errors: one line, the message (an unknown option named alone, with the nearest valid one) and where the
+     * options are listed, exit 2.
+     */
     static final class UsageErrorHandler implements CommandLine.IParameterExceptionHandler {
         @Override
         public int handleParseException(CommandLine.ParameterException ex, String[] args) {
@@ -151,10 +156,31 @@ public final class ExitCodes {
             PrintWriter err = cl.getErr();
             // picocli starts some of its messages (mutually exclusive options) with its own "Error: ".
             String message = ex.getMessage() == null ? "" : ex.getMessage().replaceFirst("^Error: ", "");
-            err.println(cl.getColorScheme().errorText("error: " + message));
-            err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
+            if (ex instanceof CommandLine.UnmatchedArgumentException u
+                    && !u.getUnmatched().isEmpty()) {
+                message = unmatched(u);
+            }
+            err.println(cl.getColorScheme()
+                    .errorText("error: " + message + " ('" + cl.getCommandSpec().qualifiedName()
+                            + " --help' lists the options)"));
             err.flush();
             return BAD_INPUT;
+        }
+
+        /** "unknown option '--concurency'; did you mean --concurrency?" — the first unknown option, not its value. */
+        private static String unmatched(CommandLine.UnmatchedArgumentException u) {
+            String first = u.getUnmatched().stream()
+                    .filter(a -> a.startsWith("-"))
+                    .findFirst()
+                    .orElse(u.getUnmatched().getFirst());
+            if (!first.startsWith("-")) return "unexpected argument '" + first + "'";
+            List<String> names = new ArrayList<>();
+            u.getCommandLine().getCommandSpec().options().forEach(o -> names.addAll(List.of(o.names())));
+            String bare = first.contains("=") ? first.substring(0, first.indexOf('=')) : first;
+            return "unknown option '" + bare + "'"
+                    + Nearest.to(bare, names)
+                            .map(n -> "; did you mean " + n + "?")
+                            .orElse("");
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.model.ArrivalProcess;
+import dev.headroom.model.BadInputException;
 import dev.headroom.model.Gates;
 import dev.headroom.model.SearchReport;
 import dev.headroom.optimizer.SearchSpec;
@@ -72,6 +73,12 @@ public final class SearchCommand implements Callable<Integer> {
     @Option(names = "--require", paramLabel = "X")
     Double require;
 
+    @Option(names = "--fail-on-drift")
+    boolean failOnDrift;
+
+    @Option(names = "--drift-check", negatable = true, defaultValue = "true", fallbackValue = "true")
+    boolean driftCheck;
+
     @Override
     public Integer call() {
         OutputFormat format = output.format();
@@ -79,7 +86,11 @@ public final class SearchCommand implements Callable<Integer> {
         SearchSettings settings = search.settings(seed);
         ArrivalProcess arrivals = settings.openLoop() ? load.arrivals() : null;
         SearchSpec plan = settings.spec(work, arrivals, sessionOptions.settings(), load.thinkTime());
-        Gates gates = new Gates(failOnSlo, Double.NaN, Double.NaN, require == null ? Double.NaN : require, Double.NaN);
+        if (failOnDrift && !driftCheck) {
+            throw new BadInputException("--fail-on-drift needs the drift check: drop --no-drift-check");
+        }
+        Gates gates = new Gates(
+                failOnSlo, Double.NaN, Double.NaN, require == null ? Double.NaN : require, Double.NaN, failOnDrift);
         EngineConfig engine = target.embedded() ? sim.toConfig(seed) : null;
         target.validate(work);
         SearchReport previous = resume == null ? null : Searcher.resumable(resume);
@@ -88,6 +99,7 @@ public final class SearchCommand implements Callable<Integer> {
         try (Endpoint endpoint = target.open(engine, sim.behaviour())) {
             Path[] dir = {resume};
             Searcher.Result r = new Searcher(endpoint, plan, work)
+                    .checkingDrift(driftCheck)
                     .run(
                             () -> dir[0] = resume != null ? resume : output.runDirectory("search"),
                             previous,

@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.sim.engine.EngineConfig;
+import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /** The simulated engine's noise, stalls, output lengths, number formats and scheduling: {@code --sim-*}. */
@@ -40,4 +41,14 @@ public final class SimulatorBehaviourOptions {
 
     @Option(names = "--sim-overlap-scheduling", negatable = true, fallbackValue = "true")
     Boolean overlapScheduling;
+
+    @Option(names = "--sim-drift", paramLabel = "PCT", defaultValue = "0%")
+    String drift;
+
+    @Option(
+            names = "--sim-drift-over",
+            paramLabel = "DURATION",
+            defaultValue = "5m",
+            converter = DurationConverter.class)
+    Duration driftOver;
 }

@@ -98,7 +98,9 @@ public final class SimulatorOptions {
                 b.schedulerSteps,
                 b.overlapScheduling,
                 engine,
-                profile);
+                profile,
+                b.drift,
+                b.driftOver.toNanos() / 1e9);
     }
 
     /** How the embedded HTTP server behaves: as the imitated server does. */

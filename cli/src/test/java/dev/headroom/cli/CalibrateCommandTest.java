@@ -332,7 +332,8 @@ class CalibrateCommandTest {
                 "--no-report",
                 "--out",
                 tmp.resolve("a").toString());
-        assertEquals(3, unreachable.code(), unreachable.err());
+        // Unreachable is refused, exit 5, as when the first requests are refused once --model is given.
+        assertEquals(5, unreachable.code(), unreachable.err());
         assertEquals(1, unreachable.err().strip().lines().count(), unreachable.err());
         assertTrue(unreachable.err().contains("cannot reach http://127.0.0.1:1"), unreachable.err());
         // The embedded simulator asked for a model it does not serve: every request refused at once.

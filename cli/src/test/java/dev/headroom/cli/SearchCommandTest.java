@@ -492,4 +492,76 @@ class SearchCommandTest {
                         .resolve("summary.json")
                         .toFile());
     }
+
+    @Test
+    void aServerThatSlowsDuringTheSearchIsReportedAsDriftAndFailsTheDriftGate(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("drift");
+        var r = CliTest.run(
+                "search",
+                "--virtual",
+                "--slo",
+                "ttft:p95<300ms",
+                "--sim-drift",
+                "40%",
+                "--sim-drift-over",
+                "1m",
+                "--fail-on-drift",
+                "--out",
+                out.toString());
+        assertEquals(8, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("the server drifted while it was searched"), r.err());
+        assertTrue(r.out().contains("drift check (the first passing load again, probe "), r.out());
+        JsonNode d =
+                new ObjectMapper().readTree(out.resolve("search.json").toFile()).at("/result/drift");
+        assertTrue(d.get("detected").asBoolean(), d.toString());
+        JsonNode last = d.get("checks").get(d.get("checks").size() - 1);
+        assertEquals("end", last.get("trigger").asText());
+        assertTrue(last.get("change").asDouble() > 0.05, last.toString());
+        // The interval is widened by the change around the one measured.
+        JsonNode result =
+                new ObjectMapper().readTree(out.resolve("search.json").toFile()).get("result");
+        assertTrue(result.get("ci_low").asDouble() < d.get("bracket_low").asDouble(), result.toString());
+        assertTrue(result.get("ci_high").asDouble() > d.get("bracket_high").asDouble(), result.toString());
+    }
+
+    @Test
+    void aStationaryServerIsCheckedForDriftAndFoundSteady(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("steady");
+        var r = CliTest.run(
+                "search", "--virtual", "--slo", "ttft:p95<300ms", "--fail-on-drift", "--out", out.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        JsonNode d = s.at("/result/drift");
+        assertFalse(d.get("detected").asBoolean(), d.toString());
+        // The check is the last probe, at the first passing load, with a directory of its own.
+        JsonNode lastProbe = s.get("probes").get(s.get("probes").size() - 1);
+        JsonNode check = d.at("/checks/0");
+        assertEquals(
+                check.get("reference_load").asDouble(), lastProbe.get("load").asDouble());
+        assertTrue(
+                check.get("reference_load").asDouble() <= s.at("/result/value").asDouble(), check.toString());
+        JsonNode first = s.get("probes").get(check.get("reference_probe").asInt() - 1);
+        assertEquals("pass", first.get("verdict").asText(), first.toString());
+        assertEquals(first.get("load").asDouble(), check.get("reference_load").asDouble());
+        assertEquals(lastProbe.get("index").asInt(), check.get("probe").asInt());
+        assertTrue(Files.isDirectory(out.resolve(lastProbe.get("dir").asText())), lastProbe.toString());
+        assertEquals(d.at("/bracket_low").asDouble(), s.at("/result/ci_low").asDouble());
+    }
+
+    @Test
+    void noDriftCheckMeansNoDriftProbeAndTheGateNeedsTheCheck(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("unchecked");
+        var r = CliTest.run(
+                "search", "--virtual", "--slo", "ttft:p95<300ms", "--no-drift-check", "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        assertTrue(s.at("/result/drift").isMissingNode(), s.get("result").toString());
+        var refused =
+                CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--no-drift-check", "--fail-on-drift");
+        assertEquals(2, refused.code(), refused.err());
+        assertTrue(refused.err().contains("--fail-on-drift needs the drift check"), refused.err());
+        var bad = CliTest.run("search", "--virtual", "--slo", "ttft:p95<300ms", "--sim-drift", "fast");
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("bad --sim-drift 'fast'"), bad.err());
+    }
 }

@@ -19,10 +19,17 @@ import java.util.TreeMap;
  * @param at           sweep: the load (users or requests/s) whose point must meet the SLO; NaN for none
  * @param require      search: the least answer (in the search's load unit) that passes; NaN for none
  * @param budget       plan: the most dollars a month the cheapest option may cost in its dearest month; NaN for none
+ * @param failOnDrift  search: fail when the server drifted while it was searched ({@link SearchDrift})
  */
-public record Gates(boolean failOnSlo, double maxErrorRate, double at, double require, double budget) {
+public record Gates(
+        boolean failOnSlo, double maxErrorRate, double at, double require, double budget, boolean failOnDrift) {
     /** No gate: every run passes. */
     public static final Gates NONE = new Gates(false, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+
+    /** The gates without {@code failOnDrift}. */
+    public Gates(boolean failOnSlo, double maxErrorRate, double at, double require, double budget) {
+        this(failOnSlo, maxErrorRate, at, require, budget, false);
+    }
 
     public Gates {
         if (!Double.isNaN(maxErrorRate) && !(maxErrorRate >= 0 && maxErrorRate <= 1)) {
@@ -91,7 +98,8 @@ public record Gates(boolean failOnSlo, double maxErrorRate, double at, double re
                 || !Double.isNaN(maxErrorRate)
                 || !Double.isNaN(at)
                 || !Double.isNaN(require)
-                || !Double.isNaN(budget);
+                || !Double.isNaN(budget)
+                || failOnDrift;
     }
 
     /** Refuses an SLO gate on a run without an SLO: it could never fail, so it would guard nothing. */
@@ -149,6 +157,9 @@ public record Gates(boolean failOnSlo, double maxErrorRate, double at, double re
         if (!Double.isNaN(require) && (none || r.value() < require)) {
             failed.add("the answer " + (none ? "(none)" : trim(r.value())) + " is below the " + trim(require)
                     + " required");
+        }
+        if (failOnDrift && r.drift() != null && r.drift().detected()) {
+            failed.add("the server drifted while it was searched: " + r.drift().describe(Gates::trim));
         }
         return failed;
     }

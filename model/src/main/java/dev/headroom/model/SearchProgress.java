@@ -7,8 +7,9 @@ package dev.headroom.model;
  * @param soakFactor how many times as long as its first measurement the probe ran (a soak), or 0
  * @param bracket    a boundary search's bracket by its fit; null for a goodput search
  * @param best       a goodput search's best probe so far; null for a boundary search
+ * @param drift      the probe measured the drift reference again: what it found; null for the search's own probes
  */
-public record SearchProgress(boolean reused, int soakFactor, Bracket bracket, Best best) {
+public record SearchProgress(boolean reused, int soakFactor, Bracket bracket, Best best, SearchDrift.Check drift) {
     /** [largest passing, smallest failing) load, NaN where there is none yet. */
     public record Bracket(double passing, double failing) {}
 

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param goodput     the max-goodput answer, or null for a boundary search
  * @param rampSeconds the closed-loop ramp the probes used (learnt from the first probe; kept so a resumed search
  *                    shapes its probes the same way)
+ * @param drift       the checks that the server stayed the same while it was searched, or null when none ran (the
+ *                    search stopped below its range, or was told not to check)
  */
 public record SearchReport(
         RunInfo run,
@@ -34,13 +36,17 @@ public record SearchReport(
         List<Probe> probes,
         Map<String, List<CurvePoint>> curves,
         GoodputResult goodput,
-        double rampSeconds) {
+        double rampSeconds,
+        SearchDrift drift) {
 
     /**
      * One probe of the search, in the order it ran.
      *
      * @param margins per SLO text, its margin
      * @param goodput in the search's goodput unit
+     * @param tpot           the mean TPOT (ms) of its measured, successful requests of two tokens or more, and its
+     *                       standard error (from the effective sample size), in either loop: the server's speed, what a
+     *                       drift check compares
      * @param e2eMeanSeconds closed loop: the mean e2e of its measured requests, from which later probes' ramps are
      *                       interpolated (NaN in open loop or when none succeeded)
      */
@@ -53,7 +59,26 @@ public record SearchReport(
             long requests,
             double seconds,
             String dir,
-            double e2eMeanSeconds) {}
+            double e2eMeanSeconds,
+            Estimate tpot) {
+        public Probe {
+            if (tpot == null) tpot = new Estimate(Double.NaN, Double.NaN);
+        }
+
+        /** A probe whose TPOT was not kept (unknown). */
+        public Probe(
+                int index,
+                double load,
+                Map<String, SloMargin> margins,
+                boolean pass,
+                Estimate goodput,
+                long requests,
+                double seconds,
+                String dir,
+                double e2eMeanSeconds) {
+            this(index, load, margins, pass, goodput, requests, seconds, dir, e2eMeanSeconds, null);
+        }
+    }
 
     /**
      * How far one probe's measurement of an SLO lies from its threshold, as {@code search.json} keeps it.

@@ -68,6 +68,11 @@ public final class ProbeShape {
      * requests: each session sends {@link #perSession} of them, and a probe lets every user finish two sessions.
      */
     public RunLength forLoad(double load) {
+        return forLoad(load, isSoak(load));
+    }
+
+    /** {@link #forLoad(double)}, a soak or not as {@code soak} says (a drift check is never one). */
+    RunLength forLoad(double load, boolean soak) {
         if (spec.sessions() != null) {
             int perSession = spec.sessions().turns() * spec.sessions().callsPerTurn();
             RunLength base = spec.perProbe();
@@ -92,8 +97,8 @@ public final class ProbeShape {
             RunLength base = spec.perProbe();
             int warmup = (int) Math.ceil(load * Math.max(2, rampSeconds));
             // A soak's time cap grows with its length, or a capped probe would be no longer than the first.
-            double seconds = isSoak(load) ? base.maxSeconds() * SOAK_FACTOR : base.maxSeconds();
-            return new RunLength(extended(passAfter(load)), seconds, warmup, 0);
+            double seconds = soak ? base.maxSeconds() * SOAK_FACTOR : base.maxSeconds();
+            return new RunLength(extended(passAfter(load, soak)), seconds, warmup, 0);
         }
         RunLength base = spec.perProbe();
         double cycle = users == 1 ? 0 : cycleAt(users);
@@ -112,8 +117,8 @@ public final class ProbeShape {
     }
 
     /** Open loop: the requests judged before a probe at {@code load} may pass ({@link #SOAK_FACTOR} × for a soak). */
-    private int passAfter(double load) {
-        return (int) Math.min(Integer.MAX_VALUE, (long) openLoopRequests(load) * (isSoak(load) ? SOAK_FACTOR : 1));
+    private int passAfter(double load, boolean soak) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) openLoopRequests(load) * (soak ? SOAK_FACTOR : 1));
     }
 
     /** Whether a probe at {@code load} is a soak: a max-rate search's rate measured before. */
@@ -215,6 +220,11 @@ public final class ProbeShape {
      * at 1.96 is a test repeated dozens of times (docs/search.md). None for max-goodput.
      */
     public MeasurementRequest.StopRule stopRule(double load) {
+        return stopRule(load, isSoak(load));
+    }
+
+    /** {@link #stopRule(double)}, a soak's or not as {@code soak} says. */
+    MeasurementRequest.StopRule stopRule(double load, boolean soak) {
         // Goodput is estimated from the whole probe; a pass/fail verdict does not settle it.
         if (spec.objective() == SearchSpec.Objective.MAX_GOODPUT) return null;
         boolean open = !spec.integerLoad();
@@ -225,10 +235,10 @@ public final class ProbeShape {
         // Open loop: a pass only once the probe's whole length is judged — a queue building just past capacity reaches
         // only the requests sent last, and a verdict on the earlier ones passes a rate the server cannot sustain. A
         // sure fail may stop at once.
-        int passAfter = open ? passAfter(load) : 0;
+        int passAfter = open ? passAfter(load, soak) : 0;
         // A soak may fail early only once half its length is judged: a short window can fall wholly in one of the
         // bursts it is there to average over.
-        int failAfter = open && isSoak(load) ? passAfter / 2 : 0;
+        int failAfter = open && soak ? passAfter / 2 : 0;
         boolean itl = spec.slos().stream().anyMatch(o -> o.metric() == SloMetric.ITL);
         return new MeasurementRequest.StopRule() {
             @Override

@@ -6,6 +6,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.Measurement;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.SearchDrift;
 import dev.headroom.model.SearchProgress;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.SessionSummary;
@@ -13,10 +14,12 @@ import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -47,6 +50,14 @@ public final class SearchRun {
     private Predicate<SearchReport.Probe> finished = p -> false;
     private boolean replaying;
     private int reused;
+    /** Whether the search checks that the server stayed the same (see {@link SearchDrift}). */
+    private boolean checkDrift = true;
+
+    private final List<SearchDrift.Check> driftChecks = new ArrayList<>();
+    /** The probes of the search itself (no soak, no drift check), for the contradiction trigger. */
+    private final List<SearchReport.Probe> plain = new ArrayList<>();
+    /** A max-rate search's soaked rates. */
+    private final Set<Double> soaked = new HashSet<>();
 
     public SearchRun(SearchSpec spec, RunInfo info, boolean simulated, LoadPoint point) {
         Slo.requireSessionsFor(spec.slos(), spec.sessions() != null);
@@ -120,6 +131,15 @@ public final class SearchRun {
         return this;
     }
 
+    /**
+     * Whether to check for drift (on by default): the search's first passing load measured again at the end, and when
+     * a probe contradicts an earlier one; one probe more (two at most). Off, the report has no {@code drift}.
+     */
+    public SearchRun checkingDrift(boolean on) {
+        this.checkDrift = on;
+        return this;
+    }
+
     /** Probes reused from the interrupted search. */
     public int reused() {
         return reused;
@@ -133,7 +153,7 @@ public final class SearchRun {
         BoundarySearch bs = new BoundarySearch(spec);
         boolean[] last = new boolean[2];
         BoundarySearch.Observer observer = (load, index) -> {
-            SearchReport.Probe p = at(load, index, last);
+            SearchReport.Probe p = searched(load, last, listener);
             List<Margin> margins = spec.slos().stream()
                     .map(s -> {
                         SearchReport.SloMargin m = p.margins().get(s.text());
@@ -142,11 +162,12 @@ public final class SearchRun {
                     .toList();
             return new BoundarySearch.Observation(load, margins, p.requests(), p.seconds());
         };
-        BoundarySearch.Result result = bs.run(
-                observer,
-                observations -> listener.probed(
-                        boundaryReport(bs, observations, null),
-                        progress(last, bracket(bs.bracket(observations)), null)));
+        BoundarySearch.Result result = bs.run(observer, observations -> {
+            listener.probed(
+                    boundaryReport(bs, observations, null), progress(last, bracket(bs.bracket(observations)), null));
+            afterContradiction(listener);
+        });
+        if (result.stopReason() != StopReason.BELOW_MIN) checkAgain(SearchDrift.Trigger.END, listener);
         return boundaryReport(bs, result.probes(), result);
     }
 
@@ -154,7 +175,7 @@ public final class SearchRun {
         GoodputSearch gs = new GoodputSearch(spec);
         boolean[] last = new boolean[2];
         GoodputSearch.Observer observer = (load, index) -> {
-            SearchReport.Probe p = at(load, index, last);
+            SearchReport.Probe p = searched(load, last, listener);
             return new GoodputSearch.Observation(
                     load, p.goodput().value(), p.goodput().se(), p.requests(), p.seconds());
         };
@@ -164,8 +185,69 @@ public final class SearchRun {
                     .orElseThrow();
             listener.probed(
                     goodputReport(null), progress(last, null, new SearchProgress.Best(best.load(), best.goodput())));
+            afterContradiction(listener);
         });
+        checkAgain(SearchDrift.Trigger.END, listener);
         return goodputReport(result);
+    }
+
+    /**
+     * A probe the search asked for, at {@code load}; one that contradicts an earlier probe has a reference measured
+     * again at once (once a search).
+     */
+    private SearchReport.Probe searched(double load, boolean[] last, Listener listener) {
+        SearchReport.Probe p = at(load, last, false);
+        if (last[1]) soaked.add(load);
+        boolean contradiction = checkDrift
+                && !last[1]
+                && driftChecks.isEmpty()
+                && DriftCheck.contradicts(spec.slos(), plain, p, soaked);
+        if (!last[1]) plain.add(p);
+        // The search decides on this probe as it is; its progress line comes before the check that follows it.
+        if (contradiction) pendingContradiction = true;
+        return p;
+    }
+
+    /** A probe contradicted an earlier one: the reference is measured again right after that probe's progress line. */
+    private boolean pendingContradiction;
+
+    private void afterContradiction(Listener listener) {
+        if (!pendingContradiction) return;
+        pendingContradiction = false;
+        // The contradicting probe itself is no reference: it is one of the two in question.
+        checkAgain(SearchDrift.Trigger.CONTRADICTION, listener);
+    }
+
+    /**
+     * The reference for a drift check: the search's first passing probe, measured earliest (the check spans the
+     * search) and at a load where nothing queues, so its TPOT is the server's speed with little noise; null when none
+     * passed. For a contradiction, one before the contradicting probe (which is one of the two in question).
+     */
+    private SearchReport.Probe reference(boolean beforeNewest) {
+        List<SearchReport.Probe> candidates = beforeNewest ? plain.subList(0, plain.size() - 1) : plain;
+        return candidates.stream().filter(SearchReport.Probe::pass).findFirst().orElse(null);
+    }
+
+    /** A reference measured again, compared with its first measurement, and shown as a progress line. */
+    private void checkAgain(SearchDrift.Trigger trigger, Listener listener) {
+        if (!checkDrift) return;
+        SearchReport.Probe reference = reference(trigger == SearchDrift.Trigger.CONTRADICTION);
+        if (reference == null) return;
+        boolean[] last = new boolean[2];
+        SearchReport.Probe again = at(reference.load(), last, true);
+        SearchDrift.Check check = DriftCheck.compare(spec.slos(), reference, again, trigger, spec.tolerance());
+        driftChecks.add(check);
+        listener.probed(
+                report(
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        null,
+                        BoundaryType.UNKNOWN,
+                        StopReason.RUNNING,
+                        Map.of(),
+                        null),
+                new SearchProgress(last[0], 0, null, null, check));
     }
 
     private static SearchProgress.Bracket bracket(double[] b) {
@@ -173,12 +255,17 @@ public final class SearchRun {
     }
 
     private static SearchProgress progress(boolean[] last, SearchProgress.Bracket bracket, SearchProgress.Best best) {
-        return new SearchProgress(last[0], last[1] ? ProbeShape.SOAK_FACTOR : 0, bracket, best);
+        return new SearchProgress(last[0], last[1] ? ProbeShape.SOAK_FACTOR : 0, bracket, best, null);
     }
 
-    /** The probe at {@code load}, position {@code index}: reused if the interrupted search finished it, else run. */
-    private SearchReport.Probe at(double load, int index, boolean[] last) {
-        last[1] = shape.isSoak(load);
+    /**
+     * The probe at {@code load}, the next position: reused if the interrupted search finished it, else run. A drift
+     * check ({@code check}) is shaped as a first measurement at its load (never a soak) and teaches the probe shape
+     * nothing: it looks back at the reference, it is no news for the probes that follow.
+     */
+    private SearchReport.Probe at(double load, boolean[] last, boolean check) {
+        int index = done.size();
+        last[1] = !check && shape.isSoak(load);
         if (replaying
                 && index < previous.size()
                 && sameLoad(previous.get(index).load(), load)
@@ -186,8 +273,10 @@ public final class SearchRun {
             SearchReport.Probe p = previous.get(index);
             done.add(p);
             // The probes after it are shaped from what this one measured, exactly as in the interrupted run.
-            shape.learnCycle(load, p.e2eMeanSeconds());
-            shape.remember(load);
+            if (!check) {
+                shape.learnCycle(load, p.e2eMeanSeconds());
+                shape.remember(load);
+            }
             reused++;
             last[0] = true;
             return p;
@@ -195,34 +284,41 @@ public final class SearchRun {
         // From the first probe that differs (or was not finished), everything is measured afresh.
         replaying = false;
         last[0] = false;
-        SearchReport.Probe p = measure(load, index);
+        SearchReport.Probe p = measure(load, index, check);
         done.add(p);
         return p;
+    }
+
+    /** What a probe at {@code load}, position {@code index}, sends: shaped by what the search has seen so far. */
+    private MeasurementRequest request(double load, int index, boolean soak) {
+        return new MeasurementRequest(
+                loadModel(load),
+                spec.workload(),
+                shape.forLoad(load, soak),
+                spec.seed() + index,
+                shape.stopRule(load, soak),
+                0,
+                0,
+                spec.sessions());
+    }
+
+    private LoadModel loadModel(double load) {
+        return spec.integerLoad()
+                ? new LoadModel.Closed((int) Math.round(load))
+                : new LoadModel.Open(load, spec.arrivals());
     }
 
     private static boolean sameLoad(double a, double b) {
         return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
     }
 
-    private SearchReport.Probe measure(double load, int index) {
-        LoadModel lm = spec.integerLoad()
-                ? new LoadModel.Closed((int) Math.round(load))
-                : new LoadModel.Open(load, spec.arrivals());
+    private SearchReport.Probe measure(double load, int index, boolean check) {
+        LoadModel lm = loadModel(load);
         String name = spec.sessions() == null
                 ? lm.pointName(index)
                 : LoadModel.pointName(index, SessionSummary.loadLabel(lm));
-        Measurement m = point.run(
-                name,
-                new MeasurementRequest(
-                        lm,
-                        spec.workload(),
-                        shape.forLoad(load),
-                        spec.seed() + index,
-                        shape.stopRule(load),
-                        0,
-                        0,
-                        spec.sessions()));
-        shape.learn(m);
+        Measurement m = point.run(name, request(load, index, !check && shape.isSoak(load)));
+        if (!check) shape.learn(m);
         boolean open = !spec.integerLoad();
         Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();
         boolean pass = true;
@@ -241,7 +337,8 @@ public final class SearchRun {
                 m.records().size(),
                 m.elapsedNanos() / 1e9,
                 name,
-                spec.integerLoad() ? ProbeShape.meanE2e(m) : Double.NaN);
+                spec.integerLoad() ? ProbeShape.meanE2e(m) : Double.NaN,
+                DriftCheck.tpot(m.records()));
     }
 
     private SearchReport boundaryReport(
@@ -305,6 +402,18 @@ public final class SearchRun {
             StopReason stop,
             Map<String, List<SearchReport.CurvePoint>> curves,
             SearchReport.GoodputResult g) {
+        SearchDrift drift = null;
+        if (!driftChecks.isEmpty()) {
+            drift = new SearchDrift(driftChecks, ciLow, ciHigh);
+            if (drift.detected() && stop != StopReason.RUNNING) {
+                // A server that changed by c while it was searched may serve about c less or more than it was seen
+                // to: capacity goes as the inverse of a request's cost.
+                double by = 1 + Math.abs(drift.largest().change());
+                if (!Double.isFinite(by)) by = 2;
+                ciLow = spec.integerLoad() ? Math.floor(ciLow / by) : ciLow / by;
+                ciHigh = spec.integerLoad() ? Math.ceil(ciHigh * by) : ciHigh * by;
+            }
+        }
         return new SearchReport(
                 info,
                 spec.objective().wireName(),
@@ -322,6 +431,7 @@ public final class SearchRun {
                 List.copyOf(done),
                 curves,
                 g,
-                shape.rampSeconds());
+                shape.rampSeconds(),
+                drift);
     }
 }

@@ -11,7 +11,6 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerFacts;
 import dev.headroom.model.Share;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
@@ -330,7 +329,12 @@ public final class Probe implements Measurer {
             }
             return id.asText();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot reach " + target.url("/v1/models") + ": " + e.getMessage(), e);
+            // Nothing listening, or another protocol there (https to a plain-http port): the target refused the run
+            // before its first request, the same exit as when it refuses the first requests with --model given.
+            throw new TargetRefusedException(
+                    "cannot reach " + target.url("/v1/models") + ": " + e.getMessage()
+                            + " (nothing listening there, or not HTTP as the URL says)",
+                    0);
         }
     }
 }

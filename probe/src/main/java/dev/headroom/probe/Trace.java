@@ -39,6 +39,8 @@ public record Trace(
         List<Session> sessionList) {
     /** Tokens per hash id in Mooncake's traces. */
     public static final int BLOCK_TOKENS = 512;
+    /** The longest prompt or answer a trace line may ask for: ten million tokens, more than any model's context. */
+    static final int MAX_TOKENS = 10_000_000;
 
     public static Trace load(Path file) {
         if (!Files.isRegularFile(file)) throw new BadInputException("{trace} " + file + ": no such file");
@@ -64,6 +66,17 @@ public record Trace(
                         || osl.asInt() < 1) {
                     throw new BadInputException("{trace} " + file + " line " + n + ": needs numeric \"timestamp\" "
                             + "(ms), \"input_length\" >= 1 and \"output_length\" >= 1");
+                }
+                if (isl.asInt() > MAX_TOKENS || osl.asInt() > MAX_TOKENS) {
+                    throw new BadInputException(String.format(
+                            java.util.Locale.ROOT,
+                            "{trace} %s line %d: \"input_length\" %d and \"output_length\" %d must each be at most "
+                                    + "%,d tokens, more than any model's context",
+                            file,
+                            n,
+                            isl.asInt(),
+                            osl.asInt(),
+                            MAX_TOKENS));
                 }
                 JsonNode session = o.path("session_id");
                 boolean inSession = session.isValueNode() && !session.isNull();

@@ -167,6 +167,12 @@ public final class ConsoleTable {
         }
         for (String w : report.warnings()) b.append("warning: ").append(w).append('\n');
         ClientHealth c = report.client();
+        if (run.url() != null && run.url().startsWith("virtual://")) {
+            // No requests were sent: nothing lagged or waited for a thread, so there is no figure to print as "- ms".
+            b.append("client: none on the virtual clock (no request was sent: no send lag, scheduling delay or "
+                    + "timing error to measure)\n");
+            return b.toString();
+        }
         b.append(f(
                 "client: send lag p99 %s ms · scheduling delay p99 %s ms · timing error ≤ %s ms (p99) · CPU %s · GC "
                         + "pause max %s ms · %s%n",

@@ -13,6 +13,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.SearchDrift;
 import dev.headroom.model.SearchProgress;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
@@ -91,7 +92,8 @@ public final class SearchJson {
                     p.path("requests").asLong(),
                     num(p.path("duration_s")),
                     p.path("dir").asText(null),
-                    num(p.path("e2e_mean_s"))));
+                    num(p.path("e2e_mean_s")),
+                    new SearchReport.Estimate(num(p.at("/tpot/mean_ms")), num(p.at("/tpot/se_ms")))));
         }
         var range = root.path("range");
         var result = root.path("result");
@@ -112,7 +114,25 @@ public final class SearchJson {
                 probes,
                 curves(root.at("/curves/isotonic")),
                 goodput(result.path("goodput"), root.at("/curves/gp")),
-                num(root.path("probe_shape").path("ramp_s")));
+                num(root.path("probe_shape").path("ramp_s")),
+                drift(result.path("drift")));
+    }
+
+    private static SearchDrift drift(JsonNode d) {
+        if (!d.isObject()) return null;
+        List<SearchDrift.Check> checks = new ArrayList<>();
+        for (JsonNode c : d.path("checks")) {
+            checks.add(new SearchDrift.Check(
+                    c.path("probe").asInt(),
+                    SearchDrift.Trigger.parse(c.path("trigger").asText()),
+                    c.path("reference_probe").asInt(),
+                    num(c.path("reference_load")),
+                    c.path("statistic").asText(null),
+                    num(c.path("change")),
+                    num(c.path("z")),
+                    c.path("drifted").asBoolean()));
+        }
+        return new SearchDrift(checks, num(d.path("bracket_low")), num(d.path("bracket_high")));
     }
 
     private static Map<String, List<SearchReport.CurvePoint>> curves(JsonNode isotonic) {
@@ -193,6 +213,25 @@ public final class SearchJson {
             JsonNumbers.put(g, "best_observed", gr.bestObserved(), 6);
             JsonNumbers.put(g, "expected_improvement", gr.expectedImprovement(), 6);
         }
+        if (s.drift() != null) {
+            SearchDrift d = s.drift();
+            ObjectNode o = result.putObject("drift");
+            o.put("detected", d.detected());
+            JsonNumbers.put(o, "bracket_low", d.bracketLow(), 6);
+            JsonNumbers.put(o, "bracket_high", d.bracketHigh(), 6);
+            ArrayNode checks = o.putArray("checks");
+            for (SearchDrift.Check c : d.checks()) {
+                ObjectNode k = checks.addObject();
+                k.put("probe", c.probe());
+                k.put("trigger", c.trigger().wireName());
+                k.put("reference_probe", c.referenceProbe());
+                JsonNumbers.put(k, "reference_load", c.referenceLoad(), 6);
+                k.put("statistic", c.statistic());
+                JsonNumbers.exact(k, "change", c.change());
+                JsonNumbers.exact(k, "z", c.z());
+                k.put("drifted", c.drifted());
+            }
+        }
         ObjectNode shape = root.putObject("probe_shape");
         JsonNumbers.exact(shape, "ramp_s", s.rampSeconds());
         ArrayNode probes = root.putArray("probes");
@@ -214,6 +253,9 @@ public final class SearchJson {
             o.put("requests", p.requests());
             JsonNumbers.put(o, "duration_s", p.seconds(), 3);
             JsonNumbers.exact(o, "e2e_mean_s", p.e2eMeanSeconds());
+            ObjectNode tpot = o.putObject("tpot");
+            JsonNumbers.exact(tpot, "mean_ms", p.tpot().value());
+            JsonNumbers.exact(tpot, "se_ms", p.tpot().se());
             o.put("dir", p.dir());
         }
         ObjectNode curves = root.putObject("curves");
@@ -274,6 +316,8 @@ public final class SearchJson {
     /** The console line after a probe: its load, pass or fail, margins and the bracket (or the best goodput) so far. */
     public static String progressLine(SearchReport sofar, SearchProgress progress, String goodputUnit) {
         SearchReport.Probe last = sofar.probes().getLast();
+        if (progress.drift() != null)
+            return driftLine(last, progress.drift()) + (progress.reused() ? "  (reused)" : "");
         String mark = (progress.soakFactor() > 0 ? "  (soak: " + progress.soakFactor() + "x as long)" : "")
                 + (progress.reused() ? "  (reused)" : "");
         if (progress.bracket() != null) {
@@ -290,6 +334,42 @@ public final class SearchJson {
                         "best so far " + ConsoleTable.n(progress.best().goodput()) + " at "
                                 + ConsoleTable.n(progress.best().load()))
                 + mark;
+    }
+
+    /** A drift check's console line: the reference load again, and how far its binding statistic moved. */
+    static String driftLine(SearchReport.Probe p, SearchDrift.Check c) {
+        String moved = c.statistic() == null
+                ? "nothing to compare"
+                : String.format(
+                        Locale.ROOT,
+                        "%s %+.1f %% (%.1f standard errors)%s",
+                        c.statistic(),
+                        100 * c.change(),
+                        c.z(),
+                        c.drifted() ? ": DRIFT" : ", within the noise or the tolerance");
+        return String.format(
+                Locale.ROOT,
+                "probe %2d  load %-10s drift check (%s): %s",
+                p.index(),
+                ConsoleTable.n(p.load()),
+                c.trigger() == SearchDrift.Trigger.END
+                        ? "the first passing load again, probe " + c.referenceProbe()
+                        : "after a contradiction: probe " + c.referenceProbe(),
+                moved);
+    }
+
+    /** The line after the answer when the server drifted, or "" when it did not (or was not checked). */
+    static String driftNote(SearchReport s) {
+        if (s.drift() == null || !s.drift().detected()) return "";
+        SearchDrift d = s.drift();
+        return String.format(
+                Locale.ROOT,
+                "drift: %s; the interval is widened by that much to %s .. %s (measured %s .. %s)%n",
+                d.describe(ConsoleTable::n),
+                ConsoleTable.n(s.ciLow()),
+                ConsoleTable.n(s.ciHigh()),
+                ConsoleTable.n(d.bracketLow()),
+                ConsoleTable.n(d.bracketHigh()));
     }
 
     static String probeLine(SearchReport.Probe p, String bracket) {
@@ -319,7 +399,12 @@ public final class SearchJson {
                 best);
     }
 
+    /** The answer, and a line on drift when the server drifted while it was searched. */
     public static String answer(SearchReport s) {
+        return answerLine(s) + driftNote(s);
+    }
+
+    private static String answerLine(SearchReport s) {
         if (s.goodput() != null) {
             SearchReport.GoodputResult g = s.goodput();
             String unit = g.unit().equals("tokens") ? "good output tokens/s" : "good requests/s";
@@ -359,7 +444,7 @@ public final class SearchJson {
         }
         return String.format(
                 Locale.ROOT,
-                "%s under %s: %s%s (interval %s .. %s, binding %s, %s boundary, stop: %s, %d probes%s)%n",
+                "%s under %s: %s%s (interval %s .. %s, binding %s, %s, stop: %s, %d probes%s)%n",
                 s.objective(),
                 String.join(" and ", s.slos().stream().map(Slo::text).toList()),
                 ConsoleTable.n(s.value()),
@@ -367,9 +452,18 @@ public final class SearchJson {
                 ConsoleTable.n(s.ciLow()),
                 Double.isNaN(s.ciHigh()) ? "above " + ConsoleTable.n(s.max()) : ConsoleTable.n(s.ciHigh()),
                 s.bindingSlo(),
-                s.boundaryType().wireName(),
+                boundaryPhrase(s),
                 s.stopReason().wireName(),
                 s.probes().size(),
                 s.simulated() ? ", simulated" : "");
+    }
+
+    /**
+     * "cliff boundary", "smooth boundary", or, when the probe budget ran out first, that the boundary's shape was not
+     * settled: a search stopped by {@code --max-probes} has an interval, not a boundary it could call smooth.
+     */
+    public static String boundaryPhrase(SearchReport s) {
+        if (s.stopReason() == StopReason.MAX_PROBES) return "boundary not settled within --max-probes";
+        return s.boundaryType() == null ? "boundary" : s.boundaryType().wireName() + " boundary";
     }
 }

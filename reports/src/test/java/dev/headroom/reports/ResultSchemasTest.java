@@ -7,6 +7,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.ProbeReport;
 import dev.headroom.model.RunDiff;
 import dev.headroom.model.RunInfo;
+import dev.headroom.model.SearchDrift;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
@@ -123,9 +124,27 @@ class ResultSchemasTest {
         m2.put("ttft:p95<300ms", new SearchReport.SloMargin(0.25, 0.08, 120));
         List<SearchReport.Probe> probes = List.of(
                 new SearchReport.Probe(
-                        1, 1, m1, true, new SearchReport.Estimate(0.5, 0.04), 203, 12.5, "01-concurrency=1", 0.75),
+                        1,
+                        1,
+                        m1,
+                        true,
+                        new SearchReport.Estimate(0.5, 0.04),
+                        203,
+                        12.5,
+                        "01-concurrency=1",
+                        0.75,
+                        new SearchReport.Estimate(7.25, 0.0625)),
                 new SearchReport.Probe(
-                        2, 64, m2, false, new SearchReport.Estimate(20.25, 1.5), 320, 30.25, "02-concurrency=64", 2.5));
+                        2,
+                        64,
+                        m2,
+                        false,
+                        new SearchReport.Estimate(20.25, 1.5),
+                        320,
+                        30.25,
+                        "02-concurrency=64",
+                        2.5,
+                        new SearchReport.Estimate(9.5, 0.125)));
         Map<String, List<SearchReport.CurvePoint>> curves = new LinkedHashMap<>();
         curves.put(
                 "ttft:p95<300ms", List.of(new SearchReport.CurvePoint(1, -0.5), new SearchReport.CurvePoint(64, 0.25)));
@@ -172,7 +191,14 @@ class ResultSchemasTest {
                 probes,
                 curves,
                 g,
-                2.5);
+                2.5,
+                goodput
+                        ? null
+                        : new SearchDrift(
+                                List.of(new SearchDrift.Check(
+                                        3, SearchDrift.Trigger.END, 1, 1, "ttft:p95<300ms", 0.125, 4.5, true)),
+                                40,
+                                41));
     }
 
     @Test

@@ -33,7 +33,7 @@ public record ProbePlan(ThinkTime think, int maxConcurrency, RunSettings run) {
         if (trace != null && trace.hasSessions()) {
             if (load != null) {
                 throw new BadInputException("--trace: a session trace sets when each session starts; drop "
-                        + "--concurrency/--rate/--sessions/--session-rate");
+                        + loadOption(load, sessionLoad));
             }
             if (think.meanSeconds() > 0) {
                 throw new BadInputException("{think-time}: a session trace says when each turn is due; drop it");
@@ -50,7 +50,9 @@ public record ProbePlan(ThinkTime think, int maxConcurrency, RunSettings run) {
                     run.replay(trace.size()));
         }
         if (trace != null) {
-            if (load != null) throw new BadInputException("--trace sets the arrivals; drop --concurrency/--rate");
+            if (load != null) {
+                throw new BadInputException("--trace sets the arrivals; drop " + loadOption(load, sessionLoad));
+            }
             var replay = trace.arrivals();
             return point(
                     new LoadModel.Open(replay.meanRate(), replay), work.workload(), null, run.replay(trace.size()));
@@ -98,5 +100,13 @@ public record ProbePlan(ThinkTime think, int maxConcurrency, RunSettings run) {
                     + "--session-rate; independent users wait a fixed DURATION");
         }
         return f.seconds();
+    }
+
+    /** The option that gave {@code load}, as the user wrote it. */
+    private static String loadOption(LoadModel load, boolean sessionLoad) {
+        return switch (load) {
+            case LoadModel.Closed c -> sessionLoad ? "--sessions" : "--concurrency";
+            case LoadModel.Open o -> sessionLoad ? "--session-rate" : "--rate";
+        };
     }
 }

@@ -30,6 +30,7 @@ public final class Searcher {
     private final Endpoint endpoint;
     private final SearchSpec search;
     private final WorkloadSpec workload;
+    private boolean checkDrift = true;
 
     /** @param workload what every probe sends: the search's lengths, and how prompts are made */
     public Searcher(Endpoint endpoint, SearchSpec search, WorkloadSpec workload) {
@@ -46,6 +47,12 @@ public final class Searcher {
         this.endpoint = endpoint;
         this.search = search;
         this.workload = workload;
+    }
+
+    /** Whether the search checks that the server stayed the same while it was searched (on by default). */
+    public Searcher checkingDrift(boolean on) {
+        this.checkDrift = on;
+        return this;
     }
 
     /** The interrupted search in {@code dir}, to resume. */
@@ -97,7 +104,7 @@ public final class Searcher {
         points.withProgress(progress).withChunkTimes(chunkTimes);
         if (search.sessions() != null) points.withSessions(search.sessions());
         points.spreadBySearch();
-        SearchRun run = new SearchRun(search, points.runInfo(), endpoint.isVirtual(), points);
+        SearchRun run = new SearchRun(search, points.runInfo(), endpoint.isVirtual(), points).checkingDrift(checkDrift);
         if (previous != null) run.resuming(previous, points::finished);
         if (search.integerLoad()) {
             // A closed loop's first probe spreads its users over a cycle estimated from a lone request's e2e; a

@@ -4,6 +4,7 @@ import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.ServerFacts.ServerKind;
 import dev.headroom.sim.engine.Disaggregation;
+import dev.headroom.sim.engine.Drift;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.OverContext;
 import dev.headroom.sim.fidelity.Calibration;
@@ -26,6 +27,9 @@ import java.util.List;
  * @param dataParallel replicas of the engine behind a least-loaded balancer (the virtual clock only)
  * @param pd           prefill and decode engines apart, as {@code P:D}, or null (the virtual clock only)
  * @param pdLinkGbS    the link the KV cache moves over between them, GB/s per GPU
+ * @param drift        how much slower (or faster) the simulated server's steps get as it runs, as a user writes it
+ *                     ({@code 15%}; a twin's too; {@link Drift#parse})
+ * @param driftSeconds how long that change takes to build up
  */
 public record SimulatorSettings(
         String hardware,
@@ -53,7 +57,9 @@ public record SimulatorSettings(
         int schedulerSteps,
         Boolean overlapScheduling,
         String engine,
-        Path profile) {
+        Path profile,
+        String drift,
+        double driftSeconds) {
 
     /** The server imitated. */
     public ServerKind kind() {
@@ -76,6 +82,7 @@ public record SimulatorSettings(
                     .prefixCaching(prefixCaching)
                     .dataParallel(dataParallel)
                     .disaggregation(disaggregation())
+                    .drift(driftModel())
                     .build();
             twin.kvBlocks();
             return twin;
@@ -127,9 +134,14 @@ public record SimulatorSettings(
                                 ? software.overlapScheduling()
                                 : as.overlapScheduling(),
                         false))
+                .drift(driftModel())
                 .build();
         config.kvBlocks();
         return config;
+    }
+
+    private Drift driftModel() {
+        return drift == null ? Drift.NONE : Drift.parse(drift, driftSeconds);
     }
 
     private Disaggregation disaggregation() {

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -46,6 +47,8 @@ import java.util.function.Consumer;
  */
 public final class VirtualEngine implements Measurer {
     private final EngineConfig config;
+    /** Virtual time this server has run, over every run so far: where its {@link EngineConfig#drift} stands. */
+    private final AtomicLong age = new AtomicLong();
 
     public VirtualEngine(EngineConfig config) {
         this.config = config;
@@ -166,7 +169,7 @@ public final class VirtualEngine implements Measurer {
             this.stepEnds = new long[engines.length];
             // Replica 0 draws as a single engine does; the others their own noise.
             for (int i = 0; i < engines.length; i++)
-                engines[i] = new Engine(config.withSeed(request.seed() + 7919L * i));
+                engines[i] = new Engine(config.withSeed(request.seed() + 7919L * i), age.get());
             this.workload = request.workload();
             this.eos = new SplittableRandom(request.seed());
             if (request.maxConcurrency() > 0) {
@@ -292,6 +295,7 @@ public final class VirtualEngine implements Measurer {
                     break;
                 }
             }
+            age.addAndGet(now);
             List<RequestRecord> records = new ArrayList<>(byIndex.size());
             long last = 0;
             for (VirtualRequest p : byIndex) {

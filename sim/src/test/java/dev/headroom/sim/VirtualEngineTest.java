@@ -295,4 +295,24 @@ class VirtualEngineTest {
         // Virtual time, not wall time: ~5000 x 128 tokens at tens of thousands of tokens/s is many seconds.
         assertTrue(m.elapsedNanos() > 5e9, "virtual elapsed " + m.elapsedNanos());
     }
+
+    @Test
+    void aDriftingServerSlowsFromOneRunToTheNextAsItAges() {
+        // 25 % slower steps after 60 s of the server's life, built up linearly; a run of a lone user lasts seconds.
+        VirtualEngine server =
+                new VirtualEngine(quiet(H100, LLAMA_8B).withDrift(new dev.headroom.sim.engine.Drift(0.25, 60)));
+        Workload w = Workload.fixed(16, 512);
+        MeasurementRequest lone = new MeasurementRequest(new LoadModel.Closed(1), w, RunLength.requests(5), 7);
+        double first = Stats.percentile(Stats.itlSeconds(server.measure(lone)), 50);
+        double later = first;
+        for (int run = 0; run < 40; run++) later = Stats.percentile(Stats.itlSeconds(server.measure(lone)), 50);
+        // The steps take 25 % longer; what a token costs outside them (the front end's streaming) does not drift.
+        double ratio = later / first;
+        assertTrue(ratio > 1.15 && ratio <= 1.25 + 1e-9, "ITL " + first + " then " + later);
+        // A stationary one does not.
+        VirtualEngine steady = new VirtualEngine(quiet(H100, LLAMA_8B));
+        double a = Stats.percentile(Stats.itlSeconds(steady.measure(lone)), 50);
+        for (int run = 0; run < 3; run++) steady.measure(lone);
+        assertEquals(a, Stats.percentile(Stats.itlSeconds(steady.measure(lone)), 50), 1e-12);
+    }
 }

@@ -43,6 +43,14 @@ import org.junit.jupiter.api.Test;
 @Tag("benchmark")
 class SearchEvaluationBenchmark {
     private static final int SERVERS = Integer.getInteger("bench.servers", 200);
+    /**
+     * {@code -Dbench.first=N}: the first server's index (servers N .. N + servers − 1), so that a change tuned on the
+     * benchmark's servers can be judged on servers it never saw.
+     */
+    static final int FIRST = Integer.getInteger("bench.first", 0);
+    /** {@code -Dbench.baselines=false}: Headroom's search only (the baselines do not change with it). */
+    private static final boolean BASELINES = !"false".equals(System.getProperty("bench.baselines"));
+
     private static final int PROBE_REQUESTS = 200;
     private static final int TRUTH_REQUESTS = 2000;
     /**
@@ -63,9 +71,10 @@ class SearchEvaluationBenchmark {
     void compareSearchMethods() throws Exception {
         List<double[]> rows = new ArrayList<>(); // truth, a, b, c values; probes a,b,c; requests a,b,c; repeated truth
         int skipped = 0, repeated = 0, repeatAgrees = 0;
-        for (int s = 0; s < SERVERS; s++) {
+        for (int s = FIRST; s < FIRST + SERVERS; s++) {
             Case c = randomCase(new SplittableRandom(1000 + s));
-            double truth = truth(c, truthSeed(s));
+            long seed = truthSeed(s);
+            double truth = TruthCache.value("concurrency", c, () -> truth(c, seed), seed);
             if (Double.isNaN(truth) || truth < 2 || truth > 1000) {
                 skipped++;
                 continue;
@@ -74,12 +83,13 @@ class SearchEvaluationBenchmark {
             if (REPEAT_TRUTH) {
                 // The truth's own precision: a second dense evaluation, seeded apart. No method can agree with the
                 // truth much more often than two truths agree with each other.
-                again = truth(c, truthSeed(s) + 1000);
+                again = TruthCache.value("concurrency", c, () -> truth(c, seed + 1000), seed + 1000);
                 repeated++;
                 if (Math.abs(again - truth) / truth <= 0.05) repeatAgrees++;
                 else System.out.printf(Locale.ROOT, "case %3d: truth %.0f, repeated %.0f%n", s, truth, again);
             }
-            Outcome a = ours(c, s), b = doublingBisection(c, s), g = grid(c, s);
+            Outcome none = new Outcome(Double.NaN, 0, 0);
+            Outcome a = ours(c, s), b = BASELINES ? doublingBisection(c, s) : none, g = BASELINES ? grid(c, s) : none;
             rows.add(new double[] {
                 truth,
                 a.value,
@@ -149,6 +159,7 @@ class SearchEvaluationBenchmark {
         }
         json.append("}");
         System.out.println(json);
+        System.out.println(TruthCache.describe());
         Files.writeString(Path.of("target", "benchmark-search-evaluation.json"), json + "\n");
     }
 
@@ -163,7 +174,7 @@ class SearchEvaluationBenchmark {
     void maxGoodput() throws Exception {
         int servers = Integer.getInteger("bench.goodput.servers", SERVERS);
         List<double[]> rows = new ArrayList<>(); // true max, its load, found load, goodput there, probes, requests
-        for (int s = 0; s < servers; s++) {
+        for (int s = FIRST; s < FIRST + servers; s++) {
             Case c = randomCase(new SplittableRandom(1000 + s));
             final int server = s;
             java.util.TreeMap<Integer, Double> truth = new java.util.TreeMap<>();
@@ -209,7 +220,7 @@ class SearchEvaluationBenchmark {
             SearchReport r = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
             int found = (int) Math.round(r.value());
             double there = fine.computeIfAbsent(found, x -> fineGoodput(c, x, seeds));
-            rows.add(new double[] {trueMax, best, found, there, r.probes().size(), spent[0]});
+            rows.add(new double[] {trueMax, best, found, there, searchProbes(r), spent[0]});
             System.out.printf(
                     Locale.ROOT,
                     "goodput case %3d %-10s seqs %4d %-24s true max %7.2f at %4d  found %4d -> %7.2f (%5.1f %%) in "
@@ -223,7 +234,7 @@ class SearchEvaluationBenchmark {
                     found,
                     there,
                     100 * there / trueMax,
-                    r.probes().size());
+                    searchProbes(r));
             if (Boolean.getBoolean("bench.verbose")) {
                 System.out.println("  probes "
                         + r.probes().stream()
@@ -250,6 +261,7 @@ class SearchEvaluationBenchmark {
                 probes[(int) Math.min(probes.length - 1, Math.ceil(probes.length * 0.9) - 1)],
                 (long) rows.stream().mapToDouble(r -> r[5]).sum());
         System.out.println(json);
+        System.out.println(TruthCache.describe());
         Files.writeString(Path.of("target", "benchmark-goodput-evaluation.json"), json + "\n");
     }
 
@@ -270,6 +282,11 @@ class SearchEvaluationBenchmark {
 
     /** Good requests/s in the steady state at {@code concurrency}, measured independently of the scan and longer. */
     static double fineGoodput(Case c, int concurrency, long seedOffset) {
+        return TruthCache.value(
+                "goodput-fine", c, () -> evaluateFineGoodput(c, concurrency, seedOffset), concurrency, seedOffset);
+    }
+
+    private static double evaluateFineGoodput(Case c, int concurrency, long seedOffset) {
         return dev.headroom.optimizer.Goodput.of(
                         steadyState(c, concurrency, seedOffset + 500, FINE_FACTOR)
                                 .records(),
@@ -281,6 +298,11 @@ class SearchEvaluationBenchmark {
 
     /** Good requests/s in the steady state at {@code concurrency}: the scan's length. */
     static double trueGoodput(Case c, int concurrency, long seedOffset) {
+        return TruthCache.value(
+                "goodput", c, () -> evaluateGoodput(c, concurrency, seedOffset), concurrency, seedOffset);
+    }
+
+    private static double evaluateGoodput(Case c, int concurrency, long seedOffset) {
         return dev.headroom.optimizer.Goodput.of(
                         steadyState(c, concurrency, seedOffset, 1).records(),
                         false,
@@ -477,8 +499,90 @@ class SearchEvaluationBenchmark {
         return -1;
     }
 
-    static Outcome ours(Case c, int s) {
-        SearchSpec spec = new SearchSpec(
+    /**
+     * Drift: on the benchmark's servers, Headroom's search on the server as it is (how often it calls a stationary
+     * server drifting), then on the same server drifting by 10–20 % (slower or faster, by a seeded draw) over as long
+     * as that search took. A drifting server's answer is right when it lies within 5 % of the span between its truth
+     * at the start and its truth at the end (the same dense evaluation of the server at its final speed). Reports the
+     * false alarms, the drift detected, and the right answers. {@code -Dbench.drift.servers=N} (default 100); writes
+     * cli/target/benchmark-drift-evaluation.json.
+     */
+    @Test
+    void driftingServers() throws Exception {
+        int servers = Integer.getInteger("bench.drift.servers", 100);
+        int evaluated = 0, falseAlarms = 0, detected = 0, right = 0, rightStationary = 0, widenedHolds = 0;
+        for (int s = FIRST; s < FIRST + servers; s++) {
+            Case c = randomCase(new SplittableRandom(1000 + s));
+            long seed = truthSeed(s);
+            double start = TruthCache.value("concurrency", c, () -> truth(c, seed), seed);
+            if (Double.isNaN(start) || start < 2 || start > 1000) continue;
+            SplittableRandom draw = new SplittableRandom(5000 + s);
+            double change = (draw.nextBoolean() ? 1 : -1) * (0.10 + 0.10 * draw.nextDouble());
+            SearchSpec spec = concurrencySpec(c, s);
+            long[] spent = {0};
+            SearchReport steady = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
+            double seconds = steady.probes().stream()
+                    .mapToDouble(SearchReport.Probe::seconds)
+                    .sum();
+            Case after =
+                    new Case(c.engine().withDrift(new dev.headroom.sim.engine.Drift(change, 0)), c.workload(), c.slo());
+            double end = TruthCache.value("concurrency", after, () -> truth(after, seed), seed);
+            if (Double.isNaN(end)) continue;
+            SearchReport drifting = searchAsTheCliDoes(
+                    spec,
+                    new VirtualEngine(c.engine().withDrift(new dev.headroom.sim.engine.Drift(change, seconds))),
+                    spent);
+            double lo = Math.min(start, end), hi = Math.max(start, end);
+            boolean ok = drifting.value() >= lo * 0.95 && drifting.value() <= hi * 1.05;
+            boolean found = drifting.drift() != null && drifting.drift().detected();
+            boolean alarm = steady.drift() != null && steady.drift().detected();
+            evaluated++;
+            if (alarm) falseAlarms++;
+            if (found) detected++;
+            if (ok) right++;
+            if (Math.abs(steady.value() - start) / start <= 0.05) rightStationary++;
+            // The interval reported (widened when drift was found) reaches the span of the two truths.
+            if (drifting.ciLow() <= hi * 1.05 && drifting.ciHigh() >= lo * 0.95) widenedHolds++;
+            System.out.printf(
+                    Locale.ROOT,
+                    "drift case %3d %-10s change %+5.1f %%  truth %6.0f -> %6.0f  steady %6.0f%s  drifting %6.0f "
+                            + "[%s .. %s]%s%s%n",
+                    s,
+                    c.engine().hardware().name(),
+                    100 * change,
+                    start,
+                    end,
+                    steady.value(),
+                    alarm ? " (false alarm)" : "",
+                    drifting.value(),
+                    drifting.ciLow(),
+                    drifting.ciHigh(),
+                    found
+                            ? "  drift " + drifting.drift().describe(x -> String.format(Locale.ROOT, "%.0f", x))
+                            : "  no drift found",
+                    ok ? "" : "  MISS");
+        }
+        String json = String.format(
+                Locale.ROOT,
+                "{\"benchmark\":\"drift-evaluation\",\"servers\":%d,\"evaluated\":%d,"
+                        + "\"stationary_within_5pct\":%.3f,\"stationary_false_alarms\":%.3f,"
+                        + "\"drifting_detected\":%.3f,\"drifting_within_5pct_of_span\":%.3f,"
+                        + "\"drifting_interval_reaches_span\":%.3f}",
+                servers,
+                evaluated,
+                (double) rightStationary / Math.max(1, evaluated),
+                (double) falseAlarms / Math.max(1, evaluated),
+                (double) detected / Math.max(1, evaluated),
+                (double) right / Math.max(1, evaluated),
+                (double) widenedHolds / Math.max(1, evaluated));
+        System.out.println(json);
+        System.out.println(TruthCache.describe());
+        Files.writeString(Path.of("target", "benchmark-drift-evaluation.json"), json + "\n");
+    }
+
+    /** The max-concurrency search the benchmark runs on server {@code s}: as the CLI's defaults, 20 probes at most. */
+    static SearchSpec concurrencySpec(Case c, int s) {
+        return new SearchSpec(
                 SearchSpec.Objective.MAX_CONCURRENCY,
                 List.of(c.slo()),
                 1,
@@ -489,9 +593,18 @@ class SearchEvaluationBenchmark {
                 RunLength.requests(PROBE_REQUESTS),
                 new ArrivalProcess.Poisson(),
                 100L * s);
+    }
+
+    static Outcome ours(Case c, int s) {
+        SearchSpec spec = concurrencySpec(c, s);
         long[] requests = {0};
         SearchReport r = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), requests);
-        return new Outcome(r.value(), r.probes().size(), requests[0]);
+        return new Outcome(r.value(), searchProbes(r), requests[0]);
+    }
+
+    /** The probes the search chose, without its drift checks (one at its end, one more after a contradiction). */
+    static int searchProbes(SearchReport r) {
+        return r.probes().size() - (r.drift() == null ? 0 : r.drift().checks().size());
     }
 
     /**

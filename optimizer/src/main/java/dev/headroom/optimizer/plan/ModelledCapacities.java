@@ -174,6 +174,8 @@ public final class ModelledCapacities {
                     byLoad.put(((LoadModel.Open) request.load()).ratePerSecond(), m);
                     return m;
                 })
+                // A model is the same server from its first step to its last: nothing to drift.
+                .checkingDrift(false)
                 .run((sofar, progress) -> {});
         return new Search(r, byLoad, slos);
     }

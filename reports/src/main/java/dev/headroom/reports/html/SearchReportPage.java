@@ -6,6 +6,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import dev.headroom.reports.ResultFiles;
+import dev.headroom.reports.SearchJson;
 import dev.headroom.reports.chart.Chart;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,9 +36,18 @@ final class SearchReportPage {
                                 + " (statistically as good: " + f(s.ciLow()) + " .. " + f(s.ciHigh()) + ")"
                         : f(s.value()) + " (interval " + f(s.ciLow()) + " .. " + f(s.ciHigh()) + "), binding "
                                 + Page.esc(String.valueOf(s.bindingSlo())) + ", "
-                                + (s.boundaryType() == null
-                                        ? ""
-                                        : s.boundaryType().wireName()) + " boundary");
+                                + Page.esc(SearchJson.boundaryPhrase(s)));
+        if (s.drift() != null) {
+            var d = s.drift();
+            facts.row(
+                    "drift",
+                    d.detected()
+                            ? "<b>drifted</b>: " + Page.esc(d.describe(x -> f(x))) + "; interval widened from "
+                                    + f(d.bracketLow()) + " .. " + f(d.bracketHigh())
+                            : "none found: load " + f(d.largest().referenceLoad()) + " (probe "
+                                    + d.largest().referenceProbe() + ") measured again, within its noise or the "
+                                    + "tolerance");
+        }
         facts.row(
                 "stop",
                 Page.esc(s.stopReason().wireName()) + ", " + s.probes().size() + " probes"

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.Nearest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,15 +143,12 @@ final class Yaml {
             for (var it = json.fieldNames(); it.hasNext(); ) {
                 String k = it.next();
                 if (known.contains(k)) continue;
-                String near = known.stream()
-                        .min((a, b) -> Integer.compare(distance(a, k), distance(b, k)))
-                        .orElse("");
                 throw bad(
                         k,
                         "is not a key here"
-                                + (distance(near, k) <= Math.max(2, k.length() / 3)
-                                        ? "; did you mean '" + near + "'?"
-                                        : "")
+                                + Nearest.to(k, known)
+                                        .map(near -> "; did you mean '" + near + "'?")
+                                        .orElse("")
                                 + " (valid: " + String.join(", ", known) + ")");
             }
         }
@@ -171,22 +169,5 @@ final class Yaml {
         private String where(String key) {
             return path.isEmpty() ? key : path + "." + key;
         }
-    }
-
-    /** Levenshtein distance, for the nearest valid key. */
-    static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

@@ -44,7 +44,23 @@ public final class Engine {
     private long finishedTotal;
     private long stepsTotal;
 
+    /** The server's age at this engine's first step ({@link Drift}), and that step's clock reading. */
+    private final long ageAtFirstStepNanos;
+
+    private long firstStepNanos = Long.MIN_VALUE;
+    /** When the step being planned begins. */
+    private long planningNanos;
+
     public Engine(EngineConfig config) {
+        this(config, 0);
+    }
+
+    /**
+     * An engine of a server that has already run {@code ageNanos} (its {@link EngineConfig#drift} goes on from there):
+     * the virtual clock starts every run at zero, while the server it stands for keeps ageing.
+     */
+    public Engine(EngineConfig config, long ageNanos) {
+        this.ageAtFirstStepNanos = ageNanos;
         this.config = config;
         this.cost = new StepCostModel(config);
         this.totalBlocks = config.kvBlocks();
@@ -96,6 +112,8 @@ public final class Engine {
         // Overlap scheduling: while the GPU runs one step the scheduler decides the next, so a step that follows
         // another at once admits what had arrived when that one began; an idle engine decides and starts at once.
         seenBy = config.overlapScheduling() && now == lastEnd && !running.isEmpty() ? lastStart : Long.MAX_VALUE;
+        if (firstStepNanos == Long.MIN_VALUE) firstStepNanos = now;
+        planningNanos = now;
         Step planned = plan(now);
         if (planned != null) lastStart = now;
         return planned;
@@ -336,6 +354,9 @@ public final class Engine {
 
     private double jitter(double seconds) {
         double s = seconds;
+        if (!config.drift().none()) {
+            s *= config.drift().factor((ageAtFirstStepNanos + planningNanos - firstStepNanos) / 1e9);
+        }
         if (config.noise() > 0) s *= Math.exp(config.noise() * noise.nextGaussian());
         if (config.stallProbability() > 0 && noise.nextDouble() < config.stallProbability()) {
             s += config.stallMs() / 1e3;

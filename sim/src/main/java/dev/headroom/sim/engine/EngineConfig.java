@@ -50,6 +50,7 @@ import java.util.Map;
  *                              balancer that sends each request to the replica with the fewest requests in it
  * @param disaggregation        prefill and decode engines apart, the KV cache moved between them; null = each engine
  *                              serves its requests whole (the virtual clock only)
+ * @param drift                 how the server's speed changes as it runs (null: {@link Drift#NONE}, stationary)
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -76,7 +77,8 @@ public record EngineConfig(
         int contextPerRequest,
         OverContext overContext,
         int dataParallel,
-        Disaggregation disaggregation) {
+        Disaggregation disaggregation,
+        Drift drift) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -112,6 +114,7 @@ public record EngineConfig(
         if (eosLength == null) throw new IllegalArgumentException("engine needs an EOS output-length distribution");
         check(contextPerRequest >= 0, "max-model-len must be >= 0, got " + contextPerRequest);
         if (overContext == null) overContext = OverContext.REFUSE;
+        if (drift == null) drift = Drift.NONE;
         check(dataParallel >= 1 && dataParallel <= 1024, "data-parallel must be in 1..1024, got " + dataParallel);
         check(
                 disaggregation == null || dataParallel == 1,
@@ -155,7 +158,8 @@ public record EngineConfig(
                 0,
                 OverContext.REFUSE,
                 1,
-                null);
+                null,
+                Drift.NONE);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -189,6 +193,10 @@ public record EngineConfig(
 
     public EngineConfig withSeed(long s) {
         return toBuilder().seed(s).build();
+    }
+
+    public EngineConfig withDrift(Drift d) {
+        return toBuilder().drift(d).build();
     }
 
     /** "MODEL on HARDWARE xTP", as results name the simulated server (with the formats when not BF16). */
@@ -226,6 +234,10 @@ public record EngineConfig(
         m.put("max_waiting", maxWaiting);
         m.put("noise", noise);
         m.put("prefix_caching", prefixCaching);
+        if (!drift.none()) {
+            m.put("drift", drift.change());
+            m.put("drift_over_s", drift.seconds());
+        }
         return m;
     }
 
@@ -303,6 +315,7 @@ public record EngineConfig(
         private OverContext overContext;
         private int dataParallel;
         private Disaggregation disaggregation;
+        private Drift drift;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -328,6 +341,7 @@ public record EngineConfig(
             overlapScheduling = c.overlapScheduling;
             contextPerRequest = c.contextPerRequest;
             overContext = c.overContext;
+            drift = c.drift;
             dataParallel = c.dataParallel;
             disaggregation = c.disaggregation;
         }
@@ -441,6 +455,11 @@ public record EngineConfig(
             return this;
         }
 
+        public Builder drift(Drift d) {
+            drift = d;
+            return this;
+        }
+
         public EngineConfig build() {
             return new EngineConfig(
                     hardware,
@@ -467,7 +486,8 @@ public record EngineConfig(
                     contextPerRequest,
                     overContext,
                     dataParallel,
-                    disaggregation);
+                    disaggregation,
+                    drift);
         }
     }
 }

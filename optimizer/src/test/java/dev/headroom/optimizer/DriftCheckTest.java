@@ -1,0 +1,100 @@
+package dev.headroom.optimizer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.headroom.model.SearchDrift;
+import dev.headroom.model.SearchReport;
+import dev.headroom.model.Slo;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class DriftCheckTest {
+    private static final List<Slo> SLOS = List.of(Slo.parse("ttft:p95<300ms"), Slo.parse("itl:p99<50ms"));
+
+    private static SearchReport.Probe probe(int index, double load, double ttft, double ttftSe, double itl) {
+        Map<String, SearchReport.SloMargin> m = new LinkedHashMap<>();
+        m.put("ttft:p95<300ms", new SearchReport.SloMargin(ttft, ttftSe, 100));
+        m.put("itl:p99<50ms", new SearchReport.SloMargin(itl, 0.01, 1000));
+        return new SearchReport.Probe(
+                index, load, m, ttft < 0 && itl < 0, new SearchReport.Estimate(1, 0.1), 100, 10, "d", 1);
+    }
+
+    @Test
+    void aStatisticFifteenPercentHigherBeyondItsNoiseIsDrift() {
+        // TTFT p95 from 150 ms (margin -0.5) to 172.5 ms (-0.425): +15 %, 7.5 / √2 ≈ 5.3 standard errors.
+        SearchDrift.Check c = DriftCheck.compare(
+                SLOS, probe(1, 1, -0.5, 0.01, -0.8), probe(9, 1, -0.425, 0.01, -0.8), SearchDrift.Trigger.END, 0.05);
+        assertTrue(c.drifted(), c.toString());
+        assertEquals("ttft:p95<300ms", c.statistic());
+        assertEquals(0.15, c.change(), 1e-9);
+        assertEquals(9, c.probe());
+    }
+
+    @Test
+    void aChangeWithinTheNoiseOrTheToleranceIsNot() {
+        // The same +15 % with a standard error of 0.05 on each side: about 1 standard error.
+        assertFalse(DriftCheck.compare(
+                        SLOS,
+                        probe(1, 1, -0.5, 0.05, -0.8),
+                        probe(9, 1, -0.425, 0.05, -0.8),
+                        SearchDrift.Trigger.END,
+                        0.05)
+                .drifted());
+        // A sure change of 2 %, under the search's 5 % tolerance: no threat to the answer.
+        assertFalse(DriftCheck.compare(
+                        SLOS,
+                        probe(1, 1, -0.5, 0.001, -0.8),
+                        probe(9, 1, -0.49, 0.001, -0.8),
+                        SearchDrift.Trigger.END,
+                        0.05)
+                .drifted());
+    }
+
+    @Test
+    void aSlowerServerShowsInItsMeanTpotWhereItsLatencySloDidNotMove() {
+        // A lone request's TTFT is mostly fixed cost; its TPOT is the decode step, the server's speed.
+        SearchReport.Probe first = withTpot(probe(1, 1, -0.9, 0.01, -0.5), 7.0, 0.02);
+        SearchReport.Probe again = withTpot(probe(11, 1, -0.9, 0.01, -0.5), 8.26, 0.02);
+        SearchDrift.Check c = DriftCheck.compare(SLOS, first, again, SearchDrift.Trigger.END, 0.05);
+        assertTrue(c.drifted(), c.toString());
+        assertEquals(DriftCheck.TPOT, c.statistic());
+        assertEquals(0.18, c.change(), 1e-9);
+        assertEquals(1, c.referenceProbe());
+        assertEquals(1, c.referenceLoad());
+        // Its standard error counts: the same change at ±0.7 ms is noise.
+        assertFalse(DriftCheck.compare(
+                        SLOS, withTpot(first, 7.0, 0.7), withTpot(again, 8.26, 0.7), SearchDrift.Trigger.END, 0.05)
+                .drifted());
+    }
+
+    private static SearchReport.Probe withTpot(SearchReport.Probe p, double mean, double se) {
+        return new SearchReport.Probe(
+                p.index(),
+                p.load(),
+                p.margins(),
+                p.pass(),
+                p.goodput(),
+                p.requests(),
+                p.seconds(),
+                p.dir(),
+                p.e2eMeanSeconds(),
+                new SearchReport.Estimate(mean, se));
+    }
+
+    @Test
+    void aHigherLoadSurelyPassingWhereALowerOneSurelyFailedIsAContradiction() {
+        SearchReport.Probe failedLow = probe(2, 100, 0.5, 0.05, -0.5);
+        SearchReport.Probe passedHigh = probe(3, 150, -0.4, 0.05, -0.5);
+        assertTrue(DriftCheck.contradicts(SLOS, List.of(failedLow), passedHigh, Set.of()));
+        // Not when the lower load was soaked (a long measurement is meant to differ from a short one).
+        assertFalse(DriftCheck.contradicts(SLOS, List.of(failedLow), passedHigh, Set.of(100.0)));
+        // A margin that dips with load far from the threshold is no contradiction: both pass.
+        assertFalse(DriftCheck.contradicts(
+                SLOS, List.of(probe(2, 8, -0.77, 0.002, -0.5)), probe(3, 64, -0.79, 0.002, -0.5), Set.of()));
+    }
+}
