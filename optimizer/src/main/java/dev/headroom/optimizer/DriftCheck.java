@@ -7,6 +7,8 @@ import dev.headroom.model.Slo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.commons.math3.stat.descriptive.moment.Mean;
+import org.apache.commons.math3.stat.descriptive.moment.StandardDeviation;
 
 /**
  * Compares two measurements of one load (is it still the same server?) and spots a probe that contradicts an earlier
@@ -31,10 +33,8 @@ final class DriftCheck {
                 .mapToDouble(r -> (r.lastTokenNanos() - r.firstTokenNanos()) / 1e6 / (r.completionTokens() - 1))
                 .toArray();
         if (v.length < 2) return new SearchReport.Estimate(Double.NaN, Double.NaN);
-        double mean = java.util.Arrays.stream(v).average().orElseThrow();
-        double ss = 0;
-        for (double x : v) ss += (x - mean) * (x - mean);
-        double sd = Math.sqrt(ss / (v.length - 1));
+        double mean = new Mean().evaluate(v);
+        double sd = new StandardDeviation().evaluate(v, mean);
         return new SearchReport.Estimate(mean, sd / Math.sqrt(EffectiveSize.of(v)));
     }
 

@@ -153,7 +153,7 @@ public final class SearchRun {
         BoundarySearch bs = new BoundarySearch(spec);
         boolean[] last = new boolean[2];
         BoundarySearch.Observer observer = (load, index) -> {
-            SearchReport.Probe p = searched(load, last, listener);
+            SearchReport.Probe p = searched(load, last);
             List<Margin> margins = spec.slos().stream()
                     .map(s -> {
                         SearchReport.SloMargin m = p.margins().get(s.text());
@@ -175,7 +175,7 @@ public final class SearchRun {
         GoodputSearch gs = new GoodputSearch(spec);
         boolean[] last = new boolean[2];
         GoodputSearch.Observer observer = (load, index) -> {
-            SearchReport.Probe p = searched(load, last, listener);
+            SearchReport.Probe p = searched(load, last);
             return new GoodputSearch.Observation(
                     load, p.goodput().value(), p.goodput().se(), p.requests(), p.seconds());
         };
@@ -195,7 +195,7 @@ public final class SearchRun {
      * A probe the search asked for, at {@code load}; one that contradicts an earlier probe has a reference measured
      * again at once (once a search).
      */
-    private SearchReport.Probe searched(double load, boolean[] last, Listener listener) {
+    private SearchReport.Probe searched(double load, boolean[] last) {
         SearchReport.Probe p = at(load, last, false);
         if (last[1]) soaked.add(load);
         boolean contradiction = checkDrift
