@@ -1,9 +1,11 @@
 package dev.headroom.cli;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.Nearest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +26,10 @@ import picocli.CommandLine.Model.OptionSpec;
  * The file is turned into arguments before picocli parses, so a value is validated exactly as a flag would be.
  */
 final class ConfigFile {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** A key given twice is an error, not "the last one wins". */
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build());
 
     private ConfigFile() {}
 
@@ -123,8 +128,11 @@ final class ConfigFile {
             String n = o.longestName().replaceFirst("^--", "");
             if (!n.equals("config") && !n.equals("help") && !n.equals("version")) keys.add(n);
         }
+        String last = key.substring(key.lastIndexOf('.') + 1);
         return new BadInputException("--config " + file + ": unknown key '" + key + "' for headroom " + command
-                + "; valid keys: " + String.join(", ", keys));
+                + (Nearest.to(last, keys).isEmpty()
+                        ? "; valid keys: " + String.join(", ", keys)
+                        : Nearest.didYouMean(last, keys, "'")));
     }
 
     private static JsonNode read(Path file) {

@@ -177,10 +177,7 @@ public final class ExitCodes {
             List<String> names = new ArrayList<>();
             u.getCommandLine().getCommandSpec().options().forEach(o -> names.addAll(List.of(o.names())));
             String bare = first.contains("=") ? first.substring(0, first.indexOf('=')) : first;
-            return "unknown option '" + bare + "'"
-                    + Nearest.to(bare, names)
-                            .map(n -> "; did you mean " + n + "?")
-                            .orElse("");
+            return "unknown option '" + bare + "'" + Nearest.didYouMean(bare, names, "");
         }
     }
 }

@@ -86,6 +86,11 @@ public final class SearchCommand implements Callable<Integer> {
         SearchSettings settings = search.settings(seed);
         ArrivalProcess arrivals = settings.openLoop() ? load.arrivals() : null;
         SearchSpec plan = settings.spec(work, arrivals, sessionOptions.settings(), load.thinkTime());
+        if (load.maxConcurrency != 0) {
+            // Its probes would ignore it: a search sets the load itself, and its open-loop probes send uncapped.
+            throw new BadInputException("--max-concurrency " + load.maxConcurrency + " is not a search option (its "
+                    + "max-rate probes send without a cap); use it with probe or sweep --rate");
+        }
         if (failOnDrift && !driftCheck) {
             throw new BadInputException("--fail-on-drift needs the drift check: drop --no-drift-check");
         }

@@ -121,6 +121,86 @@ class HostileInputTest {
     }
 
     @Test
+    void misspeltKeysInForecastCapacityAndConfigFilesAreRefusedWithTheNearestKey(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        refused(
+                "a misspelt forecast class key",
+                plan(
+                        tmp,
+                        "forecast.yaml",
+                        "    osl: 256\n    slo: \"ttft:p95<300ms",
+                        "    osl: 256\n    sol: \"ttft:p95<300ms"),
+                "classes[0].sol is not a key here; did you mean 'osl' or 'slo'?",
+                out);
+        refused(
+                "a misspelt traffic key",
+                plan(tmp, "forecast.yaml", "growth_per_month: 0.05", "growth_per_mnth: 0.05"),
+                "classes[0].traffic.growth_per_mnth is not a key here; did you mean 'growth_per_month'?",
+                out);
+        refused(
+                "a misspelt forecast root key",
+                plan(tmp, "forecast.yaml", "horizon_months: 12", "horizon_month: 12"),
+                "horizon_month is not a key here; did you mean 'horizon_months'?",
+                out);
+        refused(
+                "a misspelt capacity key",
+                plan(tmp, "capacities.yaml", "ci_high: 30.9", "ci_hihg: 30.9"),
+                "capacities[0].ci_hihg is not a key here; did you mean 'ci_high'?",
+                out);
+        Path config = Files.writeString(tmp.resolve("c.yaml"), "concurency: 4\n");
+        refused(
+                "a misspelt config key",
+                new String[] {"probe", "--config", config.toString(), "--virtual"},
+                "unknown key 'concurency' for headroom probe; did you mean 'concurrency'?",
+                tmp.resolve("c"));
+        Path hardware = Files.writeString(
+                tmp.resolve("hw.yaml"),
+                Files.readString(Path.of("..", "configs", "hardware", "h100-sxm.yaml"))
+                        .replace("memory_gb:", "memroy_gb:"));
+        refused(
+                "a misspelt profile key",
+                new String[] {"probe", "--virtual", "--sim-hardware", hardware.toString(), "--requests", "2"},
+                "unknown key 'memroy_gb'; did you mean 'memory_gb'?",
+                tmp.resolve("e"));
+        Path twice = Files.writeString(tmp.resolve("d.yaml"), "concurrency: 4\nrequests: 3\nconcurrency: 8\n");
+        refused(
+                "a config key given twice",
+                new String[] {"probe", "--config", twice.toString(), "--virtual"},
+                "Duplicate field 'concurrency'",
+                tmp.resolve("d"));
+    }
+
+    @Test
+    void aConcurrencyCapRunsOnTheVirtualClockAndSearchRefusesIt(@TempDir Path tmp) throws IOException {
+        Path run = tmp.resolve("capped");
+        var r = CliTest.run(
+                "probe",
+                "--virtual",
+                "--rate",
+                "50",
+                "--max-concurrency",
+                "2",
+                "--isl",
+                "128",
+                "--osl",
+                "32",
+                "--requests",
+                "30",
+                "--format",
+                "json",
+                "--out",
+                run.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = Files.readAllLines(run.resolve("requests.jsonl"));
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\"slot_wait_ms\"")), "some requests waited for a slot");
+        refused(
+                "a cap a search would ignore",
+                new String[] {"search", "--virtual", "--max-concurrency", "4", "--slo", "ttft:p95<300ms"},
+                "--max-concurrency 4 is not a search option",
+                tmp.resolve("s"));
+    }
+
+    @Test
     void aDatasetLineAskingForNegativeTokensAndAConfigDirectoryAreRefused(@TempDir Path tmp) throws IOException {
         Path data = Files.writeString(tmp.resolve("prompts.jsonl"), "{\"prompt\": \"hi\", \"max_tokens\": -5}\n");
         refused(

@@ -23,6 +23,10 @@ public record MeasurementRequest(
         if (sessions != null && load instanceof LoadModel.Closed c && c.thinkTimeSeconds() > 0) {
             throw new IllegalArgumentException("a session's think time is its own (SessionSpec.thinkTime)");
         }
+        if (sessions != null && load instanceof LoadModel.Open o && o.maxConcurrency() > 0) {
+            throw new BadInputException("{max-concurrency} caps independent requests; an open loop of {sessions} "
+                    + "starts each session when it arrives: drop it");
+        }
     }
 
     /**

@@ -87,7 +87,10 @@ public final class MetricsRecorder implements Consumer<RequestRecord> {
         long origin = Metrics.micros(Metrics.origin(r, openLoop));
         windowStart = Math.min(windowStart, origin);
         windowEnd = Math.max(windowEnd, Metrics.micros(r.endNanos()));
-        record(Metric.SEND_LAG_MS, Metrics.micros(r.sentNanos()) - Metrics.micros(r.intendedNanos()));
+        // Without the wait for a slot under --max-concurrency: that wait is the cap's, not the client's lateness.
+        record(
+                Metric.SEND_LAG_MS,
+                Metrics.micros(r.sentNanos()) - Metrics.micros(r.intendedNanos()) - Metrics.micros(r.slotWaitNanos()));
         if (!r.succeeded()) return;
         current = series ? interval(Math.floorDiv(Metrics.micros(r.endNanos()), INTERVAL_MICROS)) : null;
         outputTokens += r.completionTokens();

@@ -93,9 +93,9 @@ public record RequestRecord(
         return chunkNanos.length == 0 ? -1 : chunkNanos[chunkNanos.length - 1];
     }
 
-    /** Actual minus intended send time. */
+    /** Actual minus intended send time, less any wait for a free slot under a concurrency cap. */
     public long sendLagNanos() {
-        return sentNanos - intendedNanos;
+        return sentNanos - intendedNanos - slotWaitNanos;
     }
 
     /** Largest gap between consecutive content chunks, or 0. */
@@ -133,16 +133,23 @@ public record RequestRecord(
     }
 
     private RequestRecord copy(boolean warm, long[] chunks, int[] tokens, Outcome ended, Failure why) {
-        return copy(warm, chunks, tokens, ended, why, turn);
+        return copy(warm, chunks, tokens, ended, why, turn, sentNanos, slotWaitNanos);
     }
 
     private RequestRecord copy(
-            boolean warm, long[] chunks, int[] tokens, Outcome ended, Failure why, SessionTurn where) {
+            boolean warm,
+            long[] chunks,
+            int[] tokens,
+            Outcome ended,
+            Failure why,
+            SessionTurn where,
+            long sent,
+            long slotWait) {
         return new RequestRecord(
                 index,
                 warm,
                 intendedNanos,
-                sentNanos,
+                sent,
                 firstTokenNanos,
                 endNanos,
                 chunks,
@@ -154,7 +161,7 @@ public record RequestRecord(
                 requestedOutputTokens,
                 httpStatus,
                 preemptions,
-                slotWaitNanos,
+                slotWait,
                 ended,
                 why,
                 responseId,
@@ -164,9 +171,17 @@ public record RequestRecord(
                 where);
     }
 
+    /**
+     * This record as sent {@code waited} nanoseconds after its intended time, for want of a free slot under an open
+     * loop's concurrency cap: its latencies still count from the intended time.
+     */
+    public RequestRecord afterSlotWait(long waited) {
+        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, turn, intendedNanos + waited, waited);
+    }
+
     /** This record, placed in a session. */
     public RequestRecord withTurn(SessionTurn where) {
-        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, where);
+        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, where, sentNanos, slotWaitNanos);
     }
 
     /** A simple successful record with one token per chunk (used by the simulator and tests). */

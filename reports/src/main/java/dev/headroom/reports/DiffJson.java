@@ -184,6 +184,6 @@ public final class DiffJson {
     }
 
     private static String num(double v) {
-        return Double.isNaN(v) ? "" : Double.toString(v);
+        return CsvNumbers.cell(v);
     }
 }

@@ -203,6 +203,6 @@ public final class FidelityJson {
     }
 
     private static String num(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.4g", v) : "";
+        return CsvNumbers.cell(v);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import dev.headroom.model.Metrics;
 import dev.headroom.model.RequestRecord;
+import dev.headroom.model.SessionTurn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -16,14 +17,21 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code requests.csv}: the same per-request fields as requests.jsonl, one row per request, for spreadsheets;
- * written as requests finish, so it holds nothing in memory. Thread-safe.
+ * {@code requests.csv}: the same per-request fields as requests.jsonl (all but the chunk times), one row per request,
+ * empty where requests.jsonl leaves a field out, for spreadsheets; written as requests finish, so it holds nothing in
+ * memory. Thread-safe.
  */
 public final class RequestsCsv implements AutoCloseable {
     static final List<String> COLUMNS = List.of(
             "id",
+            "response_id",
             "phase",
             "outcome",
+            "session",
+            "turn",
+            "session_turns",
+            "call",
+            "dropped_turns",
             "intended_s",
             "sent_s",
             "first_token_s",
@@ -38,6 +46,7 @@ public final class RequestsCsv implements AutoCloseable {
             "osl_source",
             "osl_requested",
             "max_gap_ms",
+            "slot_wait_ms",
             "status",
             "connection",
             "error_kind",
@@ -72,8 +81,15 @@ public final class RequestsCsv implements AutoCloseable {
     private static List<Object> row(RequestRecord r) {
         List<Object> row = new ArrayList<>(COLUMNS.size());
         row.add(r.index());
+        row.add(r.responseId());
         row.add(r.warmup() ? "warmup" : "measure");
         row.add(r.outcome().name().toLowerCase(Locale.ROOT));
+        SessionTurn t = r.turn();
+        row.add(t == null ? null : t.session());
+        row.add(t == null ? null : t.turn());
+        row.add(t == null ? null : t.turns());
+        row.add(t == null || t.call() == 0 ? null : t.call());
+        row.add(t == null || t.droppedTurns() == 0 ? null : t.droppedTurns());
         row.add(seconds(r.intendedNanos()));
         row.add(seconds(r.sentNanos()));
         row.add(r.firstTokenNanos() < 0 ? null : seconds(r.firstTokenNanos()));
@@ -87,16 +103,26 @@ public final class RequestsCsv implements AutoCloseable {
         row.add(r.completionTokens());
         row.add(r.completionSource().wireName());
         row.add(r.requestedOutputTokens());
-        row.add(r.maxGapNanos() / 1e6);
+        row.add(millis(r.maxGapNanos()));
+        row.add(r.slotWaitNanos() > 0 ? millis(r.slotWaitNanos()) : null);
         row.add(r.httpStatus());
-        row.add(r.connection().name().toLowerCase(Locale.ROOT));
+        row.add(
+                r.connection() == RequestRecord.Connection.UNKNOWN
+                        ? null
+                        : r.connection().name().toLowerCase(Locale.ROOT));
         row.add(r.failure() == null ? null : r.failure().kind().wireName());
         row.add(r.failure() == null ? null : r.failure().message());
         return row;
     }
 
+    /** To the microsecond requests.jsonl's times keep. */
     private static double seconds(long nanos) {
         return Metrics.micros(nanos) / 1e6;
+    }
+
+    /** As requests.jsonl writes it, to the nanosecond. */
+    private static double millis(long nanos) {
+        return nanos / 1e6;
     }
 
     @Override

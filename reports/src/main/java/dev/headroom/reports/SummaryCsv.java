@@ -47,7 +47,7 @@ public final class SummaryCsv {
         return row;
     }
 
-    /** Header plus rows; every row must have the same keys. */
+    /** Header plus rows; every row must have the same keys; numbers as {@link CsvNumbers} writes them. */
     public static String write(List<Map<String, Object>> rows) {
         if (rows.isEmpty()) return "";
         CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
@@ -55,9 +55,7 @@ public final class SummaryCsv {
         try {
             return CSV.writer(schema.build())
                     .writeValueAsString(rows.stream()
-                            .map(r -> r.values().stream()
-                                    .map(v -> v instanceof Double d && d.isNaN() ? null : v)
-                                    .toList())
+                            .map(r -> r.values().stream().map(CsvNumbers::cell).toList())
                             .toList());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);

@@ -86,6 +86,14 @@ class DriverConformanceTest {
                                 RunLength.requests(30),
                                 14)),
                 Arguments.of(
+                        "open loop under a concurrency cap",
+                        ENGINE,
+                        new MeasurementRequest(
+                                new LoadModel.Open(16, new ArrivalProcess.Constant(), 2),
+                                VARIED,
+                                RunLength.requests(30),
+                                16)),
+                Arguments.of(
                         "answers ending at EOS",
                         EOS_AT_24,
                         new MeasurementRequest(
@@ -136,6 +144,21 @@ class DriverConformanceTest {
                                         .limit(8)
                                         .toList());
             }
+        }
+        if (point.maxConcurrency() > 0) {
+            // Under a cap both hold arrivals at the client for about as long.
+            double v = virtual.records.stream()
+                            .mapToLong(RequestRecord::slotWaitNanos)
+                            .average()
+                            .orElse(0)
+                    / 1e6;
+            double h = http.records.stream()
+                            .mapToLong(RequestRecord::slotWaitNanos)
+                            .average()
+                            .orElse(0)
+                    / 1e6;
+            assertTrue(v > 10 && h > 10, "mean slot wait: virtual " + v + " ms, http " + h + " ms");
+            assertTrue(Math.abs(v - h) <= Math.max(0.25 * h, 15), "mean slot wait: virtual " + v + ", http " + h);
         }
         assertEquals(virtual.report.summary().counts(), http.report.summary().counts(), "counts");
         // The same engine measured: decode pace within 15 %, TTFT within 25 % or 15 ms, e2e within 15 %.

@@ -18,6 +18,7 @@ import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.engine.FrontEnd;
 import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -127,8 +128,9 @@ public final class VirtualEngine implements Measurer {
         private final SplittableRandom eos;
 
         /**
-         * Requests sent and not yet at their engine: {when, index, sent, stage, replica}, stage 0 waiting for its
-         * replica's front end (from when it was sent), stage 1 ready for the engine's scheduler.
+         * Requests not yet at their engine: {when, index, intended, stage, replica, sent}. Stage 2 is due at the
+         * client under a concurrency cap (it waits there for a free slot), stage 0 sent and waiting for its replica's
+         * front end, stage 1 ready for the engine's scheduler; stage 3 (index −1) is a slot freed at {@code when}.
          */
         private final PriorityQueue<long[]> arrivals = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
         /** Each replica's serving process; null when it costs nothing (then requests go straight to stage 1). */
@@ -137,6 +139,11 @@ public final class VirtualEngine implements Measurer {
         private final int[] pending;
 
         private final List<VirtualRequest> byIndex = new ArrayList<>();
+        /** The open loop's cap on requests in flight (0: none), its requests in flight, and those waiting for one. */
+        private final int cap;
+
+        private int inFlight;
+        private final ArrayDeque<long[]> waitingForSlot = new ArrayDeque<>();
         private final long maxNanos;
         private final long thinkNanos;
         /** How long after it is sent a request reaches the scheduler. */
@@ -172,9 +179,7 @@ public final class VirtualEngine implements Measurer {
                 engines[i] = new Engine(config.withSeed(request.seed() + 7919L * i), age.get());
             this.workload = request.workload();
             this.eos = new SplittableRandom(request.seed());
-            if (request.maxConcurrency() > 0) {
-                throw new BadInputException("the virtual clock does not model {max-concurrency} yet; drop it");
-            }
+            this.cap = request.maxConcurrency();
             this.measuredTarget =
                     request.length().requests() > 0 ? request.length().requests() : Long.MAX_VALUE;
             // As the HTTP probe: the time cap counts from the end of a timed warm-up.
@@ -313,11 +318,17 @@ public final class VirtualEngine implements Measurer {
                 if (measuredIssued >= measuredTarget) return false;
                 measuredIssued++;
             }
-            // Ordered by when the scheduler sees it (or, with a front end, when it reaches it); a[2] is when it was
-            // sent.
-            if (frontEnds == null) arrivals.add(new long[] {at + overheadNanos, issued++, at, 1, -1});
-            else arrivals.add(new long[] {at, issued++, at, 0, -1});
+            // Ordered by when the scheduler sees it (or, with a front end, when it reaches it; under a cap, when it is
+            // due); a[2] is when it was meant to be sent.
+            if (cap > 0) arrivals.add(new long[] {at, issued++, at, 2, -1, -1});
+            else send(issued++, at, at);
             return true;
+        }
+
+        /** Request {@code index}, meant for {@code intended}, leaves the client at {@code sent}. */
+        private void send(long index, long intended, long sent) {
+            if (frontEnds == null) arrivals.add(new long[] {sent + overheadNanos, index, intended, 1, -1, sent});
+            else arrivals.add(new long[] {sent, index, intended, 0, -1, sent});
         }
 
         private boolean isWarmup(VirtualRequest p) {
@@ -335,20 +346,38 @@ public final class VirtualEngine implements Measurer {
         private void admitArrivalsUpTo(long t) {
             while (!arrivals.isEmpty() && arrivals.peek()[0] <= t) {
                 long[] a = arrivals.poll();
+                if (a[3] == 3) {
+                    // A slot freed: the longest-waiting request goes now.
+                    inFlight--;
+                    long[] next = waitingForSlot.poll();
+                    if (next != null) {
+                        inFlight++;
+                        send(next[1], next[2], a[0]);
+                    }
+                    continue;
+                }
                 Conversation c = turnOf.get(a[1]);
                 // The next open-loop arrival once this one is in: a request, or a session's first turn.
                 boolean arrival = gaps != null && (c == null || c.turn == 0);
-                if (a[3] == 0) {
+                if (a[3] == 2) {
+                    // Due at the client, which holds it until one of the cap's slots is free.
+                    if (inFlight < cap) {
+                        inFlight++;
+                        send(a[1], a[2], a[0]);
+                    } else {
+                        waitingForSlot.add(a);
+                    }
+                } else if (a[3] == 0) {
                     // At its replica's front end, which takes requests and tokens in the order they come.
                     int replica = leastLoaded(0, entryEngines());
                     pending[replica]++;
                     long in = frontEnds[replica].request(a[2]);
-                    arrivals.add(new long[] {in + overheadNanos, a[1], a[2], 1, replica});
+                    arrivals.add(new long[] {in + overheadNanos, a[1], a[2], 1, replica, a[5]});
                 } else {
                     if (a[4] >= 0) pending[(int) a[4]]--;
-                    arrive(a[2], a[1], a[0], (int) a[4]);
+                    arrive(a[2], a[5], a[1], a[0], (int) a[4]);
                 }
-                if (arrival && a[3] == (frontEnds == null ? 1 : 0)) nextOpenArrival();
+                if (arrival && a[3] == (cap > 0 ? 2 : frontEnds == null ? 1 : 0)) nextOpenArrival();
             }
         }
 
@@ -363,10 +392,10 @@ public final class VirtualEngine implements Measurer {
         }
 
         /**
-         * Request {@code index}, sent at {@code at}, reaches the scheduler at {@code ready}: of {@code replica}, whose
-         * front end took it in, or (−1) the least loaded.
+         * Request {@code index}, meant for {@code at} and sent at {@code sent}, reaches the scheduler at {@code ready}:
+         * of {@code replica}, whose front end took it in, or (−1) the least loaded.
          */
-        private void arrive(long at, long index, long ready, int replica) {
+        private void arrive(long at, long sent, long index, long ready, int replica) {
             Conversation c = turnOf.remove(index);
             SplittableRandom draws =
                     c == null ? Seeds.request(request.seed(), index) : Seeds.turn(request.seed(), c.where());
@@ -398,6 +427,7 @@ public final class VirtualEngine implements Measurer {
                     ? cap
                     : Math.min(cap, config.eosLength().sample(eos));
             VirtualRequest p = new VirtualRequest(index, at, isl, requested, osl);
+            p.slotWait = sent - at;
             if (c != null) p.turn = c.where();
             while (byIndex.size() <= index) byIndex.add(null);
             byIndex.set((int) index, p);
@@ -475,6 +505,8 @@ public final class VirtualEngine implements Measurer {
          * leads to its next turn (the answer joins its history) or ends it.
          */
         private void onDone(VirtualRequest p, long at) {
+            // Its slot is free once its last token is out (a front end's may be later than now).
+            if (cap > 0) arrivals.add(new long[] {at, -1, at, 3, -1, -1});
             if (p.session instanceof Conversation c) {
                 boolean ok = p.succeeded();
                 if (ok) {

@@ -30,6 +30,9 @@ final class VirtualRequest implements SequenceListener {
     dev.headroom.sim.engine.FrontEnd frontEnd;
 
     long end = -1;
+    /** How long after its intended time it was sent, waiting for a slot under a concurrency cap. */
+    long slotWait;
+
     private RequestRecord.Failure failure;
     private int httpStatus;
 
@@ -63,6 +66,7 @@ final class VirtualRequest implements SequenceListener {
 
     RequestRecord toRecord() {
         RequestRecord r = record();
+        if (slotWait > 0) r = r.afterSlotWait(slotWait);
         return turn == null ? r : r.withTurn(turn);
     }
 

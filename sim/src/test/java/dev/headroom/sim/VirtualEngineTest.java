@@ -184,6 +184,37 @@ class VirtualEngineTest {
     }
 
     @Test
+    void anOpenLoopUnderAConcurrencyCapHoldsArrivalsAtTheClientUntilASlotIsFree() {
+        EngineConfig config = quiet(H100, LLAMA_8B);
+        Workload w = Workload.fixed(256, 64);
+        // 200 requests/s against 4 slots: arrivals pile up at the client, not at the server.
+        var capped = new LoadModel.Open(200, new ArrivalProcess.Constant(), 4);
+        Measurement m =
+                new VirtualEngine(config).measure(new MeasurementRequest(capped, w, RunLength.requests(200), 3));
+        var done = m.records().stream().filter(RequestRecord::succeeded).toList();
+        assertEquals(m.records().size(), done.size(), "every request served");
+        // Never more than 4 between send and end at once.
+        long[][] events = done.stream()
+                .flatMap(r -> java.util.stream.Stream.of(new long[] {r.sentNanos(), 1}, new long[] {r.endNanos(), -1}))
+                .sorted((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]))
+                .toArray(long[][]::new);
+        int open = 0, most = 0;
+        for (long[] e : events) most = Math.max(most, open += (int) e[1]);
+        assertEquals(4, most, "requests in flight at most");
+        // The wait is kept apart from send lag, and counted in the latency from the intended time.
+        RequestRecord last = done.getLast();
+        assertTrue(last.slotWaitNanos() > 100_000_000L, "the last waited " + last.slotWaitNanos() / 1e6 + " ms");
+        assertEquals(last.intendedNanos() + last.slotWaitNanos(), last.sentNanos());
+        assertEquals(0, last.sendLagNanos());
+        assertTrue(last.firstTokenNanos() - last.intendedNanos() > last.slotWaitNanos());
+        // Without the cap the server takes them all at once: none waits at the client.
+        var open200 = new LoadModel.Open(200, new ArrivalProcess.Constant());
+        Measurement free =
+                new VirtualEngine(config).measure(new MeasurementRequest(open200, w, RunLength.requests(200), 3));
+        assertTrue(free.records().stream().allMatch(r -> r.slotWaitNanos() == 0));
+    }
+
+    @Test
     void sameSeedGivesTheSameTimingsAndAnotherSeedDoesNot() {
         EngineConfig config = EngineConfig.defaults(H100, LLAMA_8B); // default noise on
         Workload w = new Workload(

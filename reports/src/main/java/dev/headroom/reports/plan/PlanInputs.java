@@ -33,9 +33,11 @@ public final class PlanInputs {
 
     public static Forecast forecast(Path file) {
         Yaml.Node root = Yaml.read(file);
+        root.keys("horizon_months", "classes");
         int horizon = root.integer("horizon_months", 12);
         List<WorkloadClass> classes = new ArrayList<>();
         for (Yaml.Node c : root.list("classes")) {
+            c.keys("name", "unit", "isl", "osl", "slo", "traffic", "session");
             String name = c.text("name");
             Yaml.Node t = c.get("traffic");
             LoadUnit unit;
@@ -55,6 +57,7 @@ public final class PlanInputs {
                                 + "turn_osl, system_prompt_tokens}");
                     }
                     Yaml.Node s = c.get("session");
+                    s.keys("turns", "turn_isl", "turn_osl", "system_prompt_tokens", "think_time_s");
                     SessionShape shape;
                     if (!s.has("turns")) throw s.bad("turns", "is missing");
                     try {
@@ -105,6 +108,9 @@ public final class PlanInputs {
 
     /** The class's traffic in its unit: {@code peak_rps}, {@code peak_sessions_per_s} or {@code peak_users}. */
     private static Traffic traffic(Yaml.Node t, String className, LoadUnit unit) {
+        List<String> keys = new ArrayList<>(List.of("diurnal", "weekly", "growth_per_month", "p90_factor", "csv"));
+        for (LoadUnit u : LoadUnit.values()) keys.add("peak_" + u.key());
+        t.keys(keys.toArray(String[]::new));
         double p90 = t.number("p90_factor", 1);
         String peak = "peak_" + unit.key();
         for (LoadUnit other : LoadUnit.values()) {
@@ -290,8 +296,21 @@ public final class PlanInputs {
     public static List<Capacity> capacities(Path file) {
         Yaml.Node root = Yaml.readAny(file);
         List<Capacity> out = new ArrayList<>();
+        if (root.json.isObject()) root.keys("capacities");
         // A plain list of capacities, or the list under `capacities:`.
         for (Yaml.Node c : root.json.isArray() ? root.items() : root.list("capacities")) {
+            c.keys(
+                    "option",
+                    "class",
+                    "max_rps",
+                    "max_concurrency",
+                    "mean_e2e_s",
+                    "max_users",
+                    "max_sessions_per_s",
+                    "session_s",
+                    "ci_low",
+                    "ci_high",
+                    "prefill_share");
             String option = c.text("option"), cls = c.text("class");
             try {
                 if (c.has("max_rps")) {

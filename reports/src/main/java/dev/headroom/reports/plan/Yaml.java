@@ -146,9 +146,7 @@ final class Yaml {
                 throw bad(
                         k,
                         "is not a key here"
-                                + Nearest.to(k, known)
-                                        .map(near -> "; did you mean '" + near + "'?")
-                                        .orElse("")
+                                + Nearest.didYouMean(k, known, "'")
                                 + " (valid: " + String.join(", ", known) + ")");
             }
         }

@@ -1,6 +1,7 @@
 package dev.headroom.sim.profile;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.Nearest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -29,7 +31,9 @@ import java.util.stream.Stream;
  * given by path.
  */
 public final class Profiles {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .build())
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
@@ -161,8 +165,9 @@ public final class Profiles {
         for (var it = tree.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!known.containsKey(key)) {
-                throw new BadInputException("profile " + what + ": unknown key '" + key + "'; valid keys are "
-                        + String.join(", ", known.keySet()));
+                String near = Nearest.didYouMean(key, known.keySet(), "'");
+                throw new BadInputException("profile " + what + ": unknown key '" + key + "'"
+                        + (near.isEmpty() ? "; valid keys are " + String.join(", ", known.keySet()) : near));
             }
         }
         for (var e : known.entrySet()) {
