@@ -32,8 +32,13 @@ class WireTest {
                 new RunLength(500, 120, 20, 3, 5, 15),
                 99,
                 r -> true);
-        MeasurementRequest open = new MeasurementRequest(
+        MeasurementRequest capped = new MeasurementRequest(
                 new LoadModel.Open(7.5, new ArrivalProcess.Gamma(0.5), 64),
+                Workload.fixed(128, 16),
+                RunLength.requests(40),
+                3);
+        MeasurementRequest open = new MeasurementRequest(
+                new LoadModel.Open(7.5, new ArrivalProcess.Gamma(0.5)),
                 Workload.fixed(128, 16),
                 RunLength.requests(40),
                 3,
@@ -47,7 +52,7 @@ class WireTest {
                         1,
                         1,
                         4096));
-        for (MeasurementRequest p : new MeasurementRequest[] {closed, open}) {
+        for (MeasurementRequest p : new MeasurementRequest[] {closed, capped, open}) {
             Job job = new Job(TARGET, p, new Share(1, 3), "salt/0", 32);
             Job back = Wire.read(Wire.write(job), Job.class);
             assertEquals(p.load(), back.point().load());
