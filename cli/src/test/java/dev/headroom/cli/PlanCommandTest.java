@@ -178,6 +178,15 @@ class PlanCommandTest {
         assertTrue(ranking.get(0).at("/horizon_cost/point").asDouble()
                 <= ranking.get(1).at("/horizon_cost/point").asDouble());
         assertTrue(c.at("/mix/cost").asDouble() <= c.at("/mix/best_single_cost").asDouble() + 1e-6);
+        // The table's cost for the best single option and the mix line's differ; the console says why.
+        String best = c.at("/mix/best_single_option").asText();
+        for (JsonNode row : ranking) {
+            if (!row.path("option").asText().equals(best)) continue;
+            boolean differ = Math.abs(row.at("/horizon_cost/point").asDouble()
+                            - c.at("/mix/best_single_cost").asDouble())
+                    >= 0.5;
+            assertEquals(differ, r.out().contains("gives each class replicas of its own"), r.out());
+        }
     }
 
     @Test
@@ -483,6 +492,24 @@ class PlanCommandTest {
                     || v.at("/lean/slo_attainment").asDouble() < 0.99;
         }
         assertTrue(edge, plan.get("verify").toString());
+        // Each observed value with its unit, and a PASS at low attainment explained where one occurs.
+        assertTrue(r.out().matches("(?s).*ttft:p95<\\S+ observed [0-9.,]+ ms ok.*"), r.out());
+        for (JsonNode v : plan.get("verify")) {
+            double lowest = 1;
+            for (String fleet : List.of("planned", "lean", "smallest")) {
+                if (v.at("/" + fleet + "/slo_pass").asBoolean())
+                    lowest = Math.min(
+                            lowest, v.at("/" + fleet + "/slo_attainment").asDouble());
+            }
+            String line = r.out()
+                    .lines()
+                    .dropWhile(l -> !l.startsWith("verify " + v.path("class").asText() + "@"))
+                    .skip(1)
+                    .findFirst()
+                    .orElse("");
+            // The forecast's SLOs name p95 and p99: a passing fleet below 99 % is explained.
+            assertEquals(lowest < 0.99, line.contains("note: PASS is each SLO's percentile"), r.out());
+        }
     }
 
     /** A verification's planned replicas = smallest passing + capacity estimate + headroom + redundancy. */

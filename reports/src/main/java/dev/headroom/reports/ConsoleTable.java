@@ -51,11 +51,18 @@ public final class ConsoleTable {
             b.append(f("context: %d history turns dropped to fit the context%n", s.droppedTurns()));
         }
         b.append(f(
-                "%-5s %9s %10s %10s %10s %10s %10s %8s%n",
-                "turn", "requests", "ttft p50", "ttft p95", "e2e p50", "isl mean", "prefilled", "cached"));
+                "%-5s %9s %14s %14s %14s %16s %18s %8s%n",
+                "turn",
+                "requests",
+                "ttft p50 (ms)",
+                "ttft p95 (ms)",
+                "e2e p50 (ms)",
+                "isl mean (tok)",
+                "prefilled (tok)",
+                "cached"));
         for (SessionSummary.Turn t : s.turns()) {
             b.append(f(
-                    "%-5d %9d %10s %10s %10s %10s %10s %8s%n",
+                    "%-5d %9d %14s %14s %14s %16s %18s %8s%n",
                     t.turn() + 1,
                     t.completed(),
                     n(t.ttftMs().p50()),
@@ -137,8 +144,7 @@ public final class ConsoleTable {
             b.append(f("warning: %d completed requests produced fewer output tokens than requested%n", s.oslShort()));
         }
         for (Summary.SloResult r : s.slo()) {
-            String observed = r.slo().isRate() ? f("%.2f%%", r.observed() * 100) : n(r.observed()) + " ms";
-            b.append(f("SLO %-22s observed %-12s %s%n", r.slo().text(), observed, r.pass() ? "PASS" : "FAIL"));
+            b.append(f("SLO %-22s observed %-12s %s%n", r.slo().text(), observed(r), r.pass() ? "PASS" : "FAIL"));
         }
         Summary.Cache cache = s.cache();
         if (cache.reporting() > 0) {
@@ -255,6 +261,11 @@ public final class ConsoleTable {
     private static String pct(double now, double before) {
         if (Double.isNaN(now) || Double.isNaN(before) || before == 0) return "-";
         return f("%+.0f%%", (now / before - 1) * 100);
+    }
+
+    /** An SLO's observed value with its unit: a rate in %, a latency in ms. */
+    static String observed(Summary.SloResult r) {
+        return r.slo().isRate() ? f("%.2f%%", r.observed() * 100) : n(r.observed()) + " ms";
     }
 
     /** A number with 3 significant digits below 100, no decimals above; "-" for none. */

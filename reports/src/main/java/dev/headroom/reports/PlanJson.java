@@ -328,8 +328,35 @@ public final class PlanJson {
                     v.leanReplicas(),
                     verdict(v.lean()),
                     smallest(v)));
+            String why = attainmentNote(v);
+            if (!why.isEmpty()) b.append("  ").append(why).append(System.lineSeparator());
         }
         return b.toString();
+    }
+
+    /**
+     * Why a fleet can PASS with few requests meeting every objective: PASS is each SLO's statistic over all requests
+     * (as probe and search judge it), attainment the share of requests meeting every SLO on their own. Said when a
+     * passing fleet's attainment is below the highest percentile its SLOs name (95 % for a p95), "" otherwise.
+     */
+    static String attainmentNote(Verification v) {
+        double expected = 0;
+        for (Summary.SloResult r : v.planned().slo()) {
+            double q = r.slo().stat().quantile();
+            if (!r.slo().isRate() && q > 0 && q < 1) expected = Math.max(expected, q);
+        }
+        double lowest = Double.NaN;
+        for (Summary s : new Summary[] {v.planned(), v.lean(), v.smallest()}) {
+            if (s != null && s.sloPass() && !(s.sloAttainment() >= lowest)) lowest = s.sloAttainment();
+        }
+        if (expected == 0 || !(lowest < expected)) return "";
+        return String.format(
+                Locale.ROOT,
+                "note: PASS is each SLO's percentile over all requests; a passing fleet here has only %.1f %% of "
+                        + "requests meeting every objective on their own (below the %.0f %% its SLOs name): its "
+                        + "misses fall on different requests (docs/planning.md, \"Verify\")",
+                lowest * 100,
+                expected * 100);
     }
 
     private static String smallest(Verification v) {
@@ -353,7 +380,7 @@ public final class PlanJson {
         for (Summary.SloResult r : s.slo()) {
             b.append(r.slo().text())
                     .append(" observed ")
-                    .append(ConsoleTable.n(r.observed()))
+                    .append(ConsoleTable.observed(r))
                     .append(r.pass() ? " ok" : " missed")
                     .append(", ");
         }

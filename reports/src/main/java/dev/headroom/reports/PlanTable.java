@@ -144,6 +144,17 @@ public final class PlanTable {
                     mix.bestSingleOption(),
                     money(mix.saving()),
                     mix.bestSingleCost() > 0 ? pct(mix.saving() / mix.bestSingleCost()) : "-"));
+            // The table gives each class replicas of its own, so its cost for the same option is higher: say so.
+            c.ranking().stream()
+                    .filter(r -> r.option().equals(mix.bestSingleOption()))
+                    .findFirst()
+                    .filter(r -> Math.abs(r.horizonCost().point() - mix.bestSingleCost()) >= 0.5)
+                    .ifPresent(r -> b.append(String.format(
+                            Locale.ROOT,
+                            "(the table's $%s for %s gives each class replicas of its own; one shared fleet rounds "
+                                    + "up once and carries the redundancy once)%n",
+                            money(r.horizonCost().point()),
+                            r.option())));
         }
         b.append('\n').append(capacities(c.plan()));
         return b.toString();

@@ -234,7 +234,7 @@ final class ProbeReportPage {
             for (Summary.SloResult x : s.slo()) {
                 slo.add(List.of(
                         Page.esc(x.slo().text()),
-                        f(x.observed()),
+                        x.slo().isRate() ? Numbers.pct(x.observed()) : f(x.observed()) + " ms",
                         x.pass() ? "<span class=\"ok\">pass</span>" : "<span class=\"bad\">FAIL</span>"));
             }
             page.table(List.of("SLO", "observed", "verdict"), slo);

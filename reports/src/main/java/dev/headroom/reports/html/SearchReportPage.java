@@ -155,7 +155,18 @@ final class SearchReportPage {
                     f(p.seconds()),
                     Page.esc(p.dir() == null ? "" : p.dir())));
         }
-        page.table(List.of("#", "load", "verdict", "margins", "goodput", "requests", "s", "dir"), rows);
+        String goodputUnit = g != null && g.unit().equals("tokens") ? "good output tok/s" : "good req/s";
+        page.table(
+                List.of(
+                        "#",
+                        rate ? "load (req/s)" : "load (users)",
+                        "verdict",
+                        "margins",
+                        "goodput (" + goodputUnit + ")",
+                        "requests",
+                        "duration (s)",
+                        "dir"),
+                rows);
         return page;
     }
 

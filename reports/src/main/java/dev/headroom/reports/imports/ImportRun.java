@@ -57,15 +57,15 @@ public final class ImportRun {
             ObjectNode t = trees.get(i);
             b.append(String.format(
                     Locale.ROOT,
-                    "%-10s %-28s load %-22s completed %-6s ttft p50 %-8s e2e p50 %-8s req/s %-8s out tok/s %-8s%s%n",
+                    "%-10s %-28s load %-22s completed %-6s ttft p50 %-11s e2e p50 %-11s %-13s %-16s%s%n",
                     r.tool(),
                     r.label(),
                     t.path("load").toString().replace("\"", ""),
                     t.at("/counts/completed").asText("-"),
-                    number(t, "ttft_ms/p50", "%.1f"),
-                    number(t, "e2e_ms/p50", "%.1f"),
-                    number(t, "requests_per_s", "%.2f"),
-                    number(t, "output_tokens_per_s", "%.2f"),
+                    number(t, "ttft_ms/p50", "%.1f ms"),
+                    number(t, "e2e_ms/p50", "%.1f ms"),
+                    number(t, "requests_per_s", "%.2f req/s"),
+                    number(t, "output_tokens_per_s", "%.2f out tok/s"),
                     t.path("slo_pass").isBoolean()
                             ? (t.path("slo_pass").asBoolean() ? "  SLO pass" : "  SLO FAIL")
                             : ""));
