@@ -11,7 +11,8 @@ public final class Nearest {
 
     /**
      * The names of {@code valid} nearest {@code given}, when near enough to be what was meant: one name, or several
-     * equally near ({@code sol} is one swap from both {@code osl} and {@code slo}), in {@code valid}'s order.
+     * equally near ({@code sol} is one swap from both {@code osl} and {@code slo}), in {@code valid}'s order; none when
+     * more than three are.
      */
     public static List<String> to(String given, Collection<String> valid) {
         List<String> near = new ArrayList<>();
@@ -24,7 +25,8 @@ public final class Nearest {
                 near.add(v);
             }
         }
-        return near;
+        // More than three as near is no suggestion at all (a two-letter flag is two edits from every other).
+        return near.size() > 3 ? List.of() : near;
     }
 
     /** "; did you mean 'x'?" (or "'x' or 'y'"), or "" when no valid name is near; names wrapped in {@code quote}. */

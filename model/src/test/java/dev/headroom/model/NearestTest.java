@@ -19,6 +19,7 @@ class NearestTest {
     void aNameFarFromEveryValidOneSuggestsNothing() {
         assertEquals(3, Nearest.distance("kitten", "sitting"));
         assertEquals(List.of(), Nearest.to("zzzz", List.of("concurrency", "rate")));
+        assertEquals(List.of(), Nearest.to("-x", List.of("-a", "-b", "-c", "-d")), "too many as near");
         assertEquals("", Nearest.didYouMean("zzzz", List.of("concurrency", "rate"), "'"));
         assertEquals(List.of("concurrency"), Nearest.to("concurency", List.of("concurrency", "config")));
     }

@@ -140,7 +140,7 @@ public final class VirtualEngine implements Measurer {
 
         private final List<VirtualRequest> byIndex = new ArrayList<>();
         /** The open loop's cap on requests in flight (0: none), its requests in flight, and those waiting for one. */
-        private final int cap;
+        private final int maxInFlight;
 
         private int inFlight;
         private final ArrayDeque<long[]> waitingForSlot = new ArrayDeque<>();
@@ -179,7 +179,7 @@ public final class VirtualEngine implements Measurer {
                 engines[i] = new Engine(config.withSeed(request.seed() + 7919L * i), age.get());
             this.workload = request.workload();
             this.eos = new SplittableRandom(request.seed());
-            this.cap = request.maxConcurrency();
+            this.maxInFlight = request.maxConcurrency();
             this.measuredTarget =
                     request.length().requests() > 0 ? request.length().requests() : Long.MAX_VALUE;
             // As the HTTP probe: the time cap counts from the end of a timed warm-up.
@@ -320,7 +320,7 @@ public final class VirtualEngine implements Measurer {
             }
             // Ordered by when the scheduler sees it (or, with a front end, when it reaches it; under a cap, when it is
             // due); a[2] is when it was meant to be sent.
-            if (cap > 0) arrivals.add(new long[] {at, issued++, at, 2, -1, -1});
+            if (maxInFlight > 0) arrivals.add(new long[] {at, issued++, at, 2, -1, -1});
             else send(issued++, at, at);
             return true;
         }
@@ -361,7 +361,7 @@ public final class VirtualEngine implements Measurer {
                 boolean arrival = gaps != null && (c == null || c.turn == 0);
                 if (a[3] == 2) {
                     // Due at the client, which holds it until one of the cap's slots is free.
-                    if (inFlight < cap) {
+                    if (inFlight < maxInFlight) {
                         inFlight++;
                         send(a[1], a[2], a[0]);
                     } else {
@@ -371,13 +371,13 @@ public final class VirtualEngine implements Measurer {
                     // At its replica's front end, which takes requests and tokens in the order they come.
                     int replica = leastLoaded(0, entryEngines());
                     pending[replica]++;
-                    long in = frontEnds[replica].request(a[2]);
+                    long in = frontEnds[replica].request(a[5]); // from when it was sent
                     arrivals.add(new long[] {in + overheadNanos, a[1], a[2], 1, replica, a[5]});
                 } else {
                     if (a[4] >= 0) pending[(int) a[4]]--;
                     arrive(a[2], a[5], a[1], a[0], (int) a[4]);
                 }
-                if (arrival && a[3] == (cap > 0 ? 2 : frontEnds == null ? 1 : 0)) nextOpenArrival();
+                if (arrival && a[3] == (maxInFlight > 0 ? 2 : frontEnds == null ? 1 : 0)) nextOpenArrival();
             }
         }
 
@@ -506,7 +506,7 @@ public final class VirtualEngine implements Measurer {
          */
         private void onDone(VirtualRequest p, long at) {
             // Its slot is free once its last token is out (a front end's may be later than now).
-            if (cap > 0) arrivals.add(new long[] {at, -1, at, 3, -1, -1});
+            if (maxInFlight > 0) arrivals.add(new long[] {at, -1, at, 3, -1, -1});
             if (p.session instanceof Conversation c) {
                 boolean ok = p.succeeded();
                 if (ok) {
