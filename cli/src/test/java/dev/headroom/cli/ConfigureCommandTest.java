@@ -57,6 +57,7 @@ class ConfigureCommandTest {
                 "h100-tp1-seqs64-mbt8192-kvbf16-wbf16", json.path("cheapest").asText());
         assertTrue(json.path("points").size() > 2, "every probe is a point");
         assertTrue(Files.readString(out.resolve("report.html")).contains("Pareto front"));
+        assertEquals(List.of(), ReportFixtures.illegibleTexts(Files.readString(out.resolve("report.html"))));
 
         Path forecast = Files.writeString(tmp.resolve("forecast.yaml"), """
                 horizon_months: 1
@@ -154,6 +155,7 @@ class ConfigureCommandTest {
         assertTrue(front >= 2, "the light loads trade speed per user for tokens per GPU: " + json.path("points"));
         assertTrue(r.out().contains("Pareto front: " + front + " of 4 load points"), r.out());
         assertTrue(Files.readString(out.resolve("report.html")).contains("Cost front"));
+        assertEquals(List.of(), ReportFixtures.illegibleTexts(Files.readString(out.resolve("report.html"))));
     }
 
     @Test

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,6 +80,7 @@ class ImportCommandTest {
         assertTrue(
                 Files.readString(out.resolve("report.html")).contains("<svg"),
                 "the sweep report draws the imported points");
+        assertEquals(List.of(), ReportFixtures.illegibleTexts(Files.readString(out.resolve("report.html"))));
     }
 
     @Test

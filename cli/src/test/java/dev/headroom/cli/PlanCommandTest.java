@@ -510,6 +510,26 @@ class PlanCommandTest {
             // The forecast's SLOs name p95 and p99: a passing fleet below 99 % is explained.
             assertEquals(lowest < 0.99, line.contains("note: PASS is each SLO's percentile"), r.out());
         }
+        // The report's verify table keeps the console's breakdown: observed values, the split, the note.
+        String html = Files.readString(out.resolve("report.html"));
+        for (JsonNode v : plan.get("verify")) {
+            JsonNode split = v.path("planned_over_smallest");
+            String expected = v.at("/planned/replicas").asInt() + " = "
+                    + v.at("/smallest/replicas").asInt()
+                    + " smallest " + (split.path("capacity_estimate").asInt() < 0 ? "−" : "+") + " "
+                    + Math.abs(split.path("capacity_estimate").asInt()) + " capacity estimate + "
+                    + split.path("headroom").asInt() + " headroom + "
+                    + split.path("redundancy").asInt()
+                    + " redundancy";
+            assertTrue(html.contains(expected), expected + " in " + html);
+            for (JsonNode slo : v.at("/planned/slo")) {
+                assertTrue(html.contains(slo.path("slo").asText().replace("<", "&lt;") + " observed "), html);
+            }
+        }
+        assertEquals(
+                r.out().contains("note: PASS is each SLO's percentile"),
+                html.contains("note: PASS is each SLO's percentile"),
+                "the report explains a low-attainment PASS where the console does");
     }
 
     /** A verification's planned replicas = smallest passing + capacity estimate + headroom + redundancy. */

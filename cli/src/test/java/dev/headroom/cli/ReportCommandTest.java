@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,6 +32,7 @@ class ReportCommandTest {
                 assertTrue(Integer.parseInt(points.group(1)) > 0, e.getKey() + ": an empty chart");
             }
             assertEquals(charts, seen);
+            assertEquals(List.of(), ReportFixtures.illegibleTexts(html), e.getKey() + ": texts over texts");
             // Offline forever: no script, no stylesheet, font or image from anywhere.
             assertFalse(html.contains("<script"), e.getKey());
             assertFalse(

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.Slo;
 import dev.headroom.model.Summary;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
@@ -86,10 +87,18 @@ public final class PlanJson {
             double rps,
             StoredFleet planned,
             StoredFleet lean,
-            StoredFleet smallest) {}
+            StoredFleet smallest,
+            int searchedUpTo,
+            StoredSplit split) {}
 
-    /** What one checked fleet achieved. */
-    public record StoredFleet(int replicas, double sloAttainment, boolean sloPass) {}
+    /** What one checked fleet achieved, SLO by SLO. */
+    public record StoredFleet(int replicas, double sloAttainment, boolean sloPass, List<StoredSlo> slo) {}
+
+    /** One SLO's observed value on a checked fleet (a rate as a fraction, a latency in ms). */
+    public record StoredSlo(String slo, double observed, boolean pass) {}
+
+    /** The planned fleet over the smallest passing one: capacity estimate's error + headroom + redundancy. */
+    public record StoredSplit(int capacityEstimate, int headroom, int redundancy) {}
 
     /** One option of a comparison's ranking, cheapest first. */
     public record Ranked(
@@ -186,7 +195,15 @@ public final class PlanJson {
                     num(v.path("rps")),
                     fleet(v.path("planned")),
                     fleet(v.path("lean")),
-                    v.path("smallest").isObject() ? fleet(v.path("smallest")) : null));
+                    v.path("smallest").isObject() ? fleet(v.path("smallest")) : null,
+                    v.path("searched_up_to").asInt(),
+                    v.path("planned_over_smallest").has("headroom")
+                            ? new StoredSplit(
+                                    v.at("/planned_over_smallest/capacity_estimate")
+                                            .asInt(),
+                                    v.at("/planned_over_smallest/headroom").asInt(),
+                                    v.at("/planned_over_smallest/redundancy").asInt())
+                            : null));
         }
         List<Ranked> ranking = new ArrayList<>();
         for (JsonNode r : root.path("ranking")) {
@@ -249,10 +266,17 @@ public final class PlanJson {
     }
 
     private static StoredFleet fleet(JsonNode f) {
+        List<StoredSlo> slo = new ArrayList<>();
+        for (JsonNode x : f.path("slo"))
+            slo.add(new StoredSlo(
+                    x.path("slo").asText(),
+                    num(x.path("observed")),
+                    x.path("pass").asBoolean()));
         return new StoredFleet(
                 f.path("replicas").asInt(),
                 num(f.path("slo_attainment")),
-                f.path("slo_pass").asBoolean());
+                f.path("slo_pass").asBoolean(),
+                List.copyOf(slo));
     }
 
     private static Range range(JsonNode r) {
@@ -340,15 +364,38 @@ public final class PlanJson {
      * passing fleet's attainment is below the highest percentile its SLOs name (95 % for a p95), "" otherwise.
      */
     static String attainmentNote(Verification v) {
+        List<Slo> slos = v.planned().slo().stream().map(Summary.SloResult::slo).toList();
+        List<Summary> fleets = new ArrayList<>(List.of(v.planned(), v.lean()));
+        if (v.smallest() != null) fleets.add(v.smallest());
+        return attainmentNote(
+                slos,
+                fleets.stream()
+                        .filter(Summary::sloPass)
+                        .mapToDouble(Summary::sloAttainment)
+                        .toArray());
+    }
+
+    /** The same note for a stored check (the report's verify table). */
+    public static String attainmentNote(StoredCheck c) {
+        List<Slo> slos = c.planned().slo().stream().map(x -> Slo.parse(x.slo())).toList();
+        List<StoredFleet> fleets = new ArrayList<>(List.of(c.planned(), c.lean()));
+        if (c.smallest() != null) fleets.add(c.smallest());
+        return attainmentNote(
+                slos,
+                fleets.stream()
+                        .filter(StoredFleet::sloPass)
+                        .mapToDouble(StoredFleet::sloAttainment)
+                        .toArray());
+    }
+
+    private static String attainmentNote(List<Slo> slos, double[] passingAttainments) {
         double expected = 0;
-        for (Summary.SloResult r : v.planned().slo()) {
-            double q = r.slo().stat().quantile();
-            if (!r.slo().isRate() && q > 0 && q < 1) expected = Math.max(expected, q);
+        for (Slo slo : slos) {
+            double q = slo.isRate() ? 0 : slo.stat().quantile();
+            if (q > 0 && q < 1) expected = Math.max(expected, q);
         }
         double lowest = Double.NaN;
-        for (Summary s : new Summary[] {v.planned(), v.lean(), v.smallest()}) {
-            if (s != null && s.sloPass() && !(s.sloAttainment() >= lowest)) lowest = s.sloAttainment();
-        }
+        for (double a : passingAttainments) if (!(a >= lowest)) lowest = a;
         if (expected == 0 || !(lowest < expected)) return "";
         return String.format(
                 Locale.ROOT,

@@ -52,6 +52,25 @@ class ReportBrowserTest {
                 }
                 browser.screenshot(shots.resolve(e.getKey() + ".png"));
                 assertTrue(Files.size(shots.resolve(e.getKey() + ".png")) > 10_000, "screenshot of " + e.getKey());
+                // The layout's text widths are estimates; the browser's own boxes, in its font, must not overlap
+                // either.
+                JsonNode clashes = browser.evaluate("JSON.stringify([...document.querySelectorAll('svg.chart')]"
+                        + ".flatMap(s => { const r = s.getBoundingClientRect();"
+                        + "const t = [...s.querySelectorAll('text')]"
+                        + ".map(x => [x.textContent, x.getBoundingClientRect()]);"
+                        + "const out = [];"
+                        + "t.forEach(([a, p], i) => {"
+                        + " if (p.left < r.left - 0.5 || p.right > r.right + 0.5 || p.top < r.top - 0.5"
+                        + "     || p.bottom > r.bottom + 0.5) out.push(a + ' leaves its chart');"
+                        + " t.slice(0, i).forEach(([b, q]) => {"
+                        + "  const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);"
+                        + "  const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);"
+                        + "  if (w > 0.5 && h > 0.5) out.push(a + ' overlaps ' + b); }); });"
+                        + "return out.map(x => s.querySelector('title').textContent + ': ' + x); }))");
+                assertEquals(
+                        "[]",
+                        clashes.asText(),
+                        e.getKey() + ": chart texts that overlap in Chromium (screenshots in " + shots + ")");
                 assertEquals(java.util.List.of(), browser.errors(), e.getKey() + ": console errors");
             }
         }

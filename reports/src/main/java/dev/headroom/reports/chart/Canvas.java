@@ -19,6 +19,9 @@ interface Canvas {
 
     void circle(double x, double y, double r, int rgb);
 
-    /** Text anchored at (x, y): anchor −1 start, 0 middle, 1 end; rotated −90° when vertical. */
-    void text(double x, double y, String s, int size, int rgb, int anchor, boolean vertical);
+    /**
+     * Text with its baseline at y, anchored at x: anchor −1 start, 0 middle, 1 end; rotated −90° about (x, y) when
+     * vertical. {@code role} says what it is (title, tick, axis, legend, label, value).
+     */
+    void text(double x, double y, String s, int size, int rgb, int anchor, boolean vertical, String role);
 }

@@ -16,7 +16,10 @@ public final class Chart {
         BARS
     }
 
-    /** A named series of (x, y) points; labels (optional) are drawn next to points (e.g. probe numbers). */
+    /**
+     * A named series of (x, y) points; labels (optional) are drawn next to points (e.g. probe numbers) or, for bars,
+     * above each bar (its value as the table beside prints it).
+     */
     public record Series(String name, double[] x, double[] y, Style style, int color, String[] labels) {}
 
     /** A band between two curves over the same x (e.g. a posterior mean ± 2 sd, a replica range). */
@@ -33,6 +36,7 @@ public final class Chart {
     final String yLabel;
     boolean logX;
     boolean logY;
+    boolean fractionY;
     final List<Series> series = new ArrayList<>();
     final List<Band> bands = new ArrayList<>();
     final List<Span> spans = new ArrayList<>();
@@ -46,13 +50,21 @@ public final class Chart {
         this.yLabel = yLabel;
     }
 
-    public Chart logX() {
+    /** A log x axis where the positive data span at least a decade (max ≥ 10 × min), a linear one otherwise. */
+    public Chart logXIfWide() {
         logX = true;
         return this;
     }
 
-    public Chart logY() {
+    /** A log y axis where the positive data span at least a decade (max ≥ 10 × min), a linear one otherwise. */
+    public Chart logYIfWide() {
         logY = true;
+        return this;
+    }
+
+    /** A y axis fixed at 0–100 % for fractions (utilisations, shares); widened only if a value lies outside. */
+    public Chart fractionY() {
+        fractionY = true;
         return this;
     }
 
@@ -68,12 +80,19 @@ public final class Chart {
         return add(new Series(name, x, y, Style.POINTS, series.size(), labels));
     }
 
-    /** Bars at x = 0, 1, … named by {@code categories}. */
-    public Chart bars(String name, List<String> categories, double[] y) {
+    /**
+     * Bars at x = 0, 1, … named by {@code categories}, each in its category's colour (the i-th option's, as its line
+     * has in the other charts), labelled with {@code values} — the numbers as the page's table prints them.
+     */
+    public Chart bars(String name, List<String> categories, double[] y, List<String> values) {
+        if (values.size() != y.length || categories.size() != y.length) {
+            throw new IllegalArgumentException("bars: " + categories.size() + " categories, " + y.length + " values, "
+                    + values.size() + " labels");
+        }
         this.categories = List.copyOf(categories);
         double[] x = new double[y.length];
         for (int i = 0; i < x.length; i++) x[i] = i;
-        return add(new Series(name, x, y, Style.BARS, series.size(), null));
+        return add(new Series(name, x, y, Style.BARS, 0, values.toArray(String[]::new)));
     }
 
     public Chart band(String name, double[] x, double[] low, double[] high) {

@@ -29,15 +29,15 @@ public final class Png implements Canvas {
     public static void write(Chart c, Path file) {
         System.setProperty("java.awt.headless", "true");
         BufferedImage img =
-                new BufferedImage(Plotter.WIDTH * SCALE, Plotter.HEIGHT * SCALE, BufferedImage.TYPE_INT_RGB);
+                new BufferedImage(Plotter.WIDTH * SCALE, Plotter.MAX_HEIGHT * SCALE, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
         g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
         g.scale(SCALE, SCALE);
-        Plotter.draw(c, new Png(g));
+        Layout layout = Plotter.draw(c, new Png(g));
         g.dispose();
         try {
-            ImageIO.write(img, "png", file.toFile());
+            ImageIO.write(img.getSubimage(0, 0, Plotter.WIDTH * SCALE, layout.height * SCALE), "png", file.toFile());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
@@ -94,7 +94,7 @@ public final class Png implements Canvas {
     }
 
     @Override
-    public void text(double x, double y, String s, int size, int rgb, int anchor, boolean vertical) {
+    public void text(double x, double y, String s, int size, int rgb, int anchor, boolean vertical, String role) {
         paint(rgb, 1);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, size));
         double w = g.getFontMetrics().stringWidth(s);

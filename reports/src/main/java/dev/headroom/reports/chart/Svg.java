@@ -4,24 +4,33 @@ import java.util.Locale;
 
 /** Renders a chart as an inline SVG element (no script, no external font or file). */
 public final class Svg implements Canvas {
+    /** Common faces first, so text lays out as {@link TextMetrics} estimated it (on their wide side). */
+    private static final String FONTS = "Arial, Helvetica, 'Liberation Sans', 'DejaVu Sans', sans-serif";
+
     private final StringBuilder b = new StringBuilder();
 
     private Svg() {}
 
+    /**
+     * The chart as an {@code <svg class="chart">}: each text carries its role as its class and the box the layout gave
+     * it as {@code data-box="x y w h"}, so a test can check that no two overlap.
+     */
     public static String render(Chart c) {
         Svg s = new Svg();
-        s.b.append(String.format(
-                Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\" "
-                        + "width=\"%d\" height=\"%d\" data-points=\"%d\"><title>%s</title>",
-                Plotter.WIDTH,
-                Plotter.HEIGHT,
-                Plotter.WIDTH,
-                Plotter.HEIGHT,
-                c.pointCount(),
-                esc(c.title())));
-        Plotter.draw(c, s);
-        return s.b.append("</svg>").toString();
+        Layout layout = Plotter.draw(c, s);
+        return String.format(
+                        Locale.ROOT,
+                        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" "
+                                + "font-family=\"" + FONTS + "\" viewBox=\"0 0 %d %d\" "
+                                + "width=\"%d\" height=\"%d\" data-points=\"%d\" data-log=\"%s\"><title>%s</title>",
+                        Plotter.WIDTH,
+                        layout.height,
+                        Plotter.WIDTH,
+                        layout.height,
+                        c.pointCount(),
+                        (layout.logX ? "x" : "") + (layout.logY ? "y" : ""),
+                        esc(c.title()))
+                + s.b + "</svg>";
     }
 
     private static String hex(int rgb) {
@@ -109,9 +118,13 @@ public final class Svg implements Canvas {
     }
 
     @Override
-    public void text(double x, double y, String s, int size, int rgb, int anchor, boolean vertical) {
+    public void text(double x, double y, String s, int size, int rgb, int anchor, boolean vertical, String role) {
         String a = anchor < 0 ? "start" : anchor == 0 ? "middle" : "end";
-        b.append("<text x=\"")
+        b.append("<text class=\"")
+                .append(role)
+                .append("\" data-box=\"")
+                .append(TextMetrics.box(x, y, s, size, anchor, vertical).attribute())
+                .append("\" x=\"")
                 .append(n(x))
                 .append("\" y=\"")
                 .append(n(y))

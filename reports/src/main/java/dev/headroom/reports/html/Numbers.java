@@ -7,9 +7,11 @@ import java.util.Locale;
 final class Numbers {
     private Numbers() {}
 
+    /** A number at the report's precision: whole numbers whole (18, not 18.0), else 3 significant digits or more. */
     static String f(double v) {
         if (Double.isNaN(v)) return "-";
         double a = Math.abs(v);
+        if (v == Math.rint(v) && a < 1e15) return String.format(Locale.ROOT, "%,.0f", v);
         if (a >= 1000) return String.format(Locale.ROOT, "%,.0f", v);
         if (a >= 100) return String.format(Locale.ROOT, "%.0f", v);
         if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);

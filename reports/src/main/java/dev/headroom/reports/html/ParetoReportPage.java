@@ -149,7 +149,8 @@ final class ParetoReportPage {
         captions.add("Each load point: how fast one answer streams (1000 ÷ TPOT p50) against what one GPU serves. "
                 + "The line joins the front: no point that met the SLO is better on both.");
         if (points.stream().anyMatch(p -> Double.isFinite(p.dollarsPerOutputMtok()))) {
-            Chart cost = new Chart("Cost front", "output tokens/s per user", "$ per million output tokens");
+            Chart cost =
+                    new Chart("Cost front", "output tokens/s per user", "$ per million output tokens").logYIfWide();
             add(cost, points, ParetoPoint::dollarsPerOutputMtok, ParetoPoint::onCostFront);
             charts.add(cost);
             captions.add("The same points against what a million output tokens cost there; lower is better.");

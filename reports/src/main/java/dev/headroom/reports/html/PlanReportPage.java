@@ -3,6 +3,7 @@ package dev.headroom.reports.html;
 import static dev.headroom.reports.html.Numbers.f;
 import static dev.headroom.reports.html.Numbers.money;
 
+import dev.headroom.model.Slo;
 import dev.headroom.model.plan.Plan;
 import dev.headroom.model.plan.PlanRow;
 import dev.headroom.model.plan.Policy;
@@ -48,8 +49,9 @@ final class PlanReportPage {
         List<String> options = plan.options();
         double[] x = new double[months];
         for (int m = 0; m < months; m++) x[m] = m + 1;
-        Chart replicas = new Chart("Replicas at the busiest hour, per month", "month", "replicas");
-        Chart cost = new Chart("Cost per month", "month", "dollars");
+        // Options far apart (2 replicas beside 60) each stay readable: the axis goes log where they span a decade.
+        Chart replicas = new Chart("Replicas at the busiest hour, per month", "month", "replicas").logYIfWide();
+        Chart cost = new Chart("Cost per month", "month", "dollars").logYIfWide();
         for (String o : options) {
             double[][] r = sum(plan, o, months, PlanRow::replicas), c = sum(plan, o, months, PlanRow::cost);
             replicas.band(o + " range", x, r[1], r[2]).line(o, x, r[0]);
@@ -75,11 +77,11 @@ final class PlanReportPage {
             }
             atCap[i] = tokens > 0 ? weighted / tokens : Double.NaN;
         }
-        charts.add(
-                new Chart("$ per million tokens, as planned", "option", "$/Mtok").bars("as planned", options, perMtok));
+        charts.add(new Chart("$ per million tokens, as planned", "option", "$/Mtok")
+                .bars("as planned", options, perMtok, labels(perMtok)));
         captions.add("Plan cost ÷ tokens served over the horizon: with headroom, redundancy and idle hours.");
         charts.add(new Chart("$ per million tokens at SLO capacity", "option", "$/Mtok")
-                .bars("at capacity", options, atCap));
+                .bars("at capacity", options, atCap, labels(atCap)));
         captions.add("The hardware's best case at the SLO (replica-hour price ÷ tokens per hour at capacity), blended "
                 + "over the "
                 + "classes by tokens. Only one SLO per class was measured, so $/Mtok against the SLO is a "
@@ -109,42 +111,77 @@ final class PlanReportPage {
                     Page.esc(k.source())));
         }
         page.table(List.of("class@option", "per replica", "basis", "source"), caps);
-        if (!plan.verify().isEmpty()) {
-            page.h2("Verified in the simulator");
-            List<List<String>> v = new ArrayList<>();
-            for (PlanJson.StoredCheck c : plan.verify()) {
-                v.add(List.of(
-                        Page.esc(c.workloadClass() + "@" + c.option()),
-                        String.valueOf(c.month()),
-                        f(c.rps()),
-                        String.valueOf(c.planned().replicas()),
-                        verdict(c.planned()),
-                        String.valueOf(c.lean().replicas()),
-                        verdict(c.lean()),
-                        c.smallest() == null
-                                ? "none found"
-                                : String.valueOf(c.smallest().replicas()),
-                        c.smallest() == null ? "" : verdict(c.smallest())));
-            }
-            page.table(
-                    List.of(
-                            "class@option",
-                            "month",
-                            "req/s",
-                            "planned",
-                            "planned result",
-                            "lean",
-                            "lean result",
-                            "smallest passing",
-                            "its result"),
-                    v);
-        }
+        if (!plan.verify().isEmpty()) verify(page, plan.verify());
         return page;
     }
 
+    /** The simulator checks of --verify with what the console prints: each SLO's observed value and the split. */
+    private static void verify(Page page, List<PlanJson.StoredCheck> checks) {
+        page.h2("Verified in the simulator");
+        List<List<String>> v = new ArrayList<>();
+        StringBuilder notes = new StringBuilder();
+        for (PlanJson.StoredCheck c : checks) {
+            PlanJson.StoredSplit split = c.split();
+            v.add(List.of(
+                    Page.esc(c.workloadClass() + "@" + c.option()),
+                    String.valueOf(c.month()),
+                    f(c.rps()),
+                    c.planned().replicas() + "<br>" + verdict(c.planned()),
+                    c.lean().replicas() + "<br>" + verdict(c.lean()),
+                    c.smallest() == null
+                            ? "none of up to " + c.searchedUpTo() + " replicas"
+                            : c.smallest().replicas() + "<br>" + verdict(c.smallest()),
+                    c.smallest() == null || split == null
+                            ? ""
+                            : Page.esc(String.format(
+                                    Locale.ROOT,
+                                    "%d = %d smallest %s %d capacity estimate + %d headroom + %d redundancy",
+                                    c.planned().replicas(),
+                                    c.smallest().replicas(),
+                                    split.capacityEstimate() < 0 ? "−" : "+",
+                                    Math.abs(split.capacityEstimate()),
+                                    split.headroom(),
+                                    split.redundancy()))));
+            String note = PlanJson.attainmentNote(c);
+            if (!note.isEmpty())
+                notes.append(Page.esc(c.workloadClass() + "@" + c.option() + ", month " + c.month() + ": " + note))
+                        .append("<br>");
+        }
+        page.table(
+                List.of(
+                        "class@option",
+                        "month",
+                        "req/s",
+                        "planned",
+                        "without headroom and redundancy",
+                        "smallest passing",
+                        "planned over smallest"),
+                v);
+        if (!notes.isEmpty()) page.p(notes.toString());
+    }
+
+    /** Bar labels as the tables print the same numbers. */
+    private static List<String> labels(double[] v) {
+        List<String> out = new ArrayList<>();
+        for (double x : v) out.add(f(x));
+        return out;
+    }
+
+    /** PASS or FAIL, each SLO's observed value with its unit, and the attainment — as the console line says. */
     private static String verdict(PlanJson.StoredFleet fleet) {
-        return (fleet.sloPass() ? "<span class=\"ok\">pass</span>" : "<span class=\"bad\">FAIL</span>")
-                + ", attainment " + Numbers.pct(fleet.sloAttainment());
+        StringBuilder b = new StringBuilder(
+                fleet.sloPass() ? "<span class=\"ok\">PASS</span>" : "<span class=\"bad\">FAIL</span>");
+        for (PlanJson.StoredSlo x : fleet.slo()) {
+            boolean rate = Slo.parse(x.slo()).isRate();
+            b.append("<br>")
+                    .append(Page.esc(x.slo()))
+                    .append(" observed ")
+                    .append(rate ? Numbers.pct(x.observed()) : f(x.observed()) + " ms")
+                    .append(x.pass() ? " ok" : " <span class=\"bad\">missed</span>");
+        }
+        return b.append("<br>attainment ")
+                .append(Numbers.pct(fleet.sloAttainment()))
+                .toString();
     }
 
     private static void ranking(Page page, PlanJson.Stored c) {

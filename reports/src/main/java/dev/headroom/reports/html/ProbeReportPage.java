@@ -10,12 +10,10 @@ import dev.headroom.model.RequestRecord;
 import dev.headroom.model.ServerMetrics;
 import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Summary;
-import dev.headroom.reports.HistogramLog;
 import dev.headroom.reports.RequestsJsonl;
 import dev.headroom.reports.ResultFiles;
 import dev.headroom.reports.ServerScrapes;
 import dev.headroom.reports.chart.Chart;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -79,12 +77,12 @@ final class ProbeReportPage {
                 "Output tokens/s over the run in 1 s bins (each request's tokens spread between its first "
                         + "and last token); "
                         + "the warm-up is shaded."));
-        Path hlog = dir.resolve("histograms.hlog");
-        Chart series = Files.isRegularFile(hlog) ? latencyOverTime(HistogramLog.read(hlog)) : null;
-        if (series != null) {
+        double bin = binSeconds(requests);
+        Chart series = latencyOverTime(requests, bin, open);
+        if (series.pointCount() > 0) {
             overTime.add(series);
-            overTimeCaptions.add("ttft and itl percentiles of the measured requests that ended in each 10-s interval"
-                    + " of the run, from the time series in histograms.hlog.");
+            overTimeCaptions.add("TTFT and TPOT p50 and p99 of the measured requests that ended in each " + f(bin)
+                    + "-s interval of the run (intervals with fewer than 5 such requests left out).");
         }
         page.charts(overTime, overTimeCaptions);
         if (report.sessions() != null) sessions(page, report.sessions(), requests);
@@ -117,7 +115,10 @@ final class ProbeReportPage {
                                     List.copyOf(errors.keySet()),
                                     errors.values().stream()
                                             .mapToDouble(Long::doubleValue)
-                                            .toArray())),
+                                            .toArray(),
+                                    errors.values().stream()
+                                            .map(String::valueOf)
+                                            .toList())),
                     List.of("Every failed measured request, by the kind docs/metrics.md defines."));
         }
         return page;
@@ -147,8 +148,9 @@ final class ProbeReportPage {
                                 .line("p50", turn, itl50)
                                 .line("p99", turn, itl99),
                         new Chart("Cached share of the prompt by turn", "turn", "cached ÷ prompt tokens")
+                                .fractionY()
                                 .line("cached", turn, cached),
-                        cacheOverTime(requests)),
+                        cacheOverTime(requests, binSeconds(requests))),
                 List.of(
                         "TTFT of each turn's own request (not sub-calls or tool rounds), from its origin: while the "
                                 + "server's cache holds the history, later turns prefill only their new message.",
@@ -156,26 +158,40 @@ final class ProbeReportPage {
                                 + "other sessions' decodes stretches them.",
                         "Prompt tokens the server said it served from its prefix cache, over the turn's prompt tokens"
                                 + " (requests whose usage said; docs/sessions.md).",
-                        "The same share over every measured request that ended in each 10-s interval of the run: a "
-                                + "cache under memory pressure shows it falling."));
+                        "The same share over every measured request that ended in each " + f(binSeconds(requests))
+                                + "-s interval of the run: a cache under memory pressure shows it falling."));
     }
 
-    private static Chart cacheOverTime(List<RequestsJsonl.Line> requests) {
+    private static Chart cacheOverTime(List<RequestsJsonl.Line> requests, double bin) {
         TreeMap<Long, long[]> bins = new TreeMap<>();
         for (RequestsJsonl.Line r : requests) {
             if (r.warmup() || r.outcome() != RequestRecord.Outcome.COMPLETED || r.cachedTokens() < 0) continue;
-            long[] b = bins.computeIfAbsent((long) Math.floor(r.endS() / 10), k -> new long[2]);
+            long[] b = bins.computeIfAbsent((long) Math.floor(r.endS() / bin), k -> new long[2]);
             b[0] += r.cachedTokens();
             b[1] += r.isl();
         }
         double[] x = new double[bins.size()], y = new double[bins.size()];
         int i = 0;
         for (var e : bins.entrySet()) {
-            x[i] = e.getKey() * 10 + 5;
+            x[i] = (e.getKey() + 0.5) * bin;
             y[i++] = e.getValue()[1] == 0 ? Double.NaN : (double) e.getValue()[0] / e.getValue()[1];
         }
         return new Chart("Prefix-cache hit rate over the run", "time since start (s)", "cached ÷ prompt tokens")
+                .fractionY()
                 .line("cached", x, y);
+    }
+
+    /**
+     * The width of the over-the-run intervals: about 30 across the run, rounded to 1, 2 or 5 × a power of ten
+     * seconds, at least 1 s — a 30-s probe gets 1-s intervals, an hour's 2-min ones.
+     */
+    static double binSeconds(List<RequestsJsonl.Line> requests) {
+        double end = 0;
+        for (RequestsJsonl.Line r : requests) if (Double.isFinite(r.endS())) end = Math.max(end, r.endS());
+        double raw = Math.max(1, end / 30);
+        double decade = Math.pow(10, Math.floor(Math.log10(raw)));
+        for (double m : new double[] {1, 2, 5, 10}) if (decade * m >= raw) return decade * m;
+        return raw;
     }
 
     private static Chart serverQueue(List<ServerScrapes.Scrape> scrapes) {
@@ -196,7 +212,9 @@ final class ProbeReportPage {
             t[i] = scrapes.get(i).tSeconds();
             kv[i] = scrapes.get(i).gauge(ServerMetrics.KNOWN.get("kv_cache_usage"));
         }
-        return new Chart("Server: KV-cache usage", "time since start (s)", "fraction used").line("KV cache", t, kv);
+        return new Chart("Server: KV-cache usage", "time since start (s)", "KV cache used")
+                .fractionY()
+                .line("KV cache", t, kv);
     }
 
     private static void metricsTable(Page page, Summary s) {
@@ -246,41 +264,62 @@ final class ProbeReportPage {
         List<Double> out = new ArrayList<>();
         for (RequestsJsonl.Line r : requests) {
             if (r.warmup() || r.outcome() != RequestRecord.Outcome.COMPLETED) continue;
-            double origin = open ? r.intendedS() : r.sentS();
-            double first = r.firstTokenS(), last = r.lastTokenS();
-            double osl = r.osl();
-            double v = switch (metric) {
-                case "ttft" -> first - origin;
-                case "e2e" -> last - origin;
-                default -> osl >= 2 ? (last - first) / (osl - 1) : Double.NaN;
-            };
-            if (Double.isFinite(v)) out.add(v * 1000);
+            double v = latencyMs(r, metric, open);
+            if (Double.isFinite(v)) out.add(v);
         }
         double[] a = out.stream().mapToDouble(Double::doubleValue).toArray();
         Arrays.sort(a);
         return a;
     }
 
-    /** ttft p50/p99 and itl p50/p99 per interval of the run's time series; null when the log has none. */
-    static Chart latencyOverTime(HistogramLog.Read log) {
-        if (log.series().isEmpty()) return null;
-        Chart c = new Chart("Latency over the run", "time since start (s)", "ms").logY();
-        for (Metric key : List.of(Metric.TTFT_MS, Metric.ITL_MS)) {
-            List<HistogramLog.Slice> slices = log.series().getOrDefault(key, List.of());
-            if (slices.isEmpty()) continue;
-            String name = key.key().substring(0, key.key().length() - 3);
-            for (double pct : new double[] {50, 99}) {
-                double[] x = new double[slices.size()], y = new double[slices.size()];
-                for (int i = 0; i < slices.size(); i++) {
-                    HistogramLog.Slice sl = slices.get(i);
-                    x[i] = (sl.startS() + sl.endS()) / 2;
-                    y[i] = sl.histogram().getValueAtPercentile(pct) / 1000.0;
+    /** One request's ttft, tpot or e2e in ms (NaN where it has none), from its intended send time in open loop. */
+    private static double latencyMs(RequestsJsonl.Line r, String metric, boolean open) {
+        double origin = open ? r.intendedS() : r.sentS();
+        double first = r.firstTokenS(), last = r.lastTokenS();
+        double osl = r.osl();
+        double v = switch (metric) {
+            case "ttft" -> first - origin;
+            case "e2e" -> last - origin;
+            default -> osl >= 2 ? (last - first) / (osl - 1) : Double.NaN;
+        };
+        return v * 1000;
+    }
+
+    /**
+     * TTFT and TPOT p50/p99 of the measured completed requests ending in each {@code bin}-s interval (from their
+     * origin, as the distributions above), intervals with fewer than {@value #MIN_PER_BIN} requests left out.
+     */
+    static Chart latencyOverTime(List<RequestsJsonl.Line> requests, double bin, boolean open) {
+        Chart c = new Chart("Latency over the run", "time since start (s)", "ms").logYIfWide();
+        for (String metric : List.of("ttft", "tpot")) {
+            TreeMap<Long, List<Double>> bins = new TreeMap<>();
+            for (RequestsJsonl.Line r : requests) {
+                if (r.warmup() || r.outcome() != RequestRecord.Outcome.COMPLETED || !Double.isFinite(r.endS()))
+                    continue;
+                double v = latencyMs(r, metric, open);
+                if (Double.isFinite(v))
+                    bins.computeIfAbsent((long) Math.floor(r.endS() / bin), k -> new ArrayList<>())
+                            .add(v);
+            }
+            bins.values().removeIf(l -> l.size() < MIN_PER_BIN);
+            for (double q : new double[] {0.5, 0.99}) {
+                double[] x = new double[bins.size()], y = new double[bins.size()];
+                int i = 0;
+                for (var e : bins.entrySet()) {
+                    double[] v = e.getValue().stream()
+                            .mapToDouble(Double::doubleValue)
+                            .sorted()
+                            .toArray();
+                    x[i] = (e.getKey() + 0.5) * bin;
+                    y[i++] = Numbers.percentile(v, q);
                 }
-                c.line(name + " p" + (int) pct, x, y);
+                c.line(metric + " p" + Math.round(q * 100), x, y);
             }
         }
         return c;
     }
+
+    private static final int MIN_PER_BIN = 5;
 
     private static double warmupEnd(List<RequestsJsonl.Line> requests) {
         double end = 0;

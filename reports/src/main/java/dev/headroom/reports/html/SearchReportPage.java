@@ -69,7 +69,7 @@ final class SearchReportPage {
         List<Chart> charts = new ArrayList<>();
         List<String> captions = new ArrayList<>();
         Chart tp = new Chart("Output tokens/s against load", axis, "output tokens/s")
-                .logX()
+                .logXIfWide()
                 .points("probes", x, tokens, labels);
         boundary(tp, s, goodput);
         charts.add(tp);
@@ -82,7 +82,7 @@ final class SearchReportPage {
                             "Goodput against load",
                             axis,
                             g != null && g.unit().equals("tokens") ? "good output tokens/s" : "good requests/s")
-                    .logX();
+                    .logXIfWide();
             if (g != null && g.posterior() != null && !g.posterior().isEmpty()) {
                 int m = g.posterior().size();
                 double[] gx = new double[m], mean = new double[m], lo = new double[m], hi = new double[m];
@@ -116,9 +116,9 @@ final class SearchReportPage {
                                             ? "error rate"
                                             : slo.metric().wireName() + " "
                                                     + slo.stat().text()) + " (" + unit + ")")
-                    .logX();
+                    .logXIfWide();
             // Latencies past the boundary run to seconds: a log axis keeps the threshold region readable.
-            if (!slo.isRate()) c.logY();
+            if (!slo.isRate()) c.logYIfWide();
             List<SearchReport.CurvePoint> iso = s.curves().getOrDefault(text, List.of());
             if (!iso.isEmpty()) {
                 double[] fx = new double[iso.size()], fy = new double[iso.size()];
@@ -141,10 +141,10 @@ final class SearchReportPage {
         for (SearchReport.Probe p : probes) {
             StringBuilder m = new StringBuilder();
             p.margins()
-                    .forEach((k, v) -> m.append(Page.esc(k))
+                    .forEach((k, v) -> m.append(m.isEmpty() ? "" : "; ")
+                            .append(Page.esc(k))
                             .append(" ")
-                            .append(String.format(Locale.ROOT, "%+.1f %%", 100 * v.value()))
-                            .append("; "));
+                            .append(String.format(Locale.ROOT, "%+.1f %%", 100 * v.value())));
             rows.add(List.of(
                     String.valueOf(p.index()),
                     f(p.load()),

@@ -53,7 +53,7 @@ final class SweepReportPage {
         List<Chart> charts = new ArrayList<>();
         List<String> captions = new ArrayList<>();
         Chart tp = new Chart("Output tokens/s against load", axis, "output tokens/s")
-                .logX()
+                .logXIfWide()
                 .line("output tokens/s", x, tokens)
                 .points("", x, tokens, labels);
         if (knee.index() != null) {
@@ -92,8 +92,8 @@ final class SweepReportPage {
                             mk[0] + " " + mk[1] + " against load",
                             axis,
                             mk[0].replace("_ms", "") + " " + mk[1] + " (ms)")
-                    .logX()
-                    .logY()
+                    .logXIfWide()
+                    .logYIfWide()
                     .line(mk[1], x, y)
                     .points("", x, y, labels);
             if (Double.isFinite(threshold)) c.hline("SLO " + f(threshold) + " ms", threshold);
