@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.IoReason;
 import dev.headroom.model.Nearest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,11 +60,13 @@ final class ConfigFile {
                     throw new BadInputException(
                             "--config " + file + ": '" + key + "' must hold the options of headroom " + key);
                 }
-                if (!key.equals(command)) continue;
+                // Every command's section is checked, not only this command's: a misspelt key under search: is
+                // named when the file is first used, by whichever command.
+                CommandSpec section = root.getSubcommands().get(key).getCommandSpec();
                 for (Map.Entry<String, JsonNode> s : e.getValue().properties()) {
-                    OptionSpec o = option(spec, s.getKey());
-                    if (o == null) throw unknown(file, key + "." + s.getKey(), command, spec);
-                    add(extra, o, s.getValue(), args, file, key + "." + s.getKey());
+                    OptionSpec o = option(section, s.getKey());
+                    if (o == null) throw unknown(file, key + "." + s.getKey(), key, section);
+                    if (key.equals(command)) add(extra, o, s.getValue(), args, file, key + "." + s.getKey());
                 }
                 continue;
             }
@@ -148,8 +151,9 @@ final class ConfigFile {
                 throw new BadInputException("--config " + file + ": expected a YAML mapping of option: value");
             return n;
         } catch (IOException e) {
-            throw new BadInputException("--config " + file + ": not valid YAML: "
-                    + e.getMessage().lines().findFirst().orElse(""));
+            String why = IoReason.parsing(e);
+            throw new BadInputException(
+                    "--config " + file + ": " + (why.startsWith("not a text") ? why : "not valid YAML: " + why));
         }
     }
 }

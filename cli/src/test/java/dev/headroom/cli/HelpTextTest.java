@@ -26,6 +26,25 @@ class HelpTextTest {
         assertTrue(bare.isEmpty(), "options without help text: " + bare);
     }
 
+    /** A bare % in a description makes picocli print its raw text with a warning on stderr; %% is a percent sign. */
+    @Test
+    void everyCommandsHelpFormatsWithoutAWarning() {
+        java.io.PrintStream old = System.err;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        List<String> warned = new ArrayList<>();
+        try {
+            for (var e : root.getSubcommands().entrySet()) {
+                int before = err.size();
+                String usage = e.getValue().getUsageMessage();
+                if (err.size() > before || usage.contains("%n")) warned.add(e.getKey());
+            }
+        } finally {
+            System.setErr(old);
+        }
+        assertTrue(warned.isEmpty(), "help that does not format: " + warned + "\n" + err);
+    }
+
     @Test
     void everyHelpKeyBelongsToAnOption() {
         Set<String> used = new HashSet<>();

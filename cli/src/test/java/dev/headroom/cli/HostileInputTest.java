@@ -40,6 +40,12 @@ class HostileInputTest {
             unknown option '--concurency'; did you mean --concurrency?
             a value that is no number | probe --virtual --requests abc | \
             Invalid value for option '--requests': 'abc' is not an int
+            a prompt beyond any context | probe --virtual --isl 999999999 --requests 2 | \
+            a request of 999999999 prompt and 256 answer tokens (the means of --isl and --osl) does not fit the \
+            131072 tokens the simulator gives one request
+            an answer beyond any context | probe --virtual --osl 999999999 --requests 2 | \
+            a request of 512 prompt and 999999999 answer tokens (the means of --isl and --osl) does not fit the \
+            131072 tokens the simulator gives one request
             """)
     void isRefusedInOneLineNamingTheValue(String what, String args, String message, @TempDir Path tmp) {
         Path out = tmp.resolve("out");
@@ -104,6 +110,16 @@ class HostileInputTest {
                 "Duplicate field 'min_replicas'",
                 out);
         refused(
+                "a key with no value, which its default would silently replace",
+                plan(tmp, "policy.yaml", "utilization_target: 0.8", "utilization_target: ~"),
+                "policy.yaml: utilization_target has no value; give one, or leave the key out for its default",
+                out);
+        refused(
+                "a misspelt top-level catalog key",
+                plan(tmp, "catalog.yaml", "options:", "optoins:"),
+                "optoins is not a key here; did you mean 'options'?",
+                out);
+        refused(
                 "a horizon beyond memory",
                 plan(tmp, "forecast.yaml", "horizon_months: 12", "horizon_months: 100000000"),
                 "horizon_months must be from 1 to 1200 (100 years), got 100000000",
@@ -153,6 +169,12 @@ class HostileInputTest {
                 new String[] {"probe", "--config", config.toString(), "--virtual"},
                 "unknown key 'concurency' for headroom probe; did you mean 'concurrency'?",
                 tmp.resolve("c"));
+        Path otherSection = Files.writeString(tmp.resolve("s.yaml"), "isl: 64\nsearch:\n  objetive: max-rate\n");
+        refused(
+                "a misspelt key under another command's section",
+                new String[] {"probe", "--config", otherSection.toString(), "--virtual"},
+                "unknown key 'search.objetive' for headroom search; did you mean 'objective'?",
+                tmp.resolve("s"));
         Path hardware = Files.writeString(
                 tmp.resolve("hw.yaml"),
                 Files.readString(Path.of("..", "configs", "hardware", "h100-sxm.yaml"))

@@ -1,6 +1,8 @@
 package dev.headroom.model;
 
+import java.io.CharConversionException;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -23,5 +25,20 @@ public final class IoReason {
             case FileSystemException x when x.getReason() != null -> x.getReason();
             default -> e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         };
+    }
+
+    /**
+     * Why a text file would not parse, in one line: "not a text file (its bytes are not UTF-8)" when any cause is a
+     * decoding error, else the parser's first line without the Java class names parsers put in front of it.
+     */
+    public static String parsing(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof CharConversionException || c instanceof CharacterCodingException) {
+                return "not a text file (its bytes are not UTF-8)";
+            }
+        }
+        String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        return first.replaceAll("(?:[a-z][\\w$]*\\.)*[A-Z][\\w$]*(?:Exception|Error): ", "")
+                .strip();
     }
 }

@@ -13,6 +13,8 @@ final class CallTrace {
     volatile long idleNanos;
 
     volatile boolean responseHeaders;
+    /** A TLS handshake began and has not ended. */
+    volatile boolean handshaking;
 
     RequestRecord.Connection connection() {
         if (!acquired) return RequestRecord.Connection.UNKNOWN;

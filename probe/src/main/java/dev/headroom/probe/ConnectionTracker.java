@@ -8,6 +8,7 @@ import java.util.WeakHashMap;
 import okhttp3.Call;
 import okhttp3.Connection;
 import okhttp3.EventListener;
+import okhttp3.Handshake;
 import okhttp3.Response;
 
 /**
@@ -34,6 +35,16 @@ final class ConnectionTracker extends EventListener {
     @Override
     public void connectStart(Call call, InetSocketAddress address, Proxy proxy) {
         trace(call).connected = true;
+    }
+
+    @Override
+    public void secureConnectStart(Call call) {
+        trace(call).handshaking = true;
+    }
+
+    @Override
+    public void secureConnectEnd(Call call, Handshake handshake) {
+        trace(call).handshaking = false;
     }
 
     @Override

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.IoReason;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,8 +77,10 @@ public record Dataset(Path file, List<Entry> entries, List<Conversation> convers
         } catch (JacksonException e) {
             throw new BadInputException(
                     "{dataset} " + file + ": not JSONL or ShareGPT JSON: " + e.getOriginalMessage());
+        } catch (CharacterCodingException e) {
+            throw new BadInputException("{dataset} " + file + ": not a text file (its bytes are not UTF-8)");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read dataset " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read dataset " + file + ": " + IoReason.of(e), e);
         }
         if (out.isEmpty()) throw new BadInputException("{dataset} " + file + " holds no usable prompt");
         return new Dataset(file, List.copyOf(out), List.copyOf(conversations));

@@ -3,12 +3,11 @@ package dev.headroom.probe;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import javax.net.SocketFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
+import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.X509TrustManager;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
@@ -42,30 +41,39 @@ final class HttpClients {
                 .writeTimeout(target.connectTimeout())
                 .callTimeout(0, TimeUnit.MILLISECONDS)
                 .socketFactory(new NoDelaySocketFactory());
-        if (target.insecure()) trustEverything(b);
+        if (target.insecure()) {
+            trustEverything(b, target.connectTimeout());
+        } else if ("https".equalsIgnoreCase(target.baseUrl().getScheme())) {
+            X509TrustManager trust = SystemTrust.MANAGER;
+            b.sslSocketFactory(new HandshakeTimeoutSocketFactory(SystemTrust.SOCKETS, target.connectTimeout()), trust);
+        }
         return b.build();
     }
 
-    private static void trustEverything(OkHttpClient.Builder b) {
-        try {
-            X509TrustManager all = new X509TrustManager() {
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+    private static void trustEverything(OkHttpClient.Builder b, Duration handshake) {
+        X509TrustManager all = new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
-                @Override
-                public X509Certificate[] getAcceptedIssuers() {
-                    return new X509Certificate[0];
-                }
-            };
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, new TrustManager[] {all}, null);
-            b.sslSocketFactory(ctx.getSocketFactory(), all).hostnameVerifier((host, session) -> true);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot set up TLS without certificate checks (insecure)", e);
-        }
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+        b.sslSocketFactory(
+                        new HandshakeTimeoutSocketFactory(
+                                HandshakeTimeoutSocketFactory.socketsTrusting(all), handshake),
+                        all)
+                .hostnameVerifier((host, session) -> true);
+    }
+
+    /** The platform's trusted certificates, read once, when the first https target needs them. */
+    private static final class SystemTrust {
+        static final X509TrustManager MANAGER = HandshakeTimeoutSocketFactory.systemTrust();
+        static final SSLSocketFactory SOCKETS = HandshakeTimeoutSocketFactory.socketsTrusting(MANAGER);
     }
 
     /** Plain sockets with Nagle off: a streamed token must not wait for the next one. */

@@ -43,6 +43,8 @@ final class LoadDriver {
 
     /** How far ahead of its slot an open-loop request is prepared. */
     private static final long LOOKAHEAD_NANOS = 20_000_000;
+    /** How often a preparer waiting for a distant arrival looks whether the run has ended. */
+    private static final long STOP_CHECK_NANOS = 100_000_000;
 
     private final RequestSender sender;
     private final RequestSource prompts;
@@ -486,7 +488,7 @@ final class LoadDriver {
                 }
                 // Another worker's arrival is only counted, at once: waking for it would cost the pacer's core.
                 boolean mine = share.owns(nextArrival());
-                if (mine) clock.parkUntil(intended - LOOKAHEAD_NANOS);
+                if (mine) parkUntilDueOrStopped(intended - LOOKAHEAD_NANOS, intended);
                 long i = claimArrival(intended);
                 if (i < 0) {
                     ready.put(new Slot(intended, null, false, false));
@@ -503,6 +505,17 @@ final class LoadDriver {
         } catch (RuntimeException e) {
             preparerFailure = e; // e.g. a prompt that cannot be built: the pacer ends and throws it
             end(ready);
+        }
+    }
+
+    /**
+     * Parks until {@code wake}, in slices of at most {@link #STOP_CHECK_NANOS} while an arrival meant for
+     * {@code intended} may still be sent: an arrival far past the run's end (a trace's next line days later) or a run
+     * stopped meanwhile must not hold the preparer until that arrival's time.
+     */
+    private void parkUntilDueOrStopped(long wake, long intended) throws InterruptedException {
+        for (long now = clock.now(); now < wake && intended < stopAt; now = clock.now()) {
+            clock.parkUntil(Math.min(wake, now + STOP_CHECK_NANOS));
         }
     }
 

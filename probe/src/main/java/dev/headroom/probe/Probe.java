@@ -209,7 +209,10 @@ public final class Probe implements Measurer {
             List<RequestRecord> records = driver.run();
             double elapsed = clock.now() / 1e9;
             if (driver.fatal() != null) throw driver.fatal();
-            if (driver.refusal() != null) throw new TargetRefusedException(driver.refusal(), (int) driver.finished());
+            if (driver.refusal() != null) {
+                throw new TargetRefusedException(
+                        resolved.url(resolved.api().path()) + ": " + driver.refusal(), (int) driver.finished());
+            }
             return new ProbeResult(
                     resolved,
                     point,

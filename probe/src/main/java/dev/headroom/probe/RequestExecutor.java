@@ -179,8 +179,12 @@ final class RequestExecutor implements RequestSender {
                 }
             }
         } catch (IOException e) {
-            kind = classify(e, state, timeouts);
+            kind = classify(e, state, timeouts, trace);
             message = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            if (kind == ErrorKind.CONNECT && e instanceof SocketTimeoutException && trace.handshaking) {
+                message = "the TLS handshake got no answer within "
+                        + target.connectTimeout().toMillis() + " ms (--connect-timeout)";
+            }
             if (timeouts.fired == null
                     && !cutOff
                     && trace.staleConnection()
@@ -203,7 +207,7 @@ final class RequestExecutor implements RequestSender {
                     .asIncomplete();
         }
         if (kind == null && state.failure != null) {
-            kind = timeouts.fired != null ? timeouts.fired : classify(state.failure, state, timeouts);
+            kind = timeouts.fired != null ? timeouts.fired : classify(state.failure, state, timeouts, trace);
             message = state.failure.getClass().getSimpleName() + ": " + state.failure.getMessage();
         }
         if (kind == null && state.errorKind != null) {
@@ -268,8 +272,12 @@ final class RequestExecutor implements RequestSender {
                 req.turn());
     }
 
-    private static ErrorKind classify(Throwable e, StreamState state, Timeouts timeouts) {
+    private static ErrorKind classify(Throwable e, StreamState state, Timeouts timeouts, CallTrace trace) {
         if (timeouts.fired != null) return timeouts.fired;
+        if (trace.connected && !trace.acquired) {
+            // A connection was being opened and never came up (TCP, or a TLS handshake the port never answered).
+            return ErrorKind.CONNECT;
+        }
         if (e instanceof ConnectException
                 || e instanceof UnknownHostException
                 || e instanceof NoRouteToHostException

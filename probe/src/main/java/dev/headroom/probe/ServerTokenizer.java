@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.List;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -38,10 +40,25 @@ final class ServerTokenizer {
     private final OkHttpClient http;
     private final Target target;
     private Shape shape;
+    /** Set when a call went unanswered for {@link #CALL_TIMEOUT}: a server that hangs is not asked again. */
+    private boolean hung;
 
-    /** Asking for a count changes nothing on the server, so a call that meets a closed connection is retried. */
+    /** Longest a count may take: the server is idle before a run, and a count of a prompt takes milliseconds. */
+    static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * Asking for a count changes nothing on the server, so a call that meets a closed connection is retried; the load
+     * client has no read timeout (the run's watchdog has), so each count gets {@link #CALL_TIMEOUT}.
+     */
     ServerTokenizer(OkHttpClient http, Target target) {
-        this.http = http.newBuilder().retryOnConnectionFailure(true).build();
+        this(http, target, CALL_TIMEOUT);
+    }
+
+    ServerTokenizer(OkHttpClient http, Target target, Duration callTimeout) {
+        this.http = http.newBuilder()
+                .retryOnConnectionFailure(true)
+                .callTimeout(callTimeout)
+                .build();
         this.target = target;
     }
 
@@ -71,10 +88,14 @@ final class ServerTokenizer {
     }
 
     private int count(String text, List<ChatMessage> messages) {
+        if (hung) return -1;
         for (Shape s : shape != null ? List.of(shape) : List.of(Shape.values())) {
             int n;
             try {
                 n = count(s, text, messages);
+            } catch (InterruptedIOException e) {
+                hung = true;
+                return -1;
             } catch (IOException | RuntimeException e) {
                 n = -1;
             }

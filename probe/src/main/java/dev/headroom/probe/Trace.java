@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.headroom.model.ArrivalProcess;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.IoReason;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,8 +98,10 @@ public record Trace(
             }
         } catch (JacksonException e) {
             throw new BadInputException("{trace} " + file + ": not JSONL: " + e.getOriginalMessage());
+        } catch (CharacterCodingException e) {
+            throw new BadInputException("{trace} " + file + ": not a text file (its bytes are not UTF-8)");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read trace " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read trace " + file + ": " + IoReason.of(e), e);
         }
         if (rows.isEmpty()) throw new BadInputException("{trace} " + file + " holds no request");
         rows.sort((a, b) -> Long.compare(a[0], b[0]));

@@ -111,6 +111,7 @@ public record TargetSettings(
      */
     public void validate(WorkloadSpec work) {
         headers(headers);
+        if (apiKeyFile != null) apiKey(); // a key file given is read, whatever the target: a missing one is bad input
         if (virtual) {
             if (!embedded()) throw new BadInputException("--virtual simulates; it cannot take --url");
             if (work.dataset() != null || work.trace() != null || work.sharedPrefixTokens() > 0) {

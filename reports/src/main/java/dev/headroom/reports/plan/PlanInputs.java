@@ -1,6 +1,7 @@
 package dev.headroom.reports.plan;
 
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.Nearest;
 import dev.headroom.model.Slo;
 import dev.headroom.model.plan.Capacity;
 import dev.headroom.model.plan.CatalogOption;
@@ -197,6 +198,7 @@ public final class PlanInputs {
      */
     public static List<CatalogOption> catalog(Path file, Map<String, Double> listPrices) {
         Yaml.Node root = Yaml.read(file);
+        root.keys("options");
         List<CatalogOption> options = new ArrayList<>();
         for (Yaml.Node o : root.list("options")) {
             o.keys(
@@ -231,12 +233,13 @@ public final class PlanInputs {
                     try {
                         t = PricingTier.parse(tier);
                     } catch (BadInputException e) {
+                        List<String> tiers = Arrays.stream(PricingTier.values())
+                                .map(PricingTier::wireName)
+                                .toList();
                         throw p.bad(
                                 tier,
-                                "is not a pricing tier; valid: "
-                                        + Arrays.stream(PricingTier.values())
-                                                .map(PricingTier::wireName)
-                                                .toList());
+                                "is not a pricing tier" + Nearest.didYouMean(tier, tiers, "'") + " (valid: "
+                                        + String.join(", ", tiers) + ")");
                     }
                     prices.put(t, p.number(tier));
                 }

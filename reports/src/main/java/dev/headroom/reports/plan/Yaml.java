@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.BadInputException;
+import dev.headroom.model.IoReason;
 import dev.headroom.model.Nearest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,8 +43,8 @@ final class Yaml {
             }
             return new Yaml(file).new Node(root, "");
         } catch (IOException e) {
-            throw new BadInputException(file + ": not valid YAML: "
-                    + e.getMessage().lines().findFirst().orElse(""));
+            String why = IoReason.parsing(e);
+            throw new BadInputException(file + ": " + (why.startsWith("not a text") ? why : "not valid YAML: " + why));
         }
     }
 
@@ -61,8 +62,14 @@ final class Yaml {
             return file;
         }
 
+        /**
+         * Whether the key is given. A key written with no value ({@code utilization_target:} or {@code ~}) is refused,
+         * not read as left out: its default would stand in for a value the user meant to give.
+         */
         boolean has(String key) {
-            return json.has(key) && !json.get(key).isNull();
+            if (!json.has(key)) return false;
+            if (json.get(key).isNull()) throw bad(key, "has no value; give one, or leave the key out for its default");
+            return true;
         }
 
         Node get(String key) {
@@ -161,6 +168,7 @@ final class Yaml {
 
         /** Wraps a validation error from a domain type with where it came from. */
         BadInputException wrap(BadInputException e) {
+            if (e.getMessage().startsWith(file + ": ")) return e; // already says where
             return new BadInputException(file + ": " + (path.isEmpty() ? "" : path + ": ") + e.getMessage());
         }
 
