@@ -39,8 +39,11 @@ class RateSearchEvaluationBenchmark {
      * probe measures eight (a soak 32), and near capacity a queue builds over many.
      */
     private static final double TRUTH_LIFETIMES = 20, WARMUP_LIFETIMES = 5;
-    /** How many times a truth point near the crossing is measured longer than the rest. */
-    private static final int FINE_FACTOR = 3;
+    /**
+     * How many times a truth point near the crossing is measured longer than the rest ({@code -Dbench.rate.fine=N};
+     * the truths' repeatability at each length: docs/search.md).
+     */
+    private static final int FINE_FACTOR = Integer.getInteger("bench.rate.fine", 3);
 
     /**
      * {@code -Dbench.truth.repeat=true}: every truth evaluated again on other arrivals, reporting how often the two
@@ -56,7 +59,7 @@ class RateSearchEvaluationBenchmark {
         for (int s = SearchEvaluationBenchmark.FIRST; s < SearchEvaluationBenchmark.FIRST + SERVERS; s++) {
             SearchEvaluationBenchmark.Case c = SearchEvaluationBenchmark.randomCase(new SplittableRandom(1000 + s));
             final int server = s;
-            double truth = TruthCache.value("rate", c, () -> truth(c, server), server);
+            double truth = TruthCache.value("rate", c, () -> truth(c, server), truthKey(server));
             if (Double.isNaN(truth)) {
                 System.out.printf(
                         Locale.ROOT, "case %3d: true max rate outside %.0f..%.0f, skipped%n", s, MIN_RATE, MAX_RATE);
@@ -77,7 +80,8 @@ class RateSearchEvaluationBenchmark {
             SearchReport r = SearchEvaluationBenchmark.searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
             boolean ok = Math.abs(r.value() - truth) / truth <= 0.05;
             if (REPEAT_TRUTH) {
-                double again = TruthCache.value("rate", c, () -> truth(c, server + 100_000), server + 100_000);
+                double again =
+                        TruthCache.value("rate", c, () -> truth(c, server + 100_000), truthKey(server + 100_000));
                 if (Math.abs(again - truth) / truth <= 0.05) repeatAgrees++;
                 if (Math.abs(r.value() - again) / again <= 0.05) withinRepeated++;
                 System.out.printf(Locale.ROOT, "case %3d: truth %.2f, repeated %.2f%n", s, truth, again);
@@ -132,6 +136,11 @@ class RateSearchEvaluationBenchmark {
         System.out.println(json);
         System.out.println(TruthCache.describe());
         Files.writeString(Path.of("target", "benchmark-rate-evaluation.json"), json + "\n");
+    }
+
+    /** A truth's cache key: its server, and its fine length where that is not the default (older keys stay valid). */
+    private static Object[] truthKey(int server) {
+        return FINE_FACTOR == 3 ? new Object[] {server} : new Object[] {server, "fine" + FINE_FACTOR};
     }
 
     /**
