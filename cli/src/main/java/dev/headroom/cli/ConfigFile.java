@@ -151,9 +151,7 @@ final class ConfigFile {
                 throw new BadInputException("--config " + file + ": expected a YAML mapping of option: value");
             return n;
         } catch (IOException e) {
-            String why = IoReason.parsing(e);
-            throw new BadInputException(
-                    "--config " + file + ": " + (why.startsWith("not a text") ? why : "not valid YAML: " + why));
+            throw new BadInputException("--config " + file + ": " + IoReason.parsing(e, "YAML"));
         }
     }
 }

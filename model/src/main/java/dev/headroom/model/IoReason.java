@@ -27,18 +27,27 @@ public final class IoReason {
         };
     }
 
+    /** What a file whose bytes do not decode is called, wherever one is refused. */
+    public static final String NOT_UTF8 = "not a text file (its bytes are not UTF-8)";
+
     /**
-     * Why a text file would not parse, in one line: "not a text file (its bytes are not UTF-8)" when any cause is a
-     * decoding error, else the parser's first line without the Java class names parsers put in front of it.
+     * Why a text file would not parse as {@code format}, in one line: {@link #NOT_UTF8} when any cause is a decoding
+     * error, else "not valid FORMAT: " and the parser's first line without the Java class names in front of it.
      */
-    public static String parsing(Throwable e) {
+    public static String parsing(Throwable e, String format) {
         for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c instanceof CharConversionException || c instanceof CharacterCodingException) {
-                return "not a text file (its bytes are not UTF-8)";
-            }
+            if (c instanceof CharConversionException || c instanceof CharacterCodingException) return NOT_UTF8;
         }
-        String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-        return first.replaceAll("(?:[a-z][\\w$]*\\.)*[A-Z][\\w$]*(?:Exception|Error): ", "")
-                .strip();
+        return "not valid " + format + ": "
+                + withoutClassNames(
+                        String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+    }
+
+    /** A message without the Java class names put in front of it ("java.net.ConnectException: Failed …"). */
+    public static String withoutClassNames(String message) {
+        return message == null
+                ? ""
+                : message.replaceAll("(?:[a-z][\\w$]*\\.)*[A-Z][\\w$]*(?:Exception|Error): ", "")
+                        .strip();
     }
 }

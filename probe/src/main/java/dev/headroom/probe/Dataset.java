@@ -78,7 +78,7 @@ public record Dataset(Path file, List<Entry> entries, List<Conversation> convers
             throw new BadInputException(
                     "{dataset} " + file + ": not JSONL or ShareGPT JSON: " + e.getOriginalMessage());
         } catch (CharacterCodingException e) {
-            throw new BadInputException("{dataset} " + file + ": not a text file (its bytes are not UTF-8)");
+            throw new BadInputException("{dataset} " + file + ": " + IoReason.NOT_UTF8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read dataset " + file + ": " + IoReason.of(e), e);
         }

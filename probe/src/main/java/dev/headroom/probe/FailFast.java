@@ -1,6 +1,7 @@
 package dev.headroom.probe;
 
 import dev.headroom.model.ErrorKind;
+import dev.headroom.model.IoReason;
 import dev.headroom.model.RequestRecord;
 import java.util.Set;
 
@@ -38,14 +39,9 @@ final class FailFast {
         if (++seen < FIRST) return null;
         settled = true;
         return "the first " + FIRST + " requests all failed the same way ("
-                + r.failure().kind().wireName() + "): " + readable(message)
+                + r.failure().kind().wireName() + "): " + IoReason.withoutClassNames(message)
                 + (r.failure().kind() == ErrorKind.CONNECT
                         ? " (nothing listening there, or not HTTP as the URL says)"
                         : "");
-    }
-
-    /** A record's message without the Java class it came from ("ConnectException: Failed to connect …"). */
-    static String readable(String message) {
-        return message == null ? "" : message.replaceFirst("^[A-Za-z]+(Exception|Error): ", "");
     }
 }

@@ -99,7 +99,7 @@ public record Trace(
         } catch (JacksonException e) {
             throw new BadInputException("{trace} " + file + ": not JSONL: " + e.getOriginalMessage());
         } catch (CharacterCodingException e) {
-            throw new BadInputException("{trace} " + file + ": not a text file (its bytes are not UTF-8)");
+            throw new BadInputException("{trace} " + file + ": " + IoReason.NOT_UTF8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read trace " + file + ": " + IoReason.of(e), e);
         }

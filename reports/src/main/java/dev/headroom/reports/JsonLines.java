@@ -46,8 +46,7 @@ final class JsonLines {
                 sink.accept(node, number);
             }
         } catch (CharacterCodingException e) {
-            throw new BadInputException(
-                    f + ": not a text file (its bytes are not UTF-8); give a requests.jsonl Headroom wrote");
+            throw new BadInputException(f + ": " + IoReason.NOT_UTF8 + "; give a requests.jsonl Headroom wrote");
         } catch (IOException e) {
             throw new BadInputException("cannot read " + f + ": " + IoReason.of(e));
         }

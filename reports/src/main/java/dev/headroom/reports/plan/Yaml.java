@@ -43,8 +43,7 @@ final class Yaml {
             }
             return new Yaml(file).new Node(root, "");
         } catch (IOException e) {
-            String why = IoReason.parsing(e);
-            throw new BadInputException(file + ": " + (why.startsWith("not a text") ? why : "not valid YAML: " + why));
+            throw new BadInputException(file + ": " + IoReason.parsing(e, "YAML"));
         }
     }
 
@@ -159,21 +158,28 @@ final class Yaml {
         }
 
         BadInputException error(String what) {
-            return new BadInputException(file + ": " + (path.isEmpty() ? "" : path + " ") + what);
+            return new Located(file + ": " + (path.isEmpty() ? "" : path + " ") + what);
         }
 
         BadInputException bad(String key, String what) {
-            return new BadInputException(file + ": " + where(key) + " " + what);
+            return new Located(file + ": " + where(key) + " " + what);
         }
 
         /** Wraps a validation error from a domain type with where it came from. */
         BadInputException wrap(BadInputException e) {
-            if (e.getMessage().startsWith(file + ": ")) return e; // already says where
-            return new BadInputException(file + ": " + (path.isEmpty() ? "" : path + ": ") + e.getMessage());
+            if (e instanceof Located) return e; // a read of this file's nodes already says where
+            return new Located(file + ": " + (path.isEmpty() ? "" : path + ": ") + e.getMessage());
         }
 
         private String where(String key) {
             return path.isEmpty() ? key : path + "." + key;
+        }
+    }
+
+    /** An error that already names its file and key. */
+    private static final class Located extends BadInputException {
+        Located(String message) {
+            super(message);
         }
     }
 }
