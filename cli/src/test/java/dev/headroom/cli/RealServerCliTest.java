@@ -34,11 +34,11 @@ class RealServerCliTest {
             "--url",
             s.baseUri().toString(),
             "--slo",
-            "ttft:p95<50ms",
+            "ttft:p95<120ms",
             "--min",
             "1",
             "--max",
-            "8",
+            "4",
             "--isl",
             "256",
             "--osl",
@@ -46,7 +46,7 @@ class RealServerCliTest {
             "--probe-requests",
             "20",
             "--probe-duration",
-            "20s",
+            "8s",
             "--no-report",
             "--out",
             out.toString()
@@ -56,20 +56,22 @@ class RealServerCliTest {
     @Test
     void twoSearchesInARowAgainstAPrefixCachingServerSeeNoCacheHitAndGiveTheSameAnswer(@TempDir Path tmp)
             throws IOException {
-        // Four sequences a batch: a fifth user's requests wait a quarter of a 64-token answer (about 110 ms) for a
-        // slot, where four users' wait nothing (under 10 ms): a 50 ms bound sits in the middle of that gap. (At 16
-        // tokens and 60 ms, five users waited 28 ms and six 56 ms, and two searches on a busy machine gave 3 and 5.)
+        // Two sequences a batch: a third user's requests wait about half a 64-token answer (over 200 ms) for a slot,
+        // where one or two users' wait for nothing (a TTFT near 40 ms): a 120 ms bound has a margin of 80 ms on
+        // either side, so a busy machine's stalls do not move the answer from 2. (With four sequences and a 50 ms
+        // bound, four users passed by 5 % and a loaded CI machine failed one user.)
         EngineConfig engine = EngineConfig.defaults(Profiles.hardware("h100-sxm"), Profiles.model("llama-3.1-8b"))
                 .withNoise(0, 0, 0)
-                .withMaxNumSeqs(4);
+                .withMaxNumSeqs(2);
         try (SimServer s = SimServer.start(SimServer.Config.loopback(engine))) {
-            String[] answers = new String[2];
+            String[] answers = new String[2], printed = new String[2];
             for (int run = 0; run < 2; run++) {
                 Path out = tmp.resolve("s" + run);
                 var r = CliTest.run(search(s, out));
                 assertEquals(0, r.code(), r.err());
                 JsonNode search = JSON.readTree(out.resolve("search.json").toFile());
                 answers[run] = search.at("/result/value").asText();
+                printed[run] = r.out();
                 for (JsonNode p : search.get("probes")) {
                     JsonNode summary = JSON.readTree(out.resolve(p.get("dir").asText())
                             .resolve("summary.json")
@@ -88,9 +90,8 @@ class RealServerCliTest {
                 }
                 assertEquals(0, prefixCacheHits(s), "the server served no prompt block from its cache");
             }
-            double answer = Double.parseDouble(answers[0]);
-            assertTrue(answer > 1 && answer < 8, "a boundary inside the range: " + answer);
-            assertEquals(answers[0], answers[1]);
+            assertEquals("2", answers[0], "two users fit the two slots:\n" + printed[0]);
+            assertEquals(answers[0], answers[1], printed[1]);
         }
     }
 
@@ -182,7 +183,9 @@ class RealServerCliTest {
         assertTrue(r.err().contains("gpt-nonexistent"), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
         long sent = Files.readAllLines(out.resolve("requests.jsonl")).size();
-        assertTrue(sent >= 8 && sent <= 8 + 4, "stopped at once, what was sent kept: " + sent);
+        // The eight that settle it, and at most one in flight for each of the other three users: no user claims a
+        // request once the eighth is seen (14 were sent when a busy machine paused the thread in between).
+        assertTrue(sent >= 8 && sent <= 8 + 3, "stopped at once, what was sent kept: " + sent);
     }
 
     @Test

@@ -580,12 +580,15 @@ final class LoadDriver {
         sink.accept(r);
         // Warm-up responses say what the server counted: the measured requests' lengths are corrected from them.
         if (r.warmup()) prompts.observe(req, r);
-        String refused = failFast.observe(r);
-        if (refused != null) {
-            refusal = refused;
-            stopAt = Math.min(stopAt, clock.now());
-            sender.cutOff();
+        String refused;
+        synchronized (this) { // with claim(): no user claims a request once the pattern is complete
+            refused = failFast.observe(r);
+            if (refused != null) {
+                refusal = refused;
+                stopAt = Math.min(stopAt, clock.now());
+            }
         }
+        if (refused != null) sender.cutOff();
         if (point.stopEarly() != null
                 && !r.warmup()
                 && measuredDone.incrementAndGet() % MeasurementRequest.StopRule.CHECK_EVERY == 0

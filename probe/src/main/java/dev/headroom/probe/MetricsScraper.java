@@ -108,6 +108,12 @@ public final class MetricsScraper implements AutoCloseable {
             else error = "HTTP " + r.code();
         } catch (IOException e) {
             error = e.getClass().getSimpleName() + ": " + e.getMessage();
+        } catch (Exception e) {
+            // OkHttp throws InterruptedException undeclared when close() interrupts a scrape waiting for its
+            // connection: the run is over, and a stack trace on stderr would be the only trace of it.
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt(); // the loop's sleep ends it
+            if (e instanceof InterruptedException || stopping) return;
+            error = e.getClass().getSimpleName() + ": " + e.getMessage();
         }
         synchronized (this) {
             if (samples == null) {
