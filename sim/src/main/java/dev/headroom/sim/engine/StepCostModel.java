@@ -21,8 +21,10 @@ import dev.headroom.sim.profile.StepTerm;
  *   <li>All-reduce for TP &gt; 1: two per layer of tokens × hidden × 2 bytes: a latency per call growing with
  *       log2(TP), plus the ring's 2(TP−1)/TP of the bytes over the interconnect.</li>
  *   <li>A mixture of experts: its experts' FLOPs and weight reads apart from the rest, at the grouped GEMMs' own
- *       efficiency ({@link StepTerm#MOE_EFFICIENCY}); each expert the step touches multiplies only its share of the
- *       tokens, so g is taken at tokens per touched expert; plus {@link StepTerm#MOE_LAYER_OVERHEAD_US} per layer.</li>
+ *       efficiency ({@link StepTerm#MOE_EFFICIENCY}); the experts' multiplies are one grouped GEMM over every routed
+ *       row (tokens × experts per token), so g is taken at those rows, and a decode step whose tokens spread thin
+ *       over many experts costs the weight reads of the experts it touches; plus
+ *       {@link StepTerm#MOE_LAYER_OVERHEAD_US} per layer.</li>
  * </ul>
  */
 public final class StepCostModel {
@@ -142,15 +144,16 @@ public final class StepCostModel {
     }
 
     /**
-     * The experts' matrix multiplies: each touched expert multiplies its share m of the step's tokens at efficiency
-     * m / (m + gemm_half_tokens), so a step whose tokens spread thin over many experts costs nearly a weight read each.
+     * The experts' matrix multiplies: one grouped GEMM over every routed row (each token once per expert it routes
+     * to), at efficiency rows / (rows + gemm_half_tokens). Taken per expert instead (a few rows each at decode), the
+     * efficiency floor made DeepSeek-R1's decode steps compute-bound and 2-3× too slow on SGLang 0.5; judged by
+     * leaving each publication out, docs/benchmarks.md.
      */
     private double expertComputeSeconds(long tokens) {
         if (!model.isMoe()) return 0;
-        double touched = touchedExperts(tokens);
-        double perExpert = (double) tokens * model.expertsPerToken() / touched;
-        double gemm = perExpert / (perExpert + gemmHalfTokens);
-        double flops = 2.0 * (expertWeightBytes / model.bytesPerWeight()) * model.expertsPerToken() * tokens;
+        double rows = (double) tokens * model.expertsPerToken();
+        double gemm = rows / (rows + gemmHalfTokens);
+        double flops = 2.0 * (expertWeightBytes / model.bytesPerWeight()) * rows;
         return flops / tp / (peakFlops * gemm * moeEfficiency);
     }
 

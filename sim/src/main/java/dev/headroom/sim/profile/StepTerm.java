@@ -25,9 +25,9 @@ public enum StepTerm {
      * Cost per mixture-of-experts layer per step beyond its matrix multiplies: routing, top-k, sorting tokens by
      * expert and back, the grouped GEMMs' launches (µs). Dense models never pay it.
      */
-    MOE_LAYER_OVERHEAD_US("moe_layer_overhead_us", 0, 2000, 50),
+    MOE_LAYER_OVERHEAD_US("moe_layer_overhead_us", 0, 2000, 350),
     /** Fraction of the dense matrix multiplies' efficiency (memory and compute) the experts' grouped GEMMs reach. */
-    MOE_EFFICIENCY("moe_efficiency", 0.05, 1, 0.5),
+    MOE_EFFICIENCY("moe_efficiency", 0.05, 1, 0.3),
     /**
      * Time the server's one front-end process spends on each request, one request at a time: parsing, the chat
      * template, tokenisation, handing it to the engine (ms). Unlike {@link #REQUEST_OVERHEAD_MS} it queues.

@@ -148,9 +148,10 @@ class StepCostModelTest {
     }
 
     @Test
-    void expertsSpreadThinOverManyExpertsCostMoreThanTheSameActiveDenseModel() {
-        // DeepSeek-V3 routes each token to 8 of 256 experts: a 128-sequence decode step gives each touched expert
-        // about 4 tokens, far below gemm_half_tokens, where a dense model of the same active size batches them all.
+    void expertsSpreadThinOverManyExpertsCostTheirWeightReads() {
+        // DeepSeek-V3 routes each token to 8 of 256 experts: a 128-sequence decode step touches nearly all of them,
+        // about 4 tokens each, so it reads nearly all 671B weights where a dense model of the same active size
+        // reads 37B; the experts' grouped GEMM over its 1,024 routed rows is not what bounds it.
         ModelProfile v3 = Profiles.model("deepseek-v3");
         ModelProfile dense = new ModelProfile(
                 "dense-37b",
@@ -179,7 +180,10 @@ class StepCostModelTest {
         var activeDense = new StepCostModel(EngineConfig.defaults(ideal, dense).withTensorParallel(8));
         var activeDenseSlow =
                 new StepCostModel(EngineConfig.defaults(slow, dense).withTensorParallel(8));
-        assertTrue(decodeStep(moe, 128, 1000) > 3 * decodeStep(activeDense, 128, 1000));
+        double bandwidth = 4800e9 * ideal.term(StepTerm.MEMORY_EFFICIENCY);
+        assertTrue(moe.weightBytesRead(128) > 15 * dense.weightBytes());
+        assertTrue(decodeStep(moe, 128, 1000) > moe.weightBytesRead(128) / 8 / bandwidth);
+        assertTrue(decodeStep(moe, 128, 1000) > 3 * decodeStep(moe, 1, 1000), "one token touches 8 experts");
         // The grouped GEMMs' efficiency and the per-layer routing cost slow only the experts' model: by at least
         // 61 layers x 100 us, and by more at a batch whose expert GEMMs dominate.
         for (int batch : new int[] {1, 128}) {
