@@ -168,6 +168,42 @@ class SearchCommandTest {
     }
 
     @Test
+    void aServerThatStatesItsBatchCapHasItProbedSecond(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("s");
+        var r = CliTest.run(
+                "search",
+                "--virtual",
+                "--sim-server",
+                "sglang",
+                "--sim-max-num-seqs",
+                "32",
+                "--slo",
+                "ttft:p95<2s",
+                "--out",
+                out.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        assertEquals(1, s.at("/probes/0/load").asInt());
+        assertEquals(32, s.at("/probes/1/load").asInt());
+        assertTrue(
+                r.err().contains("probed 32 second: the server states max_running_requests 32 (GET /server_info"),
+                r.err());
+        var silent = CliTest.run(
+                "search",
+                "--virtual",
+                "--sim-server",
+                "vllm",
+                "--sim-max-num-seqs",
+                "32",
+                "--slo",
+                "ttft:p95<2s",
+                "--out",
+                tmp.resolve("v").toString());
+        assertEquals(0, silent.code(), silent.err());
+        assertFalse(silent.err().contains("max_running_requests"), "vLLM does not state its cap: " + silent.err());
+    }
+
+    @Test
     void aSearchNeedsAnSloAndASaneRange() {
         assertEquals(2, CliTest.run("search", "--virtual").code());
         var r = CliTest.run("search", "--virtual", "--slo", "ttft:p95<1s", "--min", "10", "--max", "5");

@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  * Finds the largest load (concurrency or rate) that meets every SLO, in few probes:
  * <ol>
  *   <li>probe {@code min}; failing there means the boundary is below the range;</li>
- *   <li>bracket: after one probe, ×8; then extrapolate the binding margin against log(load) from the last two
+ *   <li>bracket: after one probe, the load at which the server says it starts to queue ({@link #hinting}), then its
+ *       tolerance edge; without one, ×8; then extrapolate the binding margin against log(load) from the last two
  *       probes to its zero crossing, and jump there, never by less than ×1.25 or more than ×8 (no blind doubling);</li>
  *   <li>inside the bracket: weighted isotonic regression (PAVA) of each SLO's margin against log(load), weights
  *       1/se²; the binding curve is the largest of them, and a load passes or fails by it (so a probe that contradicts
@@ -47,6 +48,8 @@ public final class BoundarySearch {
     static final double FLOOR_SHARE = 0.5;
     /** Bounds of a bracketing step, as a factor of the highest load measured. */
     private static final double MIN_STEP = 1.25, MAX_STEP = 8;
+    /** The largest step past the queueing point: there the margin rises steeply, and a far probe teaches little. */
+    private static final double QUEUE_STEP = 2;
 
     /** Measures one load point and returns its margins. */
     public interface Observer {
@@ -85,9 +88,21 @@ public final class BoundarySearch {
             List<Observation> probes) {}
 
     private final SearchSpec spec;
+    /** The load the server says it starts to queue at ({@link QueueingPoint}), probed second; NaN when none. */
+    private double hint = Double.NaN;
 
     public BoundarySearch(SearchSpec spec) {
         this.spec = spec;
+    }
+
+    /**
+     * Probe {@code load} second, after {@code min}, instead of a blind ×8: the load at which the server says it starts
+     * to queue. A boundary at a batch cap is then bracketed by that probe and its tolerance edge; ignored outside
+     * (min, max).
+     */
+    public BoundarySearch hinting(double load) {
+        this.hint = load > spec.min() && load < spec.max() ? load : Double.NaN;
+        return this;
     }
 
     public Result run(Observer observer) {
@@ -111,7 +126,7 @@ public final class BoundarySearch {
             if (f < 0) {
                 if (raw.load() >= spec.max()) return result(probes, StopReason.ABOVE_MAX, false);
                 if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, false);
-                next = Math.min(spec.max(), extrapolate(pooled(probes)));
+                next = Math.min(spec.max(), bracketing(pooled(probes)));
                 continue;
             }
             if (f == 0) return result(probes, StopReason.BELOW_MIN, false);
@@ -138,7 +153,8 @@ public final class BoundarySearch {
                 }
             }
             if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
-            cliff |= hi / lo <= CLIFF_RATIO && fit.binding(f) - fit.binding(f - 1) > CLIFF_JUMP;
+            // Past the queueing point the margin is steep but straight (the wait grows with the users): no cliff.
+            cliff |= hi / lo <= CLIFF_RATIO && fit.binding(f) - fit.binding(f - 1) > CLIFF_JUMP && !(lo >= hint);
             next = cliff ? Math.sqrt(lo * hi) : nextInside(fit, f, lo, hi);
             if (spec.integerLoad()) next = Math.max(lo + 1, Math.min(hi - 1, Math.round(next)));
         }
@@ -220,6 +236,32 @@ public final class BoundarySearch {
         return out;
     }
 
+    /**
+     * The next load while every probe passes: the hint while it lies above them; with the hint the highest pass, its
+     * tolerance edge (where a boundary at a cap is confirmed); else {@link #extrapolate}.
+     */
+    private double bracketing(List<Observation> probes) {
+        double top = probes.getLast().load();
+        if (Double.isNaN(hint)) return extrapolate(probes);
+        if (top < hint) return hint;
+        double next = top == hint ? hint * (1 + spec.tolerance()) : pastQueueing(probes);
+        return spec.integerLoad() ? Math.max(top + 1, Math.floor(next)) : next;
+    }
+
+    /**
+     * Past the queueing point, where the line through the two highest probes, linear in load, crosses zero: there a
+     * closed loop's extra users wait for a place, and the wait grows linearly with them (Little's law). At least the
+     * tolerance above the highest probe, at most {@link #QUEUE_STEP}×.
+     */
+    private double pastQueueing(List<Observation> probes) {
+        Observation a = probes.get(probes.size() - 2), b = probes.getLast();
+        double ya = a.binding().value(), yb = b.binding().value();
+        // Not rising beyond the noise: a wait that has barely begun; a bracketing step's smallest.
+        if (yb - ya <= SECANT_Z * Math.hypot(a.binding().se(), b.binding().se())) return b.load() * MIN_STEP;
+        double root = b.load() - yb * (b.load() - a.load()) / (yb - ya);
+        return Math.max(b.load() * (1 + spec.tolerance()), Math.min(b.load() * QUEUE_STEP, root));
+    }
+
     /** Jump to where the line through the last two probes' binding margins (vs log load) crosses zero. */
     private double extrapolate(List<Observation> probes) {
         // Pooled observations are in load order: the last two are the highest loads measured.
@@ -227,20 +269,21 @@ public final class BoundarySearch {
         double cur = b.load();
         // With one probe there is no slope to extrapolate: take the largest step. A probe past the boundary is cheap
         // (a sure fail stops early) and brackets it; doubling from 1 spends a probe learning that 2 users are fine.
-        double step = MAX_STEP;
-        if (probes.size() >= 2) {
-            Observation a = probes.get(probes.size() - 2);
-            double x1 = Math.log(a.load()), x2 = Math.log(b.load());
-            double y1 = a.binding().value(), y2 = b.binding().value();
-            if (x2 != x1 && y2 > y1) {
-                double crossing = x2 + (0 - y2) * (x2 - x1) / (y2 - y1);
-                step = Math.exp(crossing - x2);
-            } else {
-                step = MAX_STEP; // margin not rising: the boundary is far
-            }
-        }
-        double n = cur * Math.max(MIN_STEP, Math.min(MAX_STEP, step));
+        double n = cur * Math.max(MIN_STEP, Math.min(MAX_STEP, crossingStep(probes)));
         return spec.integerLoad() ? Math.max(cur + 1, Math.round(n)) : n;
+    }
+
+    /**
+     * How far above the highest probe the line through the two highest (binding margin against log load) crosses
+     * zero, as a factor; infinite when there is no slope (one probe, or a margin not rising: the boundary is far).
+     */
+    private static double crossingStep(List<Observation> probes) {
+        if (probes.size() < 2) return Double.POSITIVE_INFINITY;
+        Observation a = probes.get(probes.size() - 2), b = probes.getLast();
+        double x1 = Math.log(a.load()), x2 = Math.log(b.load());
+        double y1 = a.binding().value(), y2 = b.binding().value();
+        if (x2 == x1 || y2 <= y1) return Double.POSITIVE_INFINITY;
+        return Math.exp((0 - y2) * (x2 - x1) / (y2 - y1));
     }
 
     /** Each SLO's isotonic fit of margin against log(load), in SLO order (empty with fewer than one probe). */
@@ -404,7 +447,7 @@ public final class BoundarySearch {
                         > SECANT_Z * Math.hypot(fit.bindingSe(f), fit.bindingSe(f + 1))) {
             double m0 = fit.binding(f), m1 = fit.binding(f + 1);
             aim = Math.max(aim, loads[f] - m0 * (loads[f + 1] - loads[f]) / (m1 - m0));
-        } else if (f >= 2 && fit.binding(f - 1) - fit.binding(0) < FLOOR_SHARE * -fit.binding(0)) {
+        } else if (f >= 2 && !(lo >= hint) && fit.binding(f - 1) - fit.binding(0) < FLOOR_SHARE * -fit.binding(0)) {
             aim = Math.max(aim, Math.sqrt(lo * hi));
         }
         double margin = (hi - lo) * 0.1;

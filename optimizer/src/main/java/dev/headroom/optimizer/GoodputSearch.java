@@ -71,9 +71,20 @@ public final class GoodputSearch {
     }
 
     private final SearchSpec spec;
+    /** The load the server says it starts to queue at ({@link QueueingPoint}); NaN when none. */
+    private double hint = Double.NaN;
 
     public GoodputSearch(SearchSpec spec) {
         this.spec = spec;
+    }
+
+    /**
+     * Start from the load at which the server says it starts to queue: most servers' goodput peaks there (up to it
+     * more users bring more good requests; past it they wait and miss the SLO together). Ignored outside (min, max).
+     */
+    public GoodputSearch hinting(double load) {
+        this.hint = load > spec.min() && load < spec.max() ? load : Double.NaN;
+        return this;
     }
 
     public Result run(Observer observer) {
@@ -116,7 +127,9 @@ public final class GoodputSearch {
      * max. Past the SLO a server's goodput usually falls off a cliff — requests start to queue and miss the latency
      * target together — and a stationary Gaussian process cannot represent a jump: fitted across it, its length
      * scale shrinks until it models nothing. So collapsed probes are not fitted; they bound the search from above,
-     * as a failing probe bounds a boundary search, and expected improvement then works on the smooth part below.
+     * as a failing probe bounds a boundary search, and expected improvement then works on the smooth part below. A
+     * partial drop counts too: fitted, a drop just past the peak is smoothed into the rise before it, and the
+     * posterior's argmax lands well below the peak (80 users on a server whose goodput peaks at 130).
      */
     static double cap(List<Observation> probes) {
         Observation best = best(probes);
@@ -127,7 +140,11 @@ public final class GoodputSearch {
                 .orElse(Double.POSITIVE_INFINITY);
     }
 
-    static final double COLLAPSE = 0.5;
+    /**
+     * The share of the best goodput below which a probe above the best has collapsed (docs/search.md, "Why the
+     * constants are what they are": 0.5 to 0.95 measured).
+     */
+    static final double COLLAPSE = 0.9;
 
     /**
      * How far up a next probe may go: halfway (in log) from the best probe to the collapse above it. The surrogate,
@@ -158,12 +175,23 @@ public final class GoodputSearch {
         return spec.integerLoad() ? Math.round(load) : load;
     }
 
-    /** Four loads spaced evenly in log between min and max (integers: rounded, duplicates dropped). */
+    /**
+     * Four loads spaced evenly in log between min and max (integers: rounded, duplicates dropped); with a queueing
+     * point q, min, the geometric middle of min and q, q and q's tolerance edge above it, which tells a peak at q
+     * from one past it.
+     */
     List<Double> initialLoads() {
         List<Double> loads = new ArrayList<>();
-        double a = Math.log(spec.min()), b = Math.log(spec.max());
+        double[] design = new double[INITIAL_PROBES];
         for (int i = 0; i < INITIAL_PROBES; i++) {
-            double load = Math.exp(a + (b - a) * i / (INITIAL_PROBES - 1));
+            design[i] = Math.exp(Math.log(spec.min()) + Math.log(spec.max() / spec.min()) * i / (INITIAL_PROBES - 1));
+        }
+        if (!Double.isNaN(hint)) {
+            double edge = Math.min(spec.max(), hint * (1 + spec.tolerance()));
+            if (spec.integerLoad()) edge = Math.max(hint + 1, Math.floor(edge));
+            design = new double[] {spec.min(), Math.sqrt(spec.min() * hint), hint, Math.min(spec.max(), edge)};
+        }
+        for (double load : design) {
             if (spec.integerLoad()) load = Math.round(load);
             if (!loads.contains(load)) loads.add(load);
         }

@@ -9,6 +9,7 @@ import dev.headroom.model.RunInfo;
 import dev.headroom.model.SearchDrift;
 import dev.headroom.model.SearchProgress;
 import dev.headroom.model.SearchReport;
+import dev.headroom.model.ServerFacts;
 import dev.headroom.model.SessionSummary;
 import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -58,6 +60,8 @@ public final class SearchRun {
     private final List<SearchReport.Probe> plain = new ArrayList<>();
     /** A max-rate search's soaked rates. */
     private final Set<Double> soaked = new HashSet<>();
+    /** Where a max-concurrency search's server says it starts to queue, probed second; null when it does not say. */
+    private QueueingPoint queueing;
 
     public SearchRun(SearchSpec spec, RunInfo info, boolean simulated, LoadPoint point) {
         Slo.requireSessionsFor(spec.slos(), spec.sessions() != null);
@@ -132,6 +136,22 @@ public final class SearchRun {
     }
 
     /**
+     * What the server states about itself: a closed-loop search (requests, not sessions) probes the concurrency at
+     * which it says it starts to queue ({@link QueueingPoint}) early — max concurrency second, instead of ×8 from
+     * {@code min}; max goodput in its initial design.
+     */
+    public SearchRun knowingServer(ServerFacts facts) {
+        boolean applies = spec.integerLoad() && spec.sessions() == null;
+        this.queueing = applies ? QueueingPoint.of(facts, spec.workload()).orElse(null) : null;
+        return this;
+    }
+
+    /** The queueing point the search probes second, if the server stated one and it applies. */
+    public Optional<QueueingPoint> queueingPoint() {
+        return Optional.ofNullable(queueing);
+    }
+
+    /**
      * Whether to check for drift (on by default): the search's first passing load measured again at the end, and when
      * a probe contradicts an earlier one; one probe more (two at most). Off, the report has no {@code drift}.
      */
@@ -151,6 +171,7 @@ public final class SearchRun {
 
     private SearchReport boundary(Listener listener) {
         BoundarySearch bs = new BoundarySearch(spec);
+        if (queueing != null) bs.hinting(queueing.load());
         boolean[] last = new boolean[2];
         BoundarySearch.Observer observer = (load, index) -> {
             SearchReport.Probe p = searched(load, last);
@@ -173,6 +194,7 @@ public final class SearchRun {
 
     private SearchReport goodput(Listener listener) {
         GoodputSearch gs = new GoodputSearch(spec);
+        if (queueing != null) gs.hinting(queueing.load());
         boolean[] last = new boolean[2];
         GoodputSearch.Observer observer = (load, index) -> {
             SearchReport.Probe p = searched(load, last);

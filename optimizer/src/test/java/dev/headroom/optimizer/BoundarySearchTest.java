@@ -241,4 +241,39 @@ class BoundarySearchTest {
         assertEquals(StopReason.MAX_PROBES, r.stopReason());
         assertEquals(3, r.probes().size());
     }
+
+    @Test
+    void aBoundaryAtTheStatedBatchCapIsSettledInThreeProbes() {
+        // Flat up to 256 running requests, then a queue: the cap probed second, then its tolerance edge.
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
+                .hinting(256)
+                .run(fake(load -> load <= 256 ? -0.6 : 1.5, 0.02, 1));
+        assertEquals(256, r.value());
+        assertEquals(
+                List.of(1.0, 256.0, 268.0),
+                r.probes().stream().map(BoundarySearch.Observation::load).toList());
+        var blind = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
+                .run(fake(load -> load <= 256 ? -0.6 : 1.5, 0.02, 1));
+        assertEquals(256, blind.value(), 256 * 0.05);
+        assertTrue(
+                blind.probes().size() > 3, "without the hint: " + blind.probes().size() + " probes");
+    }
+
+    @Test
+    void aHintTheBoundaryLiesAboveOrBelowStillFindsIt() {
+        var above = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
+                .hinting(64)
+                .run(fake(load -> load / 150.5 - 1, 0, 1));
+        assertEquals(150, above.value(), 150 * 0.05);
+        assertEquals(64, above.probes().get(1).load());
+        var below = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
+                .hinting(512)
+                .run(fake(load -> load / 40.5 - 1, 0, 1));
+        assertEquals(40, below.value(), 40 * 0.05);
+        assertEquals(512, below.probes().get(1).load());
+        var outside = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 64, 20))
+                .hinting(256)
+                .run(fake(load -> -0.5, 0, 1));
+        assertEquals(8, outside.probes().get(1).load(), "a hint past --max is ignored");
+    }
 }

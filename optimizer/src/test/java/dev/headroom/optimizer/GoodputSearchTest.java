@@ -69,6 +69,22 @@ class GoodputSearchTest {
     }
 
     @Test
+    void aStatedQueueingPointIsProbedWithItsToleranceEdgeFirst() {
+        assertEquals(
+                List.of(1.0, 16.0, 256.0, 268.0),
+                new GoodputSearch(spec(1, 1024, 20, false)).hinting(256).initialLoads());
+        assertEquals(
+                List.of(1.0, 10.0, 102.0, 1024.0),
+                new GoodputSearch(spec(1, 1024, 20, false)).hinting(4096).initialLoads(),
+                "a hint past max is ignored");
+        // Goodput rising with the users up to a cap of 256, then collapsing: found at the cap in the initial design.
+        var r = new GoodputSearch(spec(1, 1024, 10, false))
+                .hinting(256)
+                .run(fake(c -> c <= 256 ? c / 8.0 : 0.5, 0.01, 3));
+        assertEquals(256, r.load(), 256 * 0.02);
+    }
+
+    @Test
     void surrogateInterpolatesAndIsUnsureFarFromItsPoints() {
         List<GoodputSurrogate.Point> pts = new ArrayList<>();
         for (int i = 0; i <= 6; i++) pts.add(new GoodputSurrogate.Point(i, Math.sin(i / 2.0), 1e-4));

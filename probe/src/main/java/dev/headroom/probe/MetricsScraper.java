@@ -107,6 +107,9 @@ public final class MetricsScraper implements AutoCloseable {
             if (r.isSuccessful()) samples = PrometheusText.parse(r.body().string());
             else error = "HTTP " + r.code();
         } catch (IOException e) {
+            // finish() interrupted this scrape (OkHttp: InterruptedIOException, or the socket closed by the
+            // interrupt): our stop, not the server's failure; finish()'s own last scrape says how the server is.
+            if (stopping && Thread.currentThread() == thread) return;
             error = e.getClass().getSimpleName() + ": " + e.getMessage();
         } catch (Exception e) {
             // OkHttp throws InterruptedException undeclared when close() interrupts a scrape waiting for its

@@ -5,6 +5,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
+import dev.headroom.optimizer.QueueingPoint;
 import dev.headroom.optimizer.SearchRun;
 import dev.headroom.optimizer.SearchSpec;
 import dev.headroom.probe.WorkloadSpec;
@@ -24,8 +25,11 @@ import java.util.function.Supplier;
  * the end.
  */
 public final class Searcher {
-    /** A finished search, and how many of its probes an interrupted one had measured. */
-    public record Result(SearchReport report, int reused) {}
+    /**
+     * A finished search, how many of its probes an interrupted one had measured, and the load probed second because
+     * the server said it starts to queue there (null when it said nothing that applies).
+     */
+    public record Result(SearchReport report, int reused, QueueingPoint queueing) {}
 
     private final Endpoint endpoint;
     private final SearchSpec search;
@@ -104,7 +108,9 @@ public final class Searcher {
         points.withProgress(progress).withChunkTimes(chunkTimes);
         if (search.sessions() != null) points.withSessions(search.sessions());
         points.spreadBySearch();
-        SearchRun run = new SearchRun(search, points.runInfo(), endpoint.isVirtual(), points).checkingDrift(checkDrift);
+        SearchRun run = new SearchRun(search, points.runInfo(), endpoint.isVirtual(), points)
+                .checkingDrift(checkDrift)
+                .knowingServer(endpoint.facts());
         if (previous != null) run.resuming(previous, points::finished);
         if (search.integerLoad()) {
             // A closed loop's first probe spreads its users over a cycle estimated from a lone request's e2e; a
@@ -119,6 +125,6 @@ public final class Searcher {
         });
         RunFiles.writeAtomically(dir.resolve("search.json"), SearchJson.write(done));
         RunFiles.write(dir.resolve("search.csv"), SearchJson.csv(done));
-        return new Result(done, run.reused());
+        return new Result(done, run.reused(), run.queueingPoint().orElse(null));
     }
 }

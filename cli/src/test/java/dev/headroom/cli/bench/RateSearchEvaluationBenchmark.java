@@ -77,7 +77,8 @@ class RateSearchEvaluationBenchmark {
                     new ArrivalProcess.Poisson(),
                     100L * s);
             long[] spent = {0};
-            SearchReport r = SearchEvaluationBenchmark.searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
+            SearchReport r = SearchEvaluationBenchmark.searchAsTheCliDoes(
+                    spec, c.engine(), new VirtualEngine(c.engine()), spent);
             boolean ok = Math.abs(r.value() - truth) / truth <= 0.05;
             if (REPEAT_TRUTH) {
                 double again =

@@ -9,6 +9,8 @@ import dev.headroom.model.Measurer;
 import dev.headroom.model.RunInfo;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
+import dev.headroom.model.ServerFacts;
+import dev.headroom.model.ServerFacts.ServerKind;
 import dev.headroom.model.Slo;
 import dev.headroom.model.SloMetric;
 import dev.headroom.model.SloStat;
@@ -17,6 +19,8 @@ import dev.headroom.optimizer.Margin;
 import dev.headroom.optimizer.ProbeShape;
 import dev.headroom.optimizer.SearchRun;
 import dev.headroom.optimizer.SearchSpec;
+import dev.headroom.runner.Endpoint;
+import dev.headroom.sim.Imitation;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.Profiles;
@@ -58,6 +62,10 @@ class SearchEvaluationBenchmark {
      * each method's share within 5 % of the second truth — how much of a method's score is the truth's own noise.
      */
     private static final boolean REPEAT_TRUTH = Boolean.getBoolean("bench.truth.repeat");
+    /** Added to every search's seed ({@code -Dbench.probe.seed}): the same servers and truths, other probes. */
+    static final long PROBE_SEED = Long.getLong("bench.probe.seed", 0);
+    /** Which server the simulated servers answer introspection as ({@link #stated}). */
+    static final String IMITATE = System.getProperty("bench.imitate", "vllm");
 
     private static final String[] HARDWARE = {"h100-sxm", "h200", "a100-80gb", "l40s", "b200", "mi300x"};
 
@@ -217,7 +225,7 @@ class SearchEvaluationBenchmark {
                     false,
                     dev.headroom.optimizer.Goodput.Unit.REQUESTS);
             long[] spent = {0};
-            SearchReport r = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
+            SearchReport r = searchAsTheCliDoes(spec, c.engine(), new VirtualEngine(c.engine()), spent);
             int found = (int) Math.round(r.value());
             double there = fine.computeIfAbsent(found, x -> fineGoodput(c, x, seeds));
             rows.add(new double[] {trueMax, best, found, there, searchProbes(r), spent[0]});
@@ -235,17 +243,7 @@ class SearchEvaluationBenchmark {
                     there,
                     100 * there / trueMax,
                     searchProbes(r));
-            if (Boolean.getBoolean("bench.verbose")) {
-                System.out.println("  probes "
-                        + r.probes().stream()
-                                .map(o -> String.format(
-                                        Locale.ROOT,
-                                        "%.0f:%.2f±%.2f",
-                                        o.load(),
-                                        o.goodput().value(),
-                                        o.goodput().se()))
-                                .toList());
-            }
+            printProbes(r, o -> new double[] {o.goodput().value(), o.goodput().se()});
         }
         long reached = rows.stream().filter(r -> r[3] >= 0.98 * r[0]).count();
         long within95 = rows.stream().filter(r -> r[3] >= 0.95 * r[0]).count();
@@ -520,7 +518,7 @@ class SearchEvaluationBenchmark {
             double change = (draw.nextBoolean() ? 1 : -1) * (0.10 + 0.10 * draw.nextDouble());
             SearchSpec spec = concurrencySpec(c, s);
             long[] spent = {0};
-            SearchReport steady = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), spent);
+            SearchReport steady = searchAsTheCliDoes(spec, c.engine(), new VirtualEngine(c.engine()), spent);
             double seconds = steady.probes().stream()
                     .mapToDouble(SearchReport.Probe::seconds)
                     .sum();
@@ -530,6 +528,7 @@ class SearchEvaluationBenchmark {
             if (Double.isNaN(end)) continue;
             SearchReport drifting = searchAsTheCliDoes(
                     spec,
+                    c.engine(),
                     new VirtualEngine(c.engine().withDrift(new dev.headroom.sim.engine.Drift(change, seconds))),
                     spent);
             double lo = Math.min(start, end), hi = Math.max(start, end);
@@ -592,14 +591,28 @@ class SearchEvaluationBenchmark {
                 c.workload(),
                 RunLength.requests(PROBE_REQUESTS),
                 new ArrivalProcess.Poisson(),
-                100L * s);
+                100L * s + PROBE_SEED);
     }
 
     static Outcome ours(Case c, int s) {
         SearchSpec spec = concurrencySpec(c, s);
         long[] requests = {0};
-        SearchReport r = searchAsTheCliDoes(spec, new VirtualEngine(c.engine()), requests);
+        SearchReport r = searchAsTheCliDoes(spec, c.engine(), new VirtualEngine(c.engine()), requests);
+        printProbes(r, o -> {
+            SearchReport.SloMargin m = o.margins().values().iterator().next();
+            return new double[] {m.value(), m.se()};
+        });
         return new Outcome(r.value(), searchProbes(r), requests[0]);
+    }
+
+    /** With {@code -Dbench.verbose=true}, each probe's load and the value (± its se) the search decided on. */
+    static void printProbes(SearchReport r, java.util.function.Function<SearchReport.Probe, double[]> value) {
+        if (!Boolean.getBoolean("bench.verbose")) return;
+        System.out.println("  probes "
+                + r.probes().stream()
+                        .map(o -> String.format(
+                                Locale.ROOT, "%.0f:%+.2f±%.2f", o.load(), value.apply(o)[0], value.apply(o)[1]))
+                        .toList());
     }
 
     /** The probes the search chose, without its drift checks (one at its end, one more after a contradiction). */
@@ -611,7 +624,7 @@ class SearchEvaluationBenchmark {
      * Exactly what {@code headroom search --virtual} does (the product's {@link SearchRun}: probe shape, margins,
      * stop rules), without writing the probes' files; {@code requests[0]} counts every request sent.
      */
-    static SearchReport searchAsTheCliDoes(SearchSpec spec, Measurer measurer, long[] requests) {
+    static SearchReport searchAsTheCliDoes(SearchSpec spec, EngineConfig engine, Measurer measurer, long[] requests) {
         RunInfo info = new RunInfo(
                 "bench",
                 "1970-01-01T00:00:00Z",
@@ -632,7 +645,19 @@ class SearchEvaluationBenchmark {
                     requests[0] += m.records().size();
                     return m;
                 })
+                .knowingServer(stated(engine))
                 .run((sofar, progress) -> {});
+    }
+
+    /**
+     * What the server states about itself, as {@code --virtual --sim-server KIND} answers: vLLM (the CLI's default)
+     * states its KV cache, SGLang its batch cap too, "unknown" nothing ({@code -Dbench.imitate}).
+     */
+    static ServerFacts stated(EngineConfig engine) {
+        ServerKind kind = IMITATE.equals("unknown") ? ServerKind.UNKNOWN : Imitation.parseKind(IMITATE);
+        return kind == ServerKind.UNKNOWN
+                ? ServerFacts.unknown()
+                : Endpoint.virtual(engine, "chat", kind).facts();
     }
 
     static Margin trueMargin(Case c, int concurrency) {
