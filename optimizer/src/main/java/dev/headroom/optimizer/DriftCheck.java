@@ -58,6 +58,7 @@ final class DriftCheck {
             SearchReport.SloMargin a = first.margins().get(s.text()),
                     b = again.margins().get(s.text());
             if (a == null || b == null || !Double.isFinite(a.value()) || !Double.isFinite(b.value())) continue;
+            if (!resolves(s, a) || !resolves(s, b)) continue;
             // (1 + b) ÷ (1 + a) − 1: the statistic's change relative to its first value.
             moves.add(move(b.value() - a.value(), Math.hypot(a.se(), b.se()), 1 + a.value()));
             names.add(s.text());
@@ -89,6 +90,18 @@ final class DriftCheck {
                 moves.get(pick)[1],
                 moves.get(pick)[0],
                 drifted);
+    }
+
+    /**
+     * Whether {@code m} was measured on enough samples for its percentile's interval to lie inside them ({@link
+     * Margin#samplesToResolve}; 72 for a p95): below that the statistic is the sample's far end and its standard error
+     * a guess. A reference of ten lone requests (a 20-s probe at one user) reads its p95 as its slowest request, the
+     * first ones of a freshly started JVM, and compared so its check called a stationary server drifting (−10 % at
+     * 3.0 standard errors); the mean TPOT still checks the server's speed there.
+     */
+    private static boolean resolves(Slo s, SearchReport.SloMargin m) {
+        double q = s.stat().quantile();
+        return !(q > 0 && q < 1) || m.samples() >= Margin.samplesToResolve(q);
     }
 
     /** {z, relative change} of a difference {@code diff} with standard error {@code se}, relative to {@code base}. */

@@ -56,6 +56,45 @@ class DriftCheckTest {
     }
 
     @Test
+    void aPercentileTooFewRequestsResolveIsNotCompared() {
+        // Ten lone requests: their p95 is the slowest of them. It moved -10 % at 3 standard errors, the TPOT did not.
+        Map<String, SearchReport.SloMargin> m1 = new LinkedHashMap<>(), m2 = new LinkedHashMap<>();
+        m1.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.8473, 0.005, 10));
+        m2.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.8626, 0.00036, 10));
+        SearchReport.Probe first = new SearchReport.Probe(
+                1,
+                1,
+                m1,
+                true,
+                new SearchReport.Estimate(1, 0.1),
+                10,
+                20,
+                "d",
+                2,
+                new SearchReport.Estimate(7.25, 0.003));
+        SearchReport.Probe again = new SearchReport.Probe(
+                10,
+                1,
+                m2,
+                true,
+                new SearchReport.Estimate(1, 0.1),
+                10,
+                20,
+                "d",
+                2,
+                new SearchReport.Estimate(7.25, 0.004));
+        List<Slo> ttft = List.of(Slo.parse("ttft:p95<300ms"));
+        SearchDrift.Check c = DriftCheck.compare(ttft, first, again, SearchDrift.Trigger.END, 0.05);
+        assertFalse(c.drifted(), c.toString());
+        assertEquals(DriftCheck.TPOT, c.statistic());
+        // With 100 requests each the same move is compared, and is drift.
+        m1.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.8473, 0.005, 100));
+        m2.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.8626, 0.00036, 100));
+        assertTrue(DriftCheck.compare(ttft, first, again, SearchDrift.Trigger.END, 0.05)
+                .drifted());
+    }
+
+    @Test
     void aSlowerServerShowsInItsMeanTpotWhereItsLatencySloDidNotMove() {
         // A lone request's TTFT is mostly fixed cost; its TPOT is the decode step, the server's speed.
         SearchReport.Probe first = withTpot(probe(1, 1, -0.9, 0.01, -0.5), 7.0, 0.02);
