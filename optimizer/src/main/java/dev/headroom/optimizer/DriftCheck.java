@@ -100,6 +100,7 @@ final class DriftCheck {
      * 3.0 standard errors); the mean TPOT still checks the server's speed there.
      */
     private static boolean resolves(Slo s, SearchReport.SloMargin m) {
+        if (s.stat() == null) return true; // a rate (error_rate): its se is the binomial one, whatever the count
         double q = s.stat().quantile();
         return !(q > 0 && q < 1) || m.samples() >= Margin.samplesToResolve(q);
     }

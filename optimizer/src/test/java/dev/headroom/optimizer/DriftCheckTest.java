@@ -92,6 +92,26 @@ class DriftCheckTest {
         m2.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.8626, 0.00036, 100));
         assertTrue(DriftCheck.compare(ttft, first, again, SearchDrift.Trigger.END, 0.05)
                 .drifted());
+        // A rate has no percentile to resolve: compared whatever the count.
+        Map<String, SearchReport.SloMargin> r1 = Map.of("error_rate<1%", new SearchReport.SloMargin(-1, 0.01, 10));
+        Map<String, SearchReport.SloMargin> r2 = Map.of("error_rate<1%", new SearchReport.SloMargin(9, 0.5, 10));
+        SearchReport.Probe ok = new SearchReport.Probe(
+                1, 1, r1, true, new SearchReport.Estimate(1, 0.1), 10, 20, "d", 2, new SearchReport.Estimate(7, 0.003));
+        SearchReport.Probe failing = new SearchReport.Probe(
+                10,
+                1,
+                r2,
+                false,
+                new SearchReport.Estimate(1, 0.1),
+                10,
+                20,
+                "d",
+                2,
+                new SearchReport.Estimate(7, 0.003));
+        SearchDrift.Check rate =
+                DriftCheck.compare(List.of(Slo.parse("error_rate<1%")), ok, failing, SearchDrift.Trigger.END, 0.05);
+        assertTrue(rate.drifted(), rate.toString());
+        assertEquals("error_rate<1%", rate.statistic());
     }
 
     @Test
