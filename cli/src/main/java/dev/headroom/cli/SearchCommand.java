@@ -125,9 +125,12 @@ public final class SearchCommand implements Callable<Integer> {
                 case TABLE -> out.print(SearchJson.answer(done));
             }
             out.flush();
-            if (r.queueing() != null && done.probes().size() > 1)
-                err.println("probed " + r.queueing().load() + " second: the server states "
+            if (r.queueing() != null && done.probes().size() > 1) {
+                String when =
+                        plan.objective() == SearchSpec.Objective.MAX_GOODPUT ? " in the initial design" : " second";
+                err.println("probed " + r.queueing().load() + when + ": the server states "
                         + r.queueing().source());
+            }
             if (r.reused() > 0)
                 err.println("resumed: " + r.reused() + " finished probe(s) reused, "
                         + (done.probes().size() - r.reused()) + " measured now");

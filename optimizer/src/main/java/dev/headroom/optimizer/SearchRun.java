@@ -60,7 +60,7 @@ public final class SearchRun {
     private final List<SearchReport.Probe> plain = new ArrayList<>();
     /** A max-rate search's soaked rates. */
     private final Set<Double> soaked = new HashSet<>();
-    /** Where a max-concurrency search's server says it starts to queue, probed second; null when it does not say. */
+    /** Where a closed-loop search's server says it starts to queue, probed early; null when it does not say. */
     private QueueingPoint queueing;
 
     public SearchRun(SearchSpec spec, RunInfo info, boolean simulated, LoadPoint point) {
@@ -146,7 +146,7 @@ public final class SearchRun {
         return this;
     }
 
-    /** The queueing point the search probes second, if the server stated one and it applies. */
+    /** The queueing point the search probes early, if the server stated one and it applies. */
     public Optional<QueueingPoint> queueingPoint() {
         return Optional.ofNullable(queueing);
     }
