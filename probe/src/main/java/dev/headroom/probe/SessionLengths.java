@@ -45,9 +45,18 @@ final class SessionLengths {
      * with the message after it), and the correction learned from the server's counts.
      */
     int estimate(double contentTokens, boolean system, int answers, int messages) {
+        return corrected(uncorrected(contentTokens, system, answers), messages);
+    }
+
+    /** The prompt's tokens before the correction learned from the server: content and template costs. */
+    double uncorrected(double contentTokens, boolean system, int answers) {
         Costs c = costs;
-        double t = c.first() + contentTokens + (system ? c.system() : 0) + answers * c.pair();
-        return (int) Math.max(1, Math.round(t + a + b * messages));
+        return c.first() + contentTokens + (system ? c.system() : 0) + answers * c.pair();
+    }
+
+    /** {@code uncorrected} tokens of a prompt of {@code messages} messages, corrected as learned so far. */
+    int corrected(double uncorrected, int messages) {
+        return (int) Math.max(1, Math.round(uncorrected + a + b * messages));
     }
 
     /**
@@ -76,9 +85,13 @@ final class SessionLengths {
         }
     }
 
-    /** The server counted {@code actual} prompt tokens for a request estimated at {@code estimated}. */
-    synchronized void observe(int estimated, int messages, int actual) {
-        double residual = actual - (estimated - a - b * messages);
+    /**
+     * The server counted {@code actual} prompt tokens for a request of {@code messages} messages estimated at
+     * {@code uncorrected} before any correction (the correction in force when it was sent may have moved since: other
+     * sessions' turns are observed meanwhile).
+     */
+    synchronized void observe(double uncorrected, int messages, int actual) {
+        double residual = actual - uncorrected;
         n++;
         sx += messages;
         sy += residual;

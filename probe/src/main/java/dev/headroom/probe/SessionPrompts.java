@@ -147,8 +147,13 @@ final class SessionPrompts {
         private List<Message> current;
         private final List<String> subResults = new ArrayList<>();
         private int dropped;
-        /** The last turn or tool round's estimate and message count, to learn from what the server counted. */
-        private int lastEstimate = -1, lastMessages;
+        /**
+         * The last turn or tool round's estimate before the learned correction (negative: none to learn from) and
+         * message count, to learn from what the server counted.
+         */
+        private double lastEstimate = -1;
+
+        private int lastMessages;
         /** The dataset conversation this session replays, or null. */
         private final Dataset.Conversation replay;
         /** The traced session this session replays (the trace's sessions in arrival order, cycled), or null. */
@@ -272,9 +277,10 @@ final class SessionPrompts {
             ArrayNode array = body.putArray("messages");
             for (Message m : messages) array.addObject().put("role", m.role()).put("content", m.content());
             RequestBodies.outputAndStreaming(body, Api.CHAT, osl, ignoreEos);
-            int tokens = count(messages);
+            double uncorrected = uncorrected(messages);
+            int tokens = lengths.corrected(uncorrected, messages.size());
             if (own == null) {
-                lastEstimate = tokens;
+                lastEstimate = uncorrected;
                 lastMessages = messages.size();
             }
             SessionTurn placed = new SessionTurn(
@@ -304,6 +310,11 @@ final class SessionPrompts {
 
         /** A prompt of {@code messages}, in tokens as the server counts them (as far as it has been learned). */
         private int count(List<Message> messages) {
+            return lengths.corrected(uncorrected(messages), messages.size());
+        }
+
+        /** A prompt of {@code messages}, in tokens before the correction learned from the server's counts. */
+        private double uncorrected(List<Message> messages) {
             double content = 0;
             int answers = 0;
             boolean hasSystem = false;
@@ -312,7 +323,7 @@ final class SessionPrompts {
                 if (m.role().equals("assistant")) answers++;
                 if (m.role().equals("system")) hasSystem = true;
             }
-            return lengths.estimate(content, hasSystem, answers, messages.size());
+            return lengths.uncorrected(content, hasSystem, answers);
         }
 
         private double systemTokens() {

@@ -78,6 +78,28 @@ class SessionLengthsTest {
         }
     }
 
+    /**
+     * Two sessions' turns in flight at once: the correction moves when one is answered, and the other's count is
+     * learned against the estimate it was sent with (CI once read a later turn 2.5 % off when the observation was
+     * taken against the moved correction).
+     */
+    @Test
+    void aTurnAnsweredAfterAnotherSessionMovedTheCorrectionIsLearnedAsItWasSent() {
+        SessionLengths lengths = new SessionLengths();
+        // The server counts 10 tokens more, and 5 more a message, than the template approximation.
+        java.util.function.IntBinaryOperator server = (raw, messages) -> raw + 10 + 5 * messages;
+        double first = lengths.uncorrected(100, false, 0);
+        double third = lengths.uncorrected(300, false, 1);
+        assertTrue(lengths.corrected(first, 1) == (int) Math.round(first), "nothing learned yet");
+        lengths.observe(third, 3, server.applyAsInt((int) third, 3));
+        lengths.observe(first, 1, server.applyAsInt((int) first, 1));
+        double fifth = lengths.uncorrected(500, false, 2);
+        int expected = server.applyAsInt((int) fifth, 5);
+        assertTrue(
+                lengths.corrected(fifth, 5) == expected,
+                "the fifth message's prompt: " + lengths.corrected(fifth, 5) + " estimated, " + expected + " counted");
+    }
+
     @Test
     void withoutATokenizeEndpointTheServersCountsCorrectTheTurnsAfterTheFirst() {
         ServerBehaviour b = ServerBehaviour.imitating(ServerKind.OLLAMA).withChatTemplate(ChatTemplate.LLAMA_3_1);
