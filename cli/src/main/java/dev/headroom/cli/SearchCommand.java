@@ -128,8 +128,11 @@ public final class SearchCommand implements Callable<Integer> {
             if (r.queueing() != null && done.probes().size() > 1) {
                 String when =
                         plan.objective() == SearchSpec.Objective.MAX_GOODPUT ? " in the initial design" : " second";
+                boolean capped = plan.objective() == SearchSpec.Objective.MAX_GOODPUT
+                        && r.queueing().batchCap();
                 err.println("probed " + r.queueing().load() + when + ": the server states "
-                        + r.queueing().source());
+                        + r.queueing().source()
+                        + (capped ? "; nothing past its tolerance edge was probed or answered" : ""));
             }
             if (r.reused() > 0)
                 err.println("resumed: " + r.reused() + " finished probe(s) reused, "

@@ -13,7 +13,9 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * expected improvement over the best posterior mean is largest. Probes where goodput has collapsed above the best
  * are not fitted but bound the search ({@link #cap}), and a probe goes at most halfway (in log) from the best to that
  * bound. Stops when the best expected improvement is below 1 % of the best value, or at the probe limit. The answer
- * is the argmax of the posterior mean within the probed range below the collapse, with its posterior mean ± sd.
+ * is the argmax of the posterior mean within the probed range below the collapse, with its posterior mean ± sd. On a
+ * server that states its batch cap, neither a probe after the initial design nor the answer goes past the cap's
+ * tolerance edge ({@link #cappedAt}).
  */
 public final class GoodputSearch {
     static final int INITIAL_PROBES = 4;
@@ -73,6 +75,13 @@ public final class GoodputSearch {
     private final SearchSpec spec;
     /** The load the server says it starts to queue at ({@link QueueingPoint}); NaN when none. */
     private double hint = Double.NaN;
+    /**
+     * With a stated batch cap, the highest load the search probes after its initial design and may answer: the cap's
+     * tolerance edge. Past the cap no more requests run at once, so throughput stops rising and requests only wait
+     * longer; a few users more than the cap keep its batch full (a finished request's place is taken at once), and
+     * goodput peaks within a few per cent past it. Infinite when none.
+     */
+    private double batchCap = Double.POSITIVE_INFINITY;
 
     public GoodputSearch(SearchSpec spec) {
         this.spec = spec;
@@ -85,6 +94,22 @@ public final class GoodputSearch {
     public GoodputSearch hinting(double load) {
         this.hint = load > spec.min() && load < spec.max() ? load : Double.NaN;
         return this;
+    }
+
+    /**
+     * {@link #hinting} a stated batch cap: as well, the search neither probes nor answers past the cap's tolerance edge
+     * (the initial design's last probe): further up, more users only wait.
+     */
+    public GoodputSearch cappedAt(double load) {
+        hinting(load);
+        if (!Double.isNaN(hint)) batchCap = toleranceEdge(hint);
+        return this;
+    }
+
+    /** {@code load}'s tolerance edge above it, within max (integers: at least one more). */
+    private double toleranceEdge(double load) {
+        double edge = Math.min(spec.max(), load * (1 + spec.tolerance()));
+        return spec.integerLoad() ? Math.max(load + 1, Math.floor(edge)) : edge;
     }
 
     public Result run(Observer observer) {
@@ -152,9 +177,16 @@ public final class GoodputSearch {
      * step at a time; halving the gap instead finds the edge by bisection while EI still chooses anywhere below.
      */
     private double reach(List<Observation> probes, double cap) {
-        if (Double.isInfinite(cap)) return cap;
-        double mid = Math.sqrt(best(probes).load() * cap);
-        return spec.integerLoad() ? Math.floor(mid) + 1 : mid * (1 + 1e-9);
+        double reach = cap;
+        if (!Double.isInfinite(cap)) {
+            double mid = Math.sqrt(best(probes).load() * cap);
+            reach = spec.integerLoad() ? Math.floor(mid) + 1 : mid * (1 + 1e-9);
+        }
+        // Nor past a stated batch cap (candidates stop at the first load at or past the reach).
+        if (Double.isFinite(batchCap)) {
+            reach = Math.min(reach, spec.integerLoad() ? batchCap + 1 : batchCap * (1 + 1e-9));
+        }
+        return reach;
     }
 
     private static List<Observation> belowCap(List<Observation> probes, double cap) {
@@ -187,9 +219,9 @@ public final class GoodputSearch {
             design[i] = Math.exp(Math.log(spec.min()) + Math.log(spec.max() / spec.min()) * i / (INITIAL_PROBES - 1));
         }
         if (!Double.isNaN(hint)) {
-            double edge = Math.min(spec.max(), hint * (1 + spec.tolerance()));
-            if (spec.integerLoad()) edge = Math.max(hint + 1, Math.floor(edge));
-            design = new double[] {spec.min(), Math.sqrt(spec.min() * hint), hint, Math.min(spec.max(), edge)};
+            design = new double[] {
+                spec.min(), Math.sqrt(spec.min() * hint), hint, Math.min(spec.max(), toleranceEdge(hint))
+            };
         }
         for (double load : design) {
             if (spec.integerLoad()) load = Math.round(load);
@@ -270,8 +302,9 @@ public final class GoodputSearch {
         double hi = smooth.stream().mapToDouble(Observation::load).max().orElseThrow();
         double best = bestMean(gp, smooth);
         double ei = nextByExpectedImprovement(gp, best, probes, cap)[1];
-        List<Double> grid =
-                candidates().stream().filter(l -> l >= lo && l <= hi).toList();
+        List<Double> grid = candidates().stream()
+                .filter(l -> l >= lo && l <= Math.min(hi, Math.max(lo, batchCap)))
+                .toList();
         double[] loads = grid.stream().mapToDouble(Double::doubleValue).toArray();
         double[] mean = new double[loads.length], sd = new double[loads.length];
         int arg = 0;

@@ -11,10 +11,12 @@ import java.util.OptionalLong;
  * workload's mean lengths — each holding its prompt and, on average, half its answer — whichever is smaller. Up to it
  * latency grows slowly; past it requests wait for a place, so a closed-loop boundary is usually at it or below.
  *
- * @param load   the concurrency
- * @param source what it was read from, for the console
+ * @param load     the concurrency
+ * @param source   what it was read from, for the console
+ * @param batchCap whether it is the stated batch cap itself (exact: past it nothing more runs at once), not the KV
+ *                 cache's estimate at mean lengths
  */
-public record QueueingPoint(long load, String source) {
+public record QueueingPoint(long load, String source, boolean batchCap) {
 
     /** The point for {@code workload} on a server that stated {@code facts}; empty when it states neither limit. */
     public static Optional<QueueingPoint> of(ServerFacts facts, Workload workload) {
@@ -24,7 +26,8 @@ public record QueueingPoint(long load, String source) {
             best = new QueueingPoint(
                     running.getAsLong(),
                     ServerFacts.Key.MAX_RUNNING.wireName() + " " + running.getAsLong() + " ("
-                            + facts.source(ServerFacts.Key.MAX_RUNNING) + ")");
+                            + facts.source(ServerFacts.Key.MAX_RUNNING) + ")",
+                    true);
         }
         long kv = kvTokens(facts);
         double perSequence =
@@ -33,7 +36,9 @@ public record QueueingPoint(long load, String source) {
             long fit = (long) Math.floor(kv / perSequence);
             if (fit >= 1 && (best == null || fit < best.load())) {
                 best = new QueueingPoint(
-                        fit, "a KV cache of " + kv + " tokens at " + Math.round(perSequence) + " tokens a sequence");
+                        fit,
+                        "a KV cache of " + kv + " tokens at " + Math.round(perSequence) + " tokens a sequence",
+                        false);
             }
         }
         return Optional.ofNullable(best);

@@ -194,7 +194,8 @@ public final class SearchRun {
 
     private SearchReport goodput(Listener listener) {
         GoodputSearch gs = new GoodputSearch(spec);
-        if (queueing != null) gs.hinting(queueing.load());
+        if (queueing != null && queueing.batchCap()) gs.cappedAt(queueing.load());
+        else if (queueing != null) gs.hinting(queueing.load());
         boolean[] last = new boolean[2];
         GoodputSearch.Observer observer = (load, index) -> {
             SearchReport.Probe p = searched(load, last);

@@ -154,6 +154,22 @@ class GoodputSearchTest {
     }
 
     @Test
+    void aStatedBatchCapBoundsTheAnswerAndTheProbesAfterTheInitialDesign() {
+        // A batch cap of 128: throughput is flat past it and requests wait, so goodput only falls, slowly while the
+        // waits are short. Noise then makes a load well past the cap look as good or better.
+        DoubleUnaryOperator capped = c -> c <= 128 ? 0.5 * c : 64 * Math.exp(-(c - 128) / 400.0);
+        for (int seed = 0; seed < 10; seed++) {
+            var r = new GoodputSearch(spec(1, 1024, 10, false)).cappedAt(128).run(fake(capped, 0.03, seed));
+            // At most the cap's tolerance edge, 134.
+            assertTrue(r.load() <= 134, "seed " + seed + ": argmax " + r.load());
+            assertTrue(r.load() >= 0.95 * 128, "seed " + seed + ": argmax " + r.load());
+            for (int i = GoodputSearch.INITIAL_PROBES; i < r.probes().size(); i++) {
+                assertTrue(r.probes().get(i).load() <= 134, "seed " + seed + ": probe " + i);
+            }
+        }
+    }
+
+    @Test
     void stopsAtTheProbeLimit() {
         var r = new GoodputSearch(spec(1, 1024, 5, false)).run(fake(peakedAt(300), 0.2, 3));
         assertEquals(5, r.probes().size());
