@@ -185,7 +185,7 @@ public final class FidelityScore {
             if (!out.containsKey(hw)) {
                 StringBuilder b = new StringBuilder("# step terms of " + hw + " fitted by headroom fidelity\n");
                 for (StepTerm t : StepTerm.values()) {
-                    if (EngineProfile.TERMS.contains(t)) continue;
+                    if (EngineProfile.TERMS.contains(t) || HardwareTwin.PER_MODEL.contains(t)) continue;
                     double v = twin.value(r.values(), t, HardwareTwin.GLOBAL.contains(t) ? null : hw);
                     if (!Double.isNaN(v)) b.append(String.format(Locale.ROOT, "%s: %.4g%n", t.key(), v));
                 }
@@ -199,6 +199,16 @@ public final class FidelityScore {
                     if (!Double.isNaN(v)) b.append(String.format(Locale.ROOT, "%s: %.4g%n", t.key(), v));
                 }
                 out.put("engine-" + e.engine(), b.toString());
+            }
+            String model = e.config().model().name();
+            if (e.config().model().isMoe() && !out.containsKey("model-" + model)) {
+                StringBuilder b =
+                        new StringBuilder("# experts' terms of model " + model + " fitted by headroom fidelity\n");
+                for (StepTerm t : HardwareTwin.PER_MODEL) {
+                    double v = twin.value(r.values(), t, HardwareTwin.modelTag(model));
+                    if (!Double.isNaN(v)) b.append(String.format(Locale.ROOT, "%s: %.4g%n", t.key(), v));
+                }
+                out.put("model-" + model, b.toString());
             }
         }
         return out;

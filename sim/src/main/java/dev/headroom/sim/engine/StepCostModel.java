@@ -74,8 +74,8 @@ public final class StepCostModel {
             double perExpert = (model.parameters() - model.active()) / (model.experts() - model.expertsPerToken());
             this.expertWeightBytes = perExpert * model.bytesPerWeight();
             this.sharedWeightBytes = (model.active() - model.expertsPerToken() * perExpert) * model.bytesPerWeight();
-            this.moeEfficiency = hw.term(StepTerm.MOE_EFFICIENCY);
-            this.moeLayerOverheadSeconds = hw.term(StepTerm.MOE_LAYER_OVERHEAD_US) / 1e6 * model.layers();
+            this.moeEfficiency = moeTerm(hw, model, StepTerm.MOE_EFFICIENCY);
+            this.moeLayerOverheadSeconds = moeTerm(hw, model, StepTerm.MOE_LAYER_OVERHEAD_US) / 1e6 * model.layers();
             this.sharedActiveParameters = sharedWeightBytes / model.bytesPerWeight();
         } else {
             this.expertWeightBytes = 0;
@@ -84,6 +84,16 @@ public final class StepCostModel {
             this.moeLayerOverheadSeconds = 0;
             this.sharedActiveParameters = model.active();
         }
+    }
+
+    /**
+     * An experts' term: the hardware profile's when it states one (a {@code --set}, a fit, a calibration), else the
+     * model's own (its experts' shape decides how fast the fused kernels run), else the default.
+     */
+    public static double moeTerm(HardwareProfile hw, ModelProfile model, StepTerm t) {
+        if (hw.states(t)) return hw.term(t);
+        Double own = model.moeTerm(t);
+        return own != null ? own : t.defaultValue();
     }
 
     /** Accumulates the work of one step. */

@@ -5,6 +5,7 @@ import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.Parameter;
 import dev.headroom.model.fit.ParametricServer;
 import dev.headroom.sim.VirtualEngine;
+import dev.headroom.sim.engine.StepCostModel;
 import dev.headroom.sim.profile.EngineProfile;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.Profiles;
@@ -23,11 +24,13 @@ import java.util.Map;
  */
 public final class HardwareTwin implements ParametricServer {
     /** Terms no profile owns: the same on every accelerator and engine. */
-    public static final List<StepTerm> GLOBAL = List.of(
-            StepTerm.GEMM_HALF_TOKENS,
-            StepTerm.LAYER_OVERHEAD_US,
-            StepTerm.MOE_LAYER_OVERHEAD_US,
-            StepTerm.MOE_EFFICIENCY);
+    public static final List<StepTerm> GLOBAL = List.of(StepTerm.GEMM_HALF_TOKENS, StepTerm.LAYER_OVERHEAD_US);
+    /**
+     * Terms of a mixture of experts' own kernels, each MoE model's: their speed depends on the experts' shape, and one
+     * pair for every mixture (DeepSeek's experts and Mixtral's are 30× apart in size) did worse held out
+     * (docs/benchmarks.md, "MoE terms per model").
+     */
+    public static final List<StepTerm> PER_MODEL = List.of(StepTerm.MOE_LAYER_OVERHEAD_US, StepTerm.MOE_EFFICIENCY);
     /** Terms of the accelerator and its interconnect. */
     public static final List<StepTerm> PER_HARDWARE =
             List.of(StepTerm.MEMORY_EFFICIENCY, StepTerm.COMPUTE_EFFICIENCY, StepTerm.ALLREDUCE_LATENCY_US);
@@ -41,9 +44,10 @@ public final class HardwareTwin implements ParametricServer {
         Map<String, HardwareProfile> hardware = new LinkedHashMap<>();
         Map<String, HardwareProfile> engines = new LinkedHashMap<>();
         Map<String, Boolean> sharded = new LinkedHashMap<>();
-        boolean moe = false;
+        Map<String, Published.Entry> mixtures = new LinkedHashMap<>();
         for (Published.Entry e : entries) {
-            moe |= e.config().model().isMoe();
+            if (e.config().model().isMoe())
+                mixtures.putIfAbsent(e.config().model().name(), e);
             byId.put(e.observation().id(), e);
             HardwareProfile hw = e.config().hardware();
             hardware.putIfAbsent(hw.name(), hw);
@@ -51,8 +55,19 @@ public final class HardwareTwin implements ParametricServer {
             sharded.merge(hw.name(), e.config().tensorParallel() > 1, Boolean::logicalOr);
         }
         HardwareProfile any = hardware.values().iterator().next();
-        // The experts' terms only where some point serves a mixture of experts.
-        for (StepTerm t : GLOBAL) if (moe || !StepTerm.MOE.contains(t)) add(t, null, any.prior(t), any.term(t));
+        for (StepTerm t : GLOBAL) add(t, null, any.prior(t), any.term(t));
+        // The experts' terms of each mixture of experts some point serves, from the defaults (never from values chosen
+        // on these results).
+        for (var m : mixtures.entrySet()) {
+            for (StepTerm t : PER_MODEL) {
+                HardwareProfile hw = m.getValue().config().hardware();
+                add(
+                        t,
+                        modelTag(m.getKey()),
+                        hw.prior(t),
+                        StepCostModel.moeTerm(hw, m.getValue().config().model(), t));
+            }
+        }
         for (var h : hardware.entrySet()) {
             for (StepTerm t : PER_HARDWARE) {
                 // An all-reduce term only where some point shards the model.
@@ -114,21 +129,35 @@ public final class HardwareTwin implements ParametricServer {
     public Measurer measurer(double[] values, Observation o) {
         Published.Entry e = byId.get(o.id());
         if (e == null) throw new IllegalArgumentException("not an entry of this twin: " + o.id());
-        return new VirtualEngine(e.served(profile(e.config().hardware(), e.engine(), values)));
+        return new VirtualEngine(e.served(
+                profile(e.config().hardware(), e.engine(), e.config().model().name(), values)));
     }
 
-    /** {@code base} with every term {@code values} give it: the globals, its own, and {@code engine}'s (or null). */
-    public HardwareProfile profile(HardwareProfile base, String engine, double[] values) {
+    /**
+     * {@code base} with every term {@code values} give it: the globals, its own, {@code engine}'s (or null) and
+     * {@code model}'s (a mixture of experts' own).
+     */
+    public HardwareProfile profile(HardwareProfile base, String engine, String model, double[] values) {
         HardwareProfile hw = base;
         String tag = engine == null ? null : Published.engineTag(engine);
+        String modelTag = modelTag(model);
         for (int i = 0; i < parameters.size(); i++) {
             String g = parameters.get(i).group();
-            if (g == null || g.equals(base.name()) || g.equals(tag)) hw = hw.with(terms.get(i), values[i]);
+            if (g == null || g.equals(base.name()) || g.equals(tag) || g.equals(modelTag))
+                hw = hw.with(terms.get(i), values[i]);
         }
         return hw;
     }
 
-    /** The fitted value of {@code t} in {@code group} (a hardware name, an engine tag, or null), or NaN. */
+    /** The group of a model's own terms. */
+    public static String modelTag(String model) {
+        return "model:" + model;
+    }
+
+    /**
+     * The fitted value of {@code t} in {@code group} (a hardware name, an engine tag, a {@link #modelTag}, or null), or
+     * NaN.
+     */
     public double value(double[] values, StepTerm t, String group) {
         for (int i = 0; i < parameters.size(); i++) {
             if (terms.get(i) == t && java.util.Objects.equals(parameters.get(i).group(), group)) return values[i];

@@ -188,9 +188,12 @@ public final class Published {
             Target t = target(m.getKey(), m.getValue(), config.tensorParallel());
             if (t != null) targets.add(t);
         }
-        List<String> tags = software == null ? List.of() : List.of(engineTag(software.name()));
-        Observation o =
-                new Observation(id, text(e.path("source"), "id"), hw.name(), tags, request, onePerKind(targets));
+        // The groups of terms the point's prediction takes: its engine's, and a mixture of experts' own.
+        List<String> tags = new ArrayList<>();
+        if (software != null) tags.add(engineTag(software.name()));
+        if (model.isMoe()) tags.add(HardwareTwin.modelTag(model.name()));
+        Observation o = new Observation(
+                id, text(e.path("source"), "id"), hw.name(), List.copyOf(tags), request, onePerKind(targets));
         return new Entry(o, config, software == null ? null : software.name(), release, client.equals("in-process"));
     }
 

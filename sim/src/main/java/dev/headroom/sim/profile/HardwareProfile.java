@@ -57,6 +57,21 @@ public record HardwareProfile(
         };
     }
 
+    /** Whether the profile states {@code t} itself (set, fitted or calibrated), rather than taking its default. */
+    public boolean states(StepTerm t) {
+        return switch (t) {
+            case GEMM_HALF_TOKENS -> gemmHalfTokens != null;
+            case SEQ_OVERHEAD_US -> seqOverheadUs != null;
+            case LAYER_OVERHEAD_US -> layerOverheadUs != null;
+            case REQUEST_OVERHEAD_MS -> requestOverheadMs != null;
+            case MOE_LAYER_OVERHEAD_US -> moeLayerOverheadUs != null;
+            case MOE_EFFICIENCY -> moeEfficiency != null;
+            case FRONTEND_REQUEST_MS -> frontendRequestMs != null;
+            case FRONTEND_TOKEN_US -> frontendTokenUs != null;
+            default -> true;
+        };
+    }
+
     /** The same profile with one term set to {@code v}. */
     public HardwareProfile with(StepTerm t, double v) {
         return new HardwareProfile(

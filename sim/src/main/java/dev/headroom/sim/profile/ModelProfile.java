@@ -3,7 +3,11 @@ package dev.headroom.sim.profile;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.headroom.model.BadInputException;
 
-/** A transformer's shape: what the roofline needs to cost a step and size the KV cache. */
+/**
+ * A transformer's shape: what the roofline needs to cost a step and size the KV cache; for a mixture of experts,
+ * optionally its experts' own step terms ({@code moe_efficiency}, {@code moe_layer_overhead_us}), which a hardware
+ * profile that states them overrides.
+ */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record ModelProfile(
         String name,
@@ -20,7 +24,9 @@ public record ModelProfile(
         int headDim,
         double bytesPerWeight,
         double kvBytesPerElement,
-        int maxContext) {
+        int maxContext,
+        Double moeEfficiency,
+        Double moeLayerOverheadUs) {
 
     /** Parameters that take part in one token's forward pass (all of them for a dense model). */
     public double active() {
@@ -34,6 +40,15 @@ public record ModelProfile(
     /** The same model with weights and KV cache in other formats (bytes per element). */
     public ModelProfile withPrecision(double weightBytes, double kvBytes) {
         if (weightBytes == bytesPerWeight && kvBytes == kvBytesPerElement) return this;
+        return copy(weightBytes, kvBytes, moeEfficiency, moeLayerOverheadUs);
+    }
+
+    /** The same model with its own experts' terms ({@link StepTerm#MOE}; null: none stated). */
+    public ModelProfile withMoeTerms(Double efficiency, Double layerOverheadUs) {
+        return copy(bytesPerWeight, kvBytesPerElement, efficiency, layerOverheadUs);
+    }
+
+    private ModelProfile copy(double weightBytes, double kvBytes, Double efficiency, Double layerOverheadUs) {
         return new ModelProfile(
                 name,
                 displayName,
@@ -49,7 +64,21 @@ public record ModelProfile(
                 headDim,
                 weightBytes,
                 kvBytes,
-                maxContext);
+                maxContext,
+                efficiency,
+                layerOverheadUs);
+    }
+
+    /**
+     * A mixture of experts' own value of an experts' term ({@link StepTerm#MOE}): how fast its fused-MoE kernels run
+     * depends on the experts' shape (their count and columns) as much as on the GPU; null when the profile states none.
+     */
+    public Double moeTerm(StepTerm t) {
+        return switch (t) {
+            case MOE_EFFICIENCY -> moeEfficiency;
+            case MOE_LAYER_OVERHEAD_US -> moeLayerOverheadUs;
+            default -> throw new IllegalArgumentException(t.key() + " is not an experts' term");
+        };
     }
 
     /** Bytes of all weights. */
@@ -84,6 +113,15 @@ public record ModelProfile(
                         || activeParameters == null)) {
             throw new BadInputException("model profile '" + name
                     + "': a mixture of experts needs active_parameters and 1 <= experts_per_token < experts");
+        }
+        for (StepTerm t : StepTerm.MOE) {
+            Double v = moeTerm(t);
+            if (v == null) continue;
+            if (!isMoe()) {
+                throw new BadInputException(
+                        "model profile '" + name + "': " + t.key() + " is for a mixture of experts (give experts)");
+            }
+            t.check(name, v);
         }
         if (servedName == null || servedName.isBlank()) {
             throw new BadInputException("model profile '" + name + "': served_name is missing");

@@ -1,6 +1,7 @@
 package dev.headroom.sim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.sim.profile.HardwareProfile;
@@ -168,7 +169,9 @@ class StepCostModelTest {
                 v3.headDim(),
                 v3.bytesPerWeight(),
                 v3.kvBytesPerElement(),
-                v3.maxContext());
+                v3.maxContext(),
+                null,
+                null);
         // The GEMM half-size at its default, not the fitted value the profile ships: the shape, not a fit, is tested.
         HardwareProfile ideal = Profiles.hardware("h200")
                 .with(StepTerm.MOE_EFFICIENCY, 1)
@@ -191,5 +194,29 @@ class StepCostModelTest {
             assertEquals(decodeStep(activeDense, batch, 1000), decodeStep(activeDenseSlow, batch, 1000), 1e-12);
         }
         assertTrue(decodeStep(moeSlow, 128, 1000) > 1.5 * decodeStep(moe, 128, 1000));
+    }
+
+    @Test
+    void aMixturesOwnExpertTermsApplyUnlessTheHardwareStatesThem() {
+        ModelProfile v3 = Profiles.model("deepseek-v3");
+        ModelProfile ownTerms = v3.withMoeTerms(1.0, 0.0);
+        HardwareProfile h200 = Profiles.hardware("h200");
+        assertFalse(h200.states(StepTerm.MOE_EFFICIENCY), "the stock profiles leave the experts' terms to the model");
+        double own = decodeStep(
+                new StepCostModel(EngineConfig.defaults(h200, ownTerms).withTensorParallel(8)), 64, 1000);
+        HardwareProfile asOwn = h200.with(StepTerm.MOE_EFFICIENCY, 1.0).with(StepTerm.MOE_LAYER_OVERHEAD_US, 0.0);
+        assertEquals(
+                own,
+                decodeStep(new StepCostModel(EngineConfig.defaults(asOwn, v3).withTensorParallel(8)), 64, 1000),
+                1e-12);
+        // A term the hardware states (a --set, a fit) wins over the model's.
+        HardwareProfile slow = h200.with(StepTerm.MOE_EFFICIENCY, 0.2).with(StepTerm.MOE_LAYER_OVERHEAD_US, 500.0);
+        double set = decodeStep(
+                new StepCostModel(EngineConfig.defaults(slow, ownTerms).withTensorParallel(8)), 64, 1000);
+        assertEquals(
+                set,
+                decodeStep(new StepCostModel(EngineConfig.defaults(slow, v3).withTensorParallel(8)), 64, 1000),
+                1e-12);
+        assertTrue(set > own + 61 * 500e-6);
     }
 }

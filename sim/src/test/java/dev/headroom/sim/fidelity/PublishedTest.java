@@ -49,11 +49,15 @@ class PublishedTest {
         Published.Results r = Published.read(REPOSITORY_FILE);
         // The batch token budgets the sources' own launch commands set: those override the engine's default.
         Map<String, Integer> ownBudget = new HashMap<>();
+        Set<String> ownOverlap = new HashSet<>();
         for (JsonNode raw : new ObjectMapper(new YAMLFactory())
                 .readTree(REPOSITORY_FILE.toFile())
                 .path("results")) {
             JsonNode budget = raw.path("server").path("max_num_batched_tokens");
             if (budget.isInt()) ownBudget.put(raw.path("id").asText(), budget.asInt());
+            // vLLM's --async-scheduling, as a launch command set it.
+            if (raw.path("server").path("overlap_scheduling").asBoolean(false))
+                ownOverlap.add(raw.path("id").asText());
         }
         int ownBudgets = 0;
         int sglang03 = 0, sglang04 = 0, trtllmPytorch = 0, vllmV0Mla = 0, sglang05OnH200 = 0;
@@ -92,7 +96,7 @@ class PublishedTest {
                     assertFalse(e.config().chunkedPrefill(), id);
                     vllmV0Mla++;
                 }
-                default -> assertFalse(e.config().overlapScheduling(), id);
+                default -> assertEquals(ownOverlap.contains(id), e.config().overlapScheduling(), id);
             }
         }
         assertTrue(
@@ -123,6 +127,32 @@ class PublishedTest {
         // The shipped H100 is fitted; its prior is what the profile stated before any fit.
         var mem = dev.headroom.sim.profile.StepTerm.MEMORY_EFFICIENCY;
         assertTrue(h100.prior(mem) != h100.term(mem), h100.prior(mem) + " vs " + h100.term(mem));
+    }
+
+    @Test
+    void eachMixtureOfExpertsHasItsOwnExpertTermsFreedForItsPointsFromTheDefaults() {
+        List<Published.Entry> entries = Published.read(REPOSITORY_FILE).entries();
+        HardwareTwin twin = new HardwareTwin(entries);
+        Set<String> mixtures = new HashSet<>();
+        for (var p : twin.parameters()) {
+            var term = dev.headroom.sim.profile.StepTerm.find(p.name());
+            if (!dev.headroom.sim.profile.StepTerm.MOE.contains(term)) continue;
+            assertTrue(p.group() != null && p.group().startsWith("model:"), p.toString());
+            // Never from the values chosen on these results that the model profiles ship.
+            assertEquals(term.defaultValue(), p.prior(), 1e-12, p.toString());
+            mixtures.add(p.group());
+            // The fit frees a model's terms only for that model's points, and for every one of them.
+            for (Published.Entry e : entries) {
+                boolean own = HardwareTwin.modelTag(e.config().model().name()).equals(p.group());
+                assertEquals(
+                        own,
+                        p.appliesTo(e.observation()),
+                        p + " on " + e.observation().id());
+            }
+        }
+        assertTrue(
+                mixtures.containsAll(Set.of("model:deepseek-v3", "model:qwen3-235b-a22b", "model:mixtral-8x7b")),
+                mixtures.toString());
     }
 
     private static Path file(Path tmp, String entry) throws IOException {
