@@ -6,6 +6,7 @@ import dev.headroom.model.fit.Parameter;
 import dev.headroom.model.fit.ParametricServer;
 import dev.headroom.sim.VirtualEngine;
 import dev.headroom.sim.engine.EngineConfig;
+import dev.headroom.sim.engine.StepCostModel;
 import dev.headroom.sim.profile.HardwareProfile;
 import dev.headroom.sim.profile.StepTerm;
 import java.util.ArrayList;
@@ -13,7 +14,8 @@ import java.util.List;
 
 /**
  * One server's twin: the simulator's engine as {@code base} configures it (hardware, model, TP, formats, scheduler
- * limits), with every step term free; priors are the base hardware profile's terms. What {@code headroom calibrate}
+ * limits), with every step term free; priors are the base hardware profile's terms (a MoE model's
+ * experts' terms: the model's own unless the hardware states them). What {@code headroom calibrate}
  * fits to a server's probes.
  */
 public final class EngineTwin implements ParametricServer {
@@ -30,7 +32,11 @@ public final class EngineTwin implements ParametricServer {
             if (StepTerm.FRONT_END.contains(t)) continue;
             terms.add(t);
             double[] r = HardwareTwin.range(t);
-            double prior = Math.max(r[0], Math.min(r[1], base.hardware().term(t)));
+            // The experts' terms start from the model's own where the hardware leaves them to it.
+            double start = StepTerm.MOE.contains(t)
+                    ? StepCostModel.moeTerm(base.hardware(), base.model(), t)
+                    : base.hardware().term(t);
+            double prior = Math.max(r[0], Math.min(r[1], start));
             parameters.add(new Parameter(t.key(), null, r[0], r[1], prior, r[0] > 0));
         }
     }
