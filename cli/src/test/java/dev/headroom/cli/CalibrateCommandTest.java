@@ -227,7 +227,8 @@ class CalibrateCommandTest {
     @Test
     void aCheckOnlyFileFromAServerOfAnotherModelIsRefusedBeforeAnyLoad(@TempDir Path tmp) throws IOException {
         List<String> server = hiddenServer(tmp, "--sim-server", "llama.cpp");
-        assertEquals(0, calibrate(tmp.resolve("cal"), server, "--check", "1").code());
+        var checked = calibrate(tmp.resolve("cal"), server, "--check", "1");
+        assertEquals(0, checked.code(), checked.err());
         var other = CliTest.run(concat(
                 List.of(
                         "calibrate",

@@ -157,7 +157,8 @@ class WorkersCommandTest {
     void aDistributedRunsFilesHaveTheFormOfOneProcesssPlusItsWorkers(@TempDir Path tmp) throws IOException {
         Path one = tmp.resolve("one");
         Path four = tmp.resolve("four");
-        assertEquals(0, probe(one).code());
+        var single = probe(one);
+        assertEquals(0, single.code(), single.err());
         var r = probe(four, "--workers", "4");
         assertEquals(0, r.code(), r.err());
         ObjectMapper json = new ObjectMapper();

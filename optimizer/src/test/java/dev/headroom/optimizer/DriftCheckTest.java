@@ -24,6 +24,13 @@ class DriftCheckTest {
                 index, load, m, ttft < 0 && itl < 0, new SearchReport.Estimate(1, 0.1), 100, 10, "d", 1);
     }
 
+    /** A probe at load 1 with ten requests: its number, margins, verdict and TPOT. */
+    private static SearchReport.Probe probe(
+            int index, Map<String, SearchReport.SloMargin> margins, boolean passed, SearchReport.Estimate tpot) {
+        return new SearchReport.Probe(
+                index, 1, margins, passed, new SearchReport.Estimate(1, 0.1), 10, 20, "d", 2, tpot);
+    }
+
     @Test
     void aStatisticFifteenPercentHigherBeyondItsNoiseIsDrift() {
         // TTFT p95 from 150 ms (margin -0.5) to 172.5 ms (-0.425): +15 %, 7.5 / √2 ≈ 5.3 standard errors.
@@ -61,28 +68,8 @@ class DriftCheckTest {
         Map<String, SearchReport.SloMargin> m1 = new LinkedHashMap<>(), m2 = new LinkedHashMap<>();
         m1.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.8473, 0.005, 10));
         m2.put("ttft:p95<300ms", new SearchReport.SloMargin(-0.8626, 0.00036, 10));
-        SearchReport.Probe first = new SearchReport.Probe(
-                1,
-                1,
-                m1,
-                true,
-                new SearchReport.Estimate(1, 0.1),
-                10,
-                20,
-                "d",
-                2,
-                new SearchReport.Estimate(7.25, 0.003));
-        SearchReport.Probe again = new SearchReport.Probe(
-                10,
-                1,
-                m2,
-                true,
-                new SearchReport.Estimate(1, 0.1),
-                10,
-                20,
-                "d",
-                2,
-                new SearchReport.Estimate(7.25, 0.004));
+        SearchReport.Probe first = probe(1, m1, true, new SearchReport.Estimate(7.25, 0.003));
+        SearchReport.Probe again = probe(10, m2, true, new SearchReport.Estimate(7.25, 0.004));
         List<Slo> ttft = List.of(Slo.parse("ttft:p95<300ms"));
         SearchDrift.Check c = DriftCheck.compare(ttft, first, again, SearchDrift.Trigger.END, 0.05);
         assertFalse(c.drifted(), c.toString());
@@ -95,19 +82,8 @@ class DriftCheckTest {
         // A rate has no percentile to resolve: compared whatever the count.
         Map<String, SearchReport.SloMargin> r1 = Map.of("error_rate<1%", new SearchReport.SloMargin(-1, 0.01, 10));
         Map<String, SearchReport.SloMargin> r2 = Map.of("error_rate<1%", new SearchReport.SloMargin(9, 0.5, 10));
-        SearchReport.Probe ok = new SearchReport.Probe(
-                1, 1, r1, true, new SearchReport.Estimate(1, 0.1), 10, 20, "d", 2, new SearchReport.Estimate(7, 0.003));
-        SearchReport.Probe failing = new SearchReport.Probe(
-                10,
-                1,
-                r2,
-                false,
-                new SearchReport.Estimate(1, 0.1),
-                10,
-                20,
-                "d",
-                2,
-                new SearchReport.Estimate(7, 0.003));
+        SearchReport.Probe ok = probe(1, r1, true, new SearchReport.Estimate(7, 0.003));
+        SearchReport.Probe failing = probe(10, r2, false, new SearchReport.Estimate(7, 0.003));
         SearchDrift.Check rate =
                 DriftCheck.compare(List.of(Slo.parse("error_rate<1%")), ok, failing, SearchDrift.Trigger.END, 0.05);
         assertTrue(rate.drifted(), rate.toString());
