@@ -13,31 +13,7 @@ class MetricsTest {
 
     private static RequestRecord ok(
             long index, long intended, long sent, long[] chunks, int[] tokens, long end, int prompt) {
-        int osl = java.util.Arrays.stream(tokens).sum();
-        return new RequestRecord(
-                index,
-                false,
-                intended,
-                sent,
-                chunks[0],
-                end,
-                chunks,
-                tokens,
-                prompt,
-                TokenSource.USAGE,
-                osl,
-                TokenSource.USAGE,
-                osl,
-                200,
-                0,
-                0,
-                RequestRecord.Outcome.COMPLETED,
-                null,
-                null,
-                -1,
-                RequestRecord.Connection.UNKNOWN,
-                0,
-                null);
+        return TestRecords.completed(index, intended, sent, chunks, tokens, end, prompt);
     }
 
     /** Two completed, one failed, one warm-up and one incomplete request, times in ms. */

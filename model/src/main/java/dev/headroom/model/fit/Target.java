@@ -6,14 +6,23 @@ import dev.headroom.model.SloStat;
 /**
  * One number observed at a load point: {@code stat} of {@code metric} (a rate's stat is {@code MEAN} and unused).
  *
- * @param value in the metric's unit (ms, tokens/s, requests/s); positive
+ * @param value  in the metric's unit (ms, tokens/s, requests/s); positive
+ * @param window the part of the run a rate was counted over, or null for the whole run (latencies: always null)
  */
-public record Target(ObservedMetric metric, SloStat stat, double value) {
+public record Target(ObservedMetric metric, SloStat stat, double value, RateWindow window) {
     public Target {
         if (metric == null || stat == null) throw new IllegalArgumentException("a target needs a metric and a stat");
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new BadInputException("observed " + metric.key() + " must be > 0, got " + value);
         }
+        if (window != null && !metric.isRate()) {
+            throw new BadInputException("a window applies to a rate, not to " + metric.key());
+        }
+    }
+
+    /** Over the whole run. */
+    public Target(ObservedMetric metric, SloStat stat, double value) {
+        this(metric, stat, value, null);
     }
 
     /**

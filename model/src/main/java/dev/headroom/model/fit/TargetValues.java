@@ -31,6 +31,10 @@ public final class TargetValues {
         double[] out = new double[targets.size()];
         for (int t = 0; t < out.length; t++) {
             Target target = targets.get(t);
+            if (target.window() != null) {
+                out[t] = windowed(records, target.metric(), target.window());
+                continue;
+            }
             out[t] = switch (target.metric()) {
                 case OUTPUT_TOKENS_PER_S -> output / window;
                 case TOTAL_TOKENS_PER_S -> total / window;
@@ -42,6 +46,47 @@ public final class TargetValues {
             };
         }
         return out;
+    }
+
+    /**
+     * A rate over {@code w}: from the {@code firstTokens}-th first token of the run to its {@code finished}-th end;
+     * output tokens counted as their chunks arrive, prompt tokens and requests as their first token and end do.
+     */
+    static double windowed(List<RequestRecord> records, ObservedMetric metric, RateWindow w) {
+        long[] first = new long[records.size()];
+        long[] ends = new long[records.size()];
+        int nf = 0, ne = 0;
+        for (RequestRecord r : records) {
+            if (r.warmup()) continue;
+            if (r.firstTokenNanos() >= 0) first[nf++] = r.firstTokenNanos();
+            if (r.succeeded()) ends[ne++] = r.endNanos();
+        }
+        if (nf < w.firstTokens() || ne < w.finished()) return Double.NaN;
+        java.util.Arrays.sort(first, 0, nf);
+        java.util.Arrays.sort(ends, 0, ne);
+        long from = first[w.firstTokens() - 1], to = ends[w.finished() - 1];
+        if (to <= from) return Double.NaN;
+        double count = 0;
+        for (RequestRecord r : records) {
+            if (r.warmup()) continue;
+            switch (metric) {
+                case REQUESTS_PER_S -> {
+                    if (r.succeeded() && r.endNanos() > from && r.endNanos() <= to) count++;
+                }
+                case OUTPUT_TOKENS_PER_S, TOTAL_TOKENS_PER_S -> {
+                    long[] at = r.chunkNanos();
+                    for (int i = 0; i < at.length; i++) {
+                        if (at[i] > from && at[i] <= to) count += r.chunkTokens()[i];
+                    }
+                    long t0 = r.firstTokenNanos();
+                    if (metric == ObservedMetric.TOTAL_TOKENS_PER_S && t0 > from && t0 <= to) {
+                        count += r.promptTokens();
+                    }
+                }
+                default -> throw new IllegalArgumentException("a window applies to a rate, not " + metric);
+            }
+        }
+        return count / ((to - from) / 1e9);
     }
 
     private static double stat(List<RequestRecord> records, boolean openLoop, SloMetric metric, Target target) {

@@ -14,6 +14,7 @@ import dev.headroom.model.SloStat;
 import dev.headroom.model.Workload;
 import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.ObservedMetric;
+import dev.headroom.model.fit.RateWindow;
 import dev.headroom.model.fit.Target;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.EngineProfile;
@@ -149,6 +150,9 @@ public final class Published {
                 // Every prompt is its own, so a prefix cache would only be filled and evicted, never hit: the same
                 // timings without the bookkeeping.
                 .prefixCaching(false)
+                // The engines queue every request they are sent (vLLM, SGLang and trtllm-bench set no limit): a
+                // point of 30,000 requests at once is served, not refused past the simulator's default of 4,096.
+                .maxWaiting(Integer.MAX_VALUE)
                 .noise(0, 0, 0)
                 .seed(SEED)
                 .build();
@@ -234,7 +238,12 @@ public final class Published {
             throw new IllegalArgumentException(
                     "metric " + key + " says stat " + v.path("stat").asText("mean") + "; name it for its statistic");
         }
-        return new Target(metric, stat, value);
+        JsonNode w = v.path("window");
+        RateWindow window = w.isMissingNode()
+                ? null
+                : new RateWindow(
+                        w.path("first_tokens").asInt(0), w.path("finished").asInt(0));
+        return new Target(metric, stat, value, window);
     }
 
     /** A source's statistic; one it did not name is read as the mean (what benchmark tools print first). */

@@ -375,6 +375,45 @@ class PublishedTest {
     }
 
     @Test
+    void anOfflinePointLargerThanTheSimulatorsQueueIsServedWholeAndItsSteadyStateWindowLeavesOutTheDrain(
+            @TempDir Path tmp) throws IOException {
+        // 5,000 requests at once on 64 sequences: the engines queue them all (the simulator's own default refuses
+        // past 4,096 waiting); the source counts its throughput from the 64th first token to the 4,935th end.
+        String entry = """
+                  - id: offline
+                    source: {id: doc}
+                    engine: vllm
+                    hardware: h100-sxm
+                    tp: 1
+                    model_profile: llama-3.1-8b
+                    weights: bf16
+                    load: {offline: true}
+                    requests: 5000
+                    isl_dist: fixed:64
+                    osl_dist: lognormal:64,64
+                    server: {max_num_seqs: 64}
+                    metrics:
+                      output_tok_s: {value: 1000, per: system, window: {first_tokens: 64, finished: 4935}}
+                """;
+        Published.Entry e = Published.read(file(tmp, entry)).entries().getFirst();
+        var targets = e.observation().targets();
+        assertEquals(
+                new dev.headroom.model.fit.RateWindow(64, 4935), targets.get(0).window());
+        var records = new dev.headroom.sim.VirtualEngine(e.config())
+                .measure(e.observation().request())
+                .records();
+        assertEquals(5000, records.stream().filter(r -> r.succeeded()).count(), "none refused");
+        double steady = dev.headroom.model.fit.TargetValues.of(records, false, targets)[0];
+        double whole = dev.headroom.model.fit.TargetValues.of(
+                records,
+                false,
+                List.of(new dev.headroom.model.fit.Target(
+                        ObservedMetric.OUTPUT_TOKENS_PER_S, dev.headroom.model.SloStat.MEAN, 1)))[0];
+        // The drain (the last 64 requests, fewer and fewer at once, the longest answers last) is left out.
+        assertTrue(steady > 1.02 * whole, "steady " + steady + " vs whole run " + whole);
+    }
+
+    @Test
     void aBadEntryIsNamedInOneLine(@TempDir Path tmp) throws IOException {
         Path f = file(tmp, """
                   - id: broken
