@@ -26,9 +26,9 @@ import java.util.function.Consumer;
  *   <li>stop when the bracket is narrower than the tolerance (or, for integers, max-passing and min-failing are
  *       adjacent) and the answer is confirmed by a sure pass and a sure fail within the tolerance of it (else probe
  *       the weaker side's tolerance edge), at the probe limit, or when the boundary lies outside [min, max];</li>
- *   <li>max rate: before stopping, soak both ends of the final bracket (measure them again, longer — see
- *       {@link ProbeShape#SOAK_FACTOR}); a soak replaces the shorter probe, and one that reverses it moves the
- *       bracket.</li>
+ *   <li>max rate: every probe after the first failing one is a soak (longer — see {@link ProbeShape#SOAK_FACTOR});
+ *       before stopping, a passing end measured only before it is soaked; a soak replaces the shorter probe, and one
+ *       that reverses it moves the bracket.</li>
  * </ol>
  */
 public final class BoundarySearch {
@@ -137,7 +137,7 @@ public final class BoundarySearch {
                 // tolerance only once a sure pass and a sure fail lie within it.
                 double confirm = confirming(fit, estimate(fit, lo, hi, cliff));
                 if (Double.isNaN(confirm)) {
-                    double soak = soaking(probes, lo, hi);
+                    double soak = soaking(probes, lo);
                     if (Double.isNaN(soak))
                         return result(probes, adjacent ? StopReason.ADJACENT : StopReason.TOLERANCE, cliff);
                     if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
@@ -183,16 +183,16 @@ public final class BoundarySearch {
     }
 
     /**
-     * Open loop: the end of the final bracket [lo, hi] to measure again as a soak (why: {@link
-     * ProbeShape#SOAK_FACTOR}), passing end first — a false pass is what overstates the answer; NaN when both have been
-     * (or for concurrency).
+     * Open loop: the final bracket's passing end {@code lo} when it was measured only before the first failing probe —
+     * short, where a pass can be false (from the first fail on, every probe is a soak: {@link ProbeShape#isSoak});
+     * NaN when there is nothing to soak (or for concurrency). A fail is not soaked: a short probe leans to a pass.
      */
-    private double soaking(List<Observation> probes, double lo, double hi) {
+    private double soaking(List<Observation> probes, double lo) {
         if (spec.integerLoad()) return Double.NaN;
-        for (double end : new double[] {lo, hi}) {
-            if (probes.stream().filter(p -> p.load() == end).count() < 2) return end;
-        }
-        return Double.NaN;
+        int firstFail = 0;
+        while (firstFail < probes.size() && probes.get(firstFail).passing()) firstFail++;
+        for (int i = firstFail; i < probes.size(); i++) if (probes.get(i).load() == lo) return Double.NaN;
+        return lo;
     }
 
     /** The answer for the bracket [lo, hi]: for concurrency (or past a cliff) lo, else the fit's root. */
@@ -425,7 +425,8 @@ public final class BoundarySearch {
      *       grows linearly with load (closed loop: Little's law, e2e = users ÷ throughput; open loop: the queue grows
      *       by λ − μ a second), and for a margin convex in load that line crosses zero at or above the boundary, as
      *       the chord does at or below it;</li>
-     *   <li>with one failing load, the bracket's geometric middle when the passing side is still near its floor (risen
+     *   <li>with one failing load (open loop: or a secant landing within 10 % of the bracket above lo, where it says
+     *       nothing), the bracket's geometric middle when the passing side is still near its floor (risen
      *       less than {@link #FLOOR_SHARE} of the way from the lowest load's margin to zero): the margin is flat up to
      *       a knee and then steep, the chord's root sits just above lo, and the search would creep up the flat part by
      *       the 10 % clamp;</li>
@@ -442,15 +443,21 @@ public final class BoundarySearch {
         boolean passBelow = f >= 2 && loads[f - 2] >= lo * (1 - spec.tolerance());
         if (chord <= passEdge && passEdge < hi && fit.passZ(f - 1) < NEAR_Z && !passBelow) return passEdge;
         double aim = chord;
+        double margin = (hi - lo) * 0.1;
+        boolean secant = false;
         if (f + 1 < loads.length
                 && fit.binding(f + 1) - fit.binding(f)
                         > SECANT_Z * Math.hypot(fit.bindingSe(f), fit.bindingSe(f + 1))) {
             double m0 = fit.binding(f), m1 = fit.binding(f + 1);
-            aim = Math.max(aim, loads[f] - m0 * (loads[f + 1] - loads[f]) / (m1 - m0));
-        } else if (f >= 2 && !(lo >= hint) && fit.binding(f - 1) - fit.binding(0) < FLOOR_SHARE * -fit.binding(0)) {
+            double line = loads[f] - m0 * (loads[f + 1] - loads[f]) / (m1 - m0);
+            // Open loop, a line landing at the bracket's passing end says nothing (the margin is flat there, steep
+            // past capacity): the flat side's rule applies instead.
+            secant = spec.integerLoad() || line > lo + margin;
+            aim = Math.max(aim, line);
+        }
+        if (!secant && f >= 2 && !(lo >= hint) && fit.binding(f - 1) - fit.binding(0) < FLOOR_SHARE * -fit.binding(0)) {
             aim = Math.max(aim, Math.sqrt(lo * hi));
         }
-        double margin = (hi - lo) * 0.1;
         return Math.max(lo + margin, Math.min(hi - margin, aim));
     }
 

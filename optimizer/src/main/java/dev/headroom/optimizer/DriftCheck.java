@@ -6,7 +6,6 @@ import dev.headroom.model.SearchReport;
 import dev.headroom.model.Slo;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.apache.commons.math3.stat.descriptive.moment.Mean;
 import org.apache.commons.math3.stat.descriptive.moment.StandardDeviation;
 
@@ -116,14 +115,12 @@ final class DriftCheck {
      * margin {@link SearchDrift#Z} standard errors above zero) where a higher load passes it surely (as far below) — a
      * stationary server does not get better at its SLO as its load rises. (Margins alone may dip a little with load,
      * far from the threshold: TTFT p95 read lower at 64 users than at 8 on the simulator, batches filling differently.)
-     * Loads in {@code skip} (a max-rate search's soaked rates, whose long measurement is meant to differ from the short
-     * one) are left out.
+     * The caller passes probes of one length only: a max-rate search's soaks are meant to read differently from its
+     * short probes.
      */
-    static boolean contradicts(
-            List<Slo> slos, List<SearchReport.Probe> earlier, SearchReport.Probe p, Set<Double> skip) {
-        if (skip.contains(p.load())) return false;
+    static boolean contradicts(List<Slo> slos, List<SearchReport.Probe> earlier, SearchReport.Probe p) {
         for (SearchReport.Probe q : earlier) {
-            if (q.load() == p.load() || skip.contains(q.load())) continue;
+            if (q.load() == p.load()) continue;
             SearchReport.Probe low = q.load() < p.load() ? q : p, high = q.load() < p.load() ? p : q;
             for (Slo s : slos) {
                 SearchReport.SloMargin a = low.margins().get(s.text()),

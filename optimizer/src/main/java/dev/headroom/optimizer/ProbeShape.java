@@ -33,8 +33,8 @@ public final class ProbeShape {
      */
     static final double OPEN_LOOP_LIFETIMES = 8;
     /**
-     * How many times its length an open-loop probe runs when its rate is measured again: the search re-measures the
-     * ends of its final bracket this way (a soak), since near capacity a queue's excursions are rare and long.
+     * How many times its length a max-rate probe runs once the search has a failing probe (a soak): near capacity a
+     * queue's excursions are rare and long, and a short probe there passes rates the server cannot sustain.
      */
     public static final int SOAK_FACTOR = 4;
     /** How many times its length an ambiguous boundary probe may run. */
@@ -58,6 +58,8 @@ public final class ProbeShape {
     private final TreeMap<Double, Double> cycles = new TreeMap<>();
     /** The loads measured so far; in a max-rate search, a rate measured again is a soak ({@link #isSoak}). */
     private final Set<Double> measured = new HashSet<>();
+    /** Whether a probe of this search has failed: from then on a max-rate search's probes are soaks. */
+    private boolean bracketed;
 
     public ProbeShape(SearchSpec spec) {
         this.spec = spec;
@@ -121,9 +123,17 @@ public final class ProbeShape {
         return (int) Math.min(Integer.MAX_VALUE, (long) openLoopRequests(load) * (soak ? SOAK_FACTOR : 1));
     }
 
-    /** Whether a probe at {@code load} is a soak: a max-rate search's rate measured before. */
+    /**
+     * Whether a probe at {@code load} is a soak: a max-rate search's probe once one has failed (it narrows the bracket
+     * around capacity, where a short probe's verdict leans to a pass), or a rate measured again.
+     */
     public boolean isSoak(double load) {
-        return spec.objective() == SearchSpec.Objective.MAX_RATE && measured.contains(load);
+        return spec.objective() == SearchSpec.Objective.MAX_RATE && (bracketed || measured.contains(load));
+    }
+
+    /** Records that a probe failed (also a resumed search's): a max-rate search's probes are soaks from now on. */
+    public void failed() {
+        bracketed = true;
     }
 
     /**

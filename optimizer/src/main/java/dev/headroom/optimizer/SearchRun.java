@@ -15,13 +15,11 @@ import dev.headroom.model.Slo;
 import dev.headroom.model.StopReason;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -58,8 +56,8 @@ public final class SearchRun {
     private final List<SearchDrift.Check> driftChecks = new ArrayList<>();
     /** The probes of the search itself (no soak, no drift check), for the contradiction trigger. */
     private final List<SearchReport.Probe> plain = new ArrayList<>();
-    /** A max-rate search's soaked rates. */
-    private final Set<Double> soaked = new HashSet<>();
+    /** A max-rate search's soaks: compared with each other only, a long measurement being meant to differ. */
+    private final List<SearchReport.Probe> soaks = new ArrayList<>();
     /** Where a closed-loop search's server says it starts to queue, probed early; null when it does not say. */
     private QueueingPoint queueing;
 
@@ -220,12 +218,9 @@ public final class SearchRun {
      */
     private SearchReport.Probe searched(double load, boolean[] last) {
         SearchReport.Probe p = at(load, last, false);
-        if (last[1]) soaked.add(load);
-        boolean contradiction = checkDrift
-                && !last[1]
-                && driftChecks.isEmpty()
-                && DriftCheck.contradicts(spec.slos(), plain, p, soaked);
-        if (!last[1]) plain.add(p);
+        List<SearchReport.Probe> alike = last[1] ? soaks : plain;
+        boolean contradiction = checkDrift && driftChecks.isEmpty() && DriftCheck.contradicts(spec.slos(), alike, p);
+        alike.add(p);
         // The search decides on this probe as it is; its progress line comes before the check that follows it.
         if (contradiction) pendingContradiction = true;
         return p;
@@ -299,6 +294,7 @@ public final class SearchRun {
             if (!check) {
                 shape.learnCycle(load, p.e2eMeanSeconds());
                 shape.remember(load);
+                if (!p.pass()) shape.failed();
             }
             reused++;
             last[0] = true;
@@ -309,6 +305,7 @@ public final class SearchRun {
         last[0] = false;
         SearchReport.Probe p = measure(load, index, check);
         done.add(p);
+        if (!check && !p.pass()) shape.failed();
         return p;
     }
 

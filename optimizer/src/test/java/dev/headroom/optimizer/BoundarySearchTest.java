@@ -208,21 +208,39 @@ class BoundarySearchTest {
         assertTrue(r.ciLow() < 7.5 && r.ciHigh() >= 7.5, r.ciLow() + " .. " + r.ciHigh());
     }
 
-    @Test
-    void anOpenLoopSearchSoaksBothEndsOfItsFinalBracketAndTheSoaksReplaceTheShortProbes() {
-        // A short probe misses the rare queue excursions past capacity: it reads the boundary at 8.5 req/s where a soak
-        // (the same rate measured again) reads 7.5.
-        java.util.Map<Double, Integer> visits = new java.util.HashMap<>();
-        BoundarySearch.Observer shortThenSoak = (rate, i) -> {
-            boolean soak = visits.merge(rate, 1, Integer::sum) > 1;
-            return new BoundarySearch.Observation(
-                    rate, List.of(new Margin(SLO, rate / (soak ? 7.5 : 8.5) - 1, 0.001, 100)), 100, 10);
+    /**
+     * A max-rate server as the search's probes see it: a short probe misses the rare queue excursions past capacity
+     * and reads the boundary at 8.5 req/s where a soak reads 7.5; every probe after the first failing one is a soak
+     * (ProbeShape), and so is a rate measured again.
+     */
+    private static BoundarySearch.Observer shortUntilAFailThenSoaks(java.util.Map<Double, Integer> visits) {
+        boolean[] failed = {false};
+        return (rate, i) -> {
+            boolean soak = failed[0] || visits.merge(rate, 1, Integer::sum) > 1;
+            if (failed[0]) visits.merge(rate, 1, Integer::sum);
+            double margin = rate / (soak ? 7.5 : 8.5) - 1;
+            failed[0] |= margin >= 0;
+            return new BoundarySearch.Observation(rate, List.of(new Margin(SLO, margin, 0.001, 100)), 100, 10);
         };
-        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 30)).run(shortThenSoak);
+    }
+
+    @Test
+    void anOpenLoopSearchNarrowsItsBracketWithSoaksAndSoaksAPassingEndItMeasuredShort() {
+        java.util.Map<Double, Integer> visits = new java.util.HashMap<>();
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 0.5, 100, 30))
+                .run(shortUntilAFailThenSoaks(visits));
         assertEquals(StopReason.TOLERANCE, r.stopReason());
         assertEquals(7.5, r.value(), 7.5 * 0.05);
         assertTrue(r.ciLow() <= 7.5 && r.ciHigh() >= 7.5, r.ciLow() + " .. " + r.ciHigh());
-        assertTrue(visits.get(r.ciLow()) == 2 && visits.get(r.ciHigh()) == 2, "both ends soaked: " + visits);
+        // Its bracket's ends were measured after the first fail (soaks): none is measured again.
+        assertTrue(visits.values().stream().allMatch(n -> n == 1), "no rate measured twice: " + visits);
+        // A passing end measured short, before the first fail (here --min, 7.3 req/s), is soaked before the answer.
+        visits.clear();
+        var atMin = new BoundarySearch(spec(SearchSpec.Objective.MAX_RATE, 7.3, 100, 30))
+                .run(shortUntilAFailThenSoaks(visits));
+        assertEquals(7.3, atMin.ciLow());
+        assertEquals(2, visits.get(7.3), "the short pass at 7.3 soaked: " + visits);
+        assertEquals(7.5, atMin.value(), 7.5 * 0.05);
         var concurrency = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20, 0.001))
                 .run(fake(load -> load / 99.5 - 1, 0, 1));
         assertEquals(

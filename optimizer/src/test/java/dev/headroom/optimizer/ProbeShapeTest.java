@@ -155,10 +155,14 @@ class ProbeShapeTest {
         assertTrue(shape.stopRule(100).enough(ttftsAround(30, 2400)));
         assertFalse(shape.stopRule(100).enough(ttftsAround(3000, 600)), "a burst filling a short window is no verdict");
         assertTrue(shape.stopRule(100).enough(ttftsAround(3000, 1200)), "a sure fail over half the soak is");
+        shape.failed();
+        assertTrue(shape.isSoak(90), "once a probe has failed, every max-rate probe is a soak");
+        assertEquals(5 * 4 * 540, shape.forLoad(90).requests());
         SearchSpec users = spec("ttft:p95<300ms");
         ProbeShape closed = new ProbeShape(users);
         closed.remember(100);
-        assertFalse(closed.isSoak(100), "a closed-loop probe repeated is pooled, not soaked");
+        closed.failed();
+        assertFalse(closed.isSoak(100) || closed.isSoak(90), "a closed-loop probe repeated is pooled, not soaked");
         ProbeShape goodput = new ProbeShape(new SearchSpec(
                 SearchSpec.Objective.MAX_GOODPUT,
                 List.of(Slo.parse("ttft:p95<300ms")),
@@ -173,6 +177,7 @@ class ProbeShapeTest {
                 true,
                 Goodput.Unit.REQUESTS));
         goodput.remember(100);
+        goodput.failed();
         assertFalse(goodput.isSoak(100), "an open-loop goodput probe repeated keeps its length");
         ProbeShape capped = new ProbeShape(new SearchSpec(
                 SearchSpec.Objective.MAX_RATE,
