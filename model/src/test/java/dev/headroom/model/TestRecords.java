@@ -4,7 +4,7 @@ package dev.headroom.model;
 public final class TestRecords {
     private TestRecords() {}
 
-    /** A completed request whose chunks arrived at {@code chunks} carrying {@code tokens}; its first token is the first. */
+    /** A completed request whose chunks arrived at {@code chunks}, carrying {@code tokens}. */
     public static RequestRecord completed(
             long index, long intended, long sent, long[] chunks, int[] tokens, long end, int prompt) {
         int osl = java.util.Arrays.stream(tokens).sum();

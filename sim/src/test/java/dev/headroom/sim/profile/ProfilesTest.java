@@ -82,7 +82,7 @@ class ProfilesTest {
                             error.values().forEach(e -> assertTrue(e > 0 && e < 1, hw + " in " + f + ": " + error));
                         }
                         assertEquals(
-                                0.367,
+                                0.379,
                                 dev.headroom.sim.SimulatedReplicas.stockError("l40s")
                                         .get(dev.headroom.model.fit.ObservedMetric.Kind.THROUGHPUT),
                                 1e-9,
