@@ -60,7 +60,7 @@ public final class SimulatorOptions {
     @Option(names = "--sim-max-waiting", paramLabel = "N", defaultValue = "" + EngineConfig.DEFAULT_MAX_WAITING)
     int maxWaiting;
 
-    @Option(names = "--sim-engine", paramLabel = "vllm|sglang|trtllm|FILE")
+    @Option(names = "--sim-engine", paramLabel = "vllm|vllm-v0|sglang|trtllm|FILE")
     String engine;
 
     @Option(names = "--profile", paramLabel = "FILE")

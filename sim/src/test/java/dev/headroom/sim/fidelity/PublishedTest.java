@@ -60,9 +60,16 @@ class PublishedTest {
                 ownOverlap.add(raw.path("id").asText());
         }
         int ownBudgets = 0;
-        int sglang03 = 0, sglang04 = 0, trtllmPytorch = 0, vllmV0Mla = 0, sglang05OnH200 = 0;
+        int sglang03 = 0, sglang04 = 0, trtllmPytorch = 0, vllmV0Mla = 0, sglang05OnH200 = 0, vllmV0 = 0, vllmV1 = 0;
         for (Published.Entry e : r.entries()) {
             String id = e.observation().id();
+            if (e.release().startsWith("vllm@")) {
+                // V0 (0.5-0.7) has its own engine terms; V1 (0.8 on, and a release not stated) is the vllm profile.
+                boolean v0 = Set.of("vllm@0.5", "vllm@0.6", "vllm@0.7").contains(e.release());
+                assertEquals(v0 ? "vllm-v0" : "vllm", e.engine(), id);
+                if (v0) vllmV0++;
+                else vllmV1++;
+            }
             switch (e.release()) {
                 case "sglang@0.3" -> {
                     // SGLang 0.3.0: separate prefill and decode batches, no overlap scheduler yet.
@@ -105,9 +112,11 @@ class PublishedTest {
                         && trtllmPytorch >= 3
                         && vllmV0Mla >= 9
                         && sglang05OnH200 >= 3
-                        && ownBudgets >= 3,
+                        && ownBudgets >= 3
+                        && vllmV0 >= 20
+                        && vllmV1 >= 90,
                 sglang03 + " " + sglang04 + " " + trtllmPytorch + " " + vllmV0Mla + " " + sglang05OnH200 + " "
-                        + ownBudgets);
+                        + ownBudgets + " " + vllmV0 + " " + vllmV1);
     }
 
     @Test
