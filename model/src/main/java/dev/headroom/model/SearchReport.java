@@ -49,6 +49,7 @@ public record SearchReport(
      *                       drift check compares
      * @param e2eMeanSeconds closed loop: the mean e2e of its measured requests, from which later probes' ramps are
      *                       interpolated (NaN in open loop or when none succeeded)
+     * @param batch          what it showed of the server's running batch (NaNs when not kept)
      */
     public record Probe(
             int index,
@@ -60,9 +61,11 @@ public record SearchReport(
             double seconds,
             String dir,
             double e2eMeanSeconds,
-            Estimate tpot) {
+            Estimate tpot,
+            Batch batch) {
         public Probe {
             if (tpot == null) tpot = new Estimate(Double.NaN, Double.NaN);
+            if (batch == null) batch = new Batch(Double.NaN, Double.NaN);
         }
 
         /** A probe whose TPOT was not kept (unknown). */
@@ -76,7 +79,7 @@ public record SearchReport(
                 double seconds,
                 String dir,
                 double e2eMeanSeconds) {
-            this(index, load, margins, pass, goodput, requests, seconds, dir, e2eMeanSeconds, null);
+            this(index, load, margins, pass, goodput, requests, seconds, dir, e2eMeanSeconds, null, null);
         }
     }
 
@@ -88,6 +91,15 @@ public record SearchReport(
      * @param samples the values it was computed from
      */
     public record SloMargin(double value, double se, long samples) {}
+
+    /**
+     * What a probe showed of the server's running batch (docs/search.md, "Max goodput").
+     *
+     * @param runningStreams the requests it streamed at once: the count exceeded for at most 1 % of the probe's time
+     * @param queueRoom      closed loop: how many more users could wait for a slot of a full batch before more than
+     *                       1 % of its good requests would miss an SLO (NaN in open loop or over sessions)
+     */
+    public record Batch(double runningStreams, double queueRoom) {}
 
     /** A measured value and its standard error (NaN when unknown). */
     public record Estimate(double value, double se) {}
@@ -110,11 +122,15 @@ public record SearchReport(
      * The max-goodput answer.
      *
      * @param unit       requests or tokens (good requests/s or their output tokens/s)
-     * @param mean       posterior mean goodput at the argmax
-     * @param sd         posterior sd there
+     * @param mean       posterior mean goodput at the argmax; an answer at a batch cap (or a few users past it): the
+     *                   goodput measured at the cap
+     * @param sd         posterior sd there (at a cap: that measurement's standard error)
      * @param expectedImprovement the best expected improvement left when the search stopped
      * @param posterior  the Gaussian-process posterior on a grid of loads
      * @param kernel     the fitted kernel
+     * @param batchCap   the server's batch cap the search went by, NaN when none
+     * @param batchCapSource {@code stated} (the server said so) or {@code observed} (a probe had more users than the
+     *                   server streamed at once), null when none
      */
     public record GoodputResult(
             String unit,
@@ -124,5 +140,7 @@ public record SearchReport(
             double bestObserved,
             double expectedImprovement,
             List<PosteriorPoint> posterior,
-            Kernel kernel) {}
+            Kernel kernel,
+            double batchCap,
+            String batchCapSource) {}
 }

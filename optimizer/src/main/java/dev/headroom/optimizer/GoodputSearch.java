@@ -30,8 +30,24 @@ public final class GoodputSearch {
         Observation observe(double load, int probeIndex);
     }
 
-    /** One probe: the load, its goodput and that goodput's standard error, and what it cost. */
-    public record Observation(double load, double goodput, double se, long requests, double seconds) {}
+    /**
+     * One probe: the load, its goodput and that goodput's standard error, what it cost, and what it showed of the
+     * server's batch: the requests it streamed at once ({@link RunningStreams}) and the users that could wait for a
+     * slot before its good requests suffered ({@link Goodput#queueRoom}); NaN when unknown.
+     */
+    public record Observation(
+            double load,
+            double goodput,
+            double se,
+            long requests,
+            double seconds,
+            double runningStreams,
+            double queueRoom) {
+        /** An observation without a reading of the server's batch. */
+        public Observation(double load, double goodput, double se, long requests, double seconds) {
+            this(load, goodput, se, requests, seconds, Double.NaN, Double.NaN);
+        }
+    }
 
     /** The posterior on a grid of loads, and the fitted kernel (amplitude, length scale, nugget), for the report. */
     public record Posterior(double[] loads, double[] mean, double[] sd, double[] hyperparameters) {}
@@ -43,6 +59,9 @@ public final class GoodputSearch {
      * @param bestObserved  the probe with the highest measured goodput
      * @param expectedImprovement the best expected improvement when the search stopped
      * @param stopReason    converged (EI below 1 % of the best) or max_probes
+     * @param batchCap      the server's batch cap the search went by (stated or observed), NaN when none; when the
+     *                      answer is at it (or a few users past it), mean ± sd is the goodput measured at the cap
+     * @param batchCapSource where that cap came from, null when none
      */
     public record Result(
             double load,
@@ -52,7 +71,9 @@ public final class GoodputSearch {
             double expectedImprovement,
             StopReason stopReason,
             List<Observation> probes,
-            Posterior posterior) {
+            Posterior posterior,
+            double batchCap,
+            CapSource batchCapSource) {
 
         /**
          * {lowest, highest} load whose posterior mean is within one sd of the best: statistically as good as the
@@ -82,6 +103,10 @@ public final class GoodputSearch {
      * goodput peaks within a few per cent past it. Infinite when none.
      */
     private double batchCap = Double.POSITIVE_INFINITY;
+    /** The batch cap itself, stated or read off a probe's running streams ({@link #learnCap}); NaN when none. */
+    private double capLoad = Double.NaN;
+
+    private CapSource capSource;
 
     public GoodputSearch(SearchSpec spec) {
         this.spec = spec;
@@ -102,8 +127,57 @@ public final class GoodputSearch {
      */
     public GoodputSearch cappedAt(double load) {
         hinting(load);
-        if (!Double.isNaN(hint)) batchCap = toleranceEdge(hint);
+        if (!Double.isNaN(hint)) {
+            batchCap = toleranceEdge(hint);
+            capLoad = snap(hint);
+            capSource = CapSource.STATED;
+        }
         return this;
+    }
+
+    /**
+     * A closed-loop probe with more users than the server streamed at once (by more than twice the tolerance) shows a
+     * full running batch, a cap whatever the server states: from then on the search treats it as a stated one.
+     */
+    private void learnCap(Observation o) {
+        if (!spec.integerLoad() || !Double.isNaN(capLoad) || !(o.runningStreams() >= 2)) return;
+        if (o.load() > o.runningStreams() * (1 + 2 * spec.tolerance())) {
+            capLoad = snap(o.runningStreams());
+            capSource = CapSource.OBSERVED;
+            batchCap = toleranceEdge(capLoad);
+        }
+    }
+
+    /** Where the search's batch cap came from. */
+    public enum CapSource {
+        /** The server said so ({@link #cappedAt}). */
+        STATED,
+        /** A probe showed more users than the server streamed at once ({@link RunningStreams}). */
+        OBSERVED;
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** A cap is known and the search has not probed it yet: goodput peaks there unless the SLO binds below it. */
+    private boolean capUnprobed(List<Observation> probes) {
+        return !Double.isNaN(capLoad)
+                && capLoad >= spec.min()
+                && capLoad <= spec.max()
+                && probes.stream().noneMatch(o -> sameLoad(o.load(), capLoad));
+    }
+
+    /**
+     * Users past the cap the answer adds: one per {@value #ROOM_PER_USER} of the cap probe's queue room, when that room
+     * is at least {@value #MIN_ROOM} (docs/search.md, "Why the constants are what they are").
+     */
+    static final int ROOM_PER_USER = 4;
+
+    static final int MIN_ROOM = 2;
+
+    private static boolean sameLoad(double a, double b) {
+        return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
     }
 
     /** {@code load}'s tolerance edge above it, within max (integers: at least one more). */
@@ -125,10 +199,14 @@ public final class GoodputSearch {
             if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES);
         }
         while (true) {
+            probes.forEach(this::learnCap);
             double cap = cap(probes);
             List<Observation> smooth = belowCap(probes, cap);
             double[] next;
-            if (distinctLoads(smooth) < 2) {
+            if (capUnprobed(probes)) {
+                // A full batch seen: the cap itself next, where goodput peaks unless the SLO binds below it.
+                next = new double[] {capLoad, Double.POSITIVE_INFINITY};
+            } else if (distinctLoads(smooth) < 2) {
                 // Too little below the collapse for a surrogate: halve the gap (in log) between the best and the
                 // collapse.
                 double from = best(probes).load();
@@ -295,7 +373,9 @@ public final class GoodputSearch {
                     Double.NaN,
                     reason,
                     List.copyOf(probes),
-                    null);
+                    null,
+                    capLoad,
+                    capSource);
         }
         GoodputSurrogate gp = surrogate(smooth);
         double lo = smooth.stream().mapToDouble(Observation::load).min().orElseThrow();
@@ -314,14 +394,37 @@ public final class GoodputSearch {
             sd[i] = p.sd();
             if (mean[i] > mean[arg]) arg = i;
         }
+        double answer = loads[arg], answerMean = mean[arg], answerSd = sd[arg];
+        List<Observation> atCap = Double.isNaN(capLoad)
+                ? List.of()
+                : probes.stream().filter(o -> sameLoad(o.load(), capLoad)).toList();
+        if (!atCap.isEmpty()) {
+            // At the cap the batch is full: unless the fit is better elsewhere by more than two of the cap's standard
+            // errors (the SLO binds below it), the cap is the answer — the fit's smooth curve rounds the kink there off
+            // — plus a few users to wait for a slot when its requests have room in their SLO for that wait.
+            double g =
+                    atCap.stream().mapToDouble(Observation::goodput).average().orElseThrow();
+            double se =
+                    Math.sqrt(atCap.stream().mapToDouble(o -> o.se() * o.se()).sum()) / atCap.size();
+            if (mean[arg] - g <= 2 * se && g >= COLLAPSE * bestObserved.goodput()) {
+                double room =
+                        atCap.stream().mapToDouble(Observation::queueRoom).min().orElse(Double.NaN);
+                double extra = room >= MIN_ROOM ? Math.ceil(room / ROOM_PER_USER) : 0;
+                answer = Math.min(spec.max(), capLoad + extra);
+                answerMean = g;
+                answerSd = se;
+            }
+        }
         return new Result(
-                loads[arg],
-                mean[arg],
-                sd[arg],
+                answer,
+                answerMean,
+                answerSd,
                 bestObserved,
                 ei,
                 reason,
                 List.copyOf(probes),
-                new Posterior(loads, mean, sd, gp.hyperparameters()));
+                new Posterior(loads, mean, sd, gp.hyperparameters()),
+                capLoad,
+                capSource);
     }
 }

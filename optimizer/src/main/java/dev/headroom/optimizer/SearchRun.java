@@ -198,7 +198,13 @@ public final class SearchRun {
         GoodputSearch.Observer observer = (load, index) -> {
             SearchReport.Probe p = searched(load, last);
             return new GoodputSearch.Observation(
-                    load, p.goodput().value(), p.goodput().se(), p.requests(), p.seconds());
+                    load,
+                    p.goodput().value(),
+                    p.goodput().se(),
+                    p.requests(),
+                    p.seconds(),
+                    p.batch().runningStreams(),
+                    p.batch().queueRoom());
         };
         GoodputSearch.Result result = gs.run(observer, observations -> {
             GoodputSearch.Observation best = observations.stream()
@@ -347,7 +353,18 @@ public final class SearchRun {
             margins.put(s.text(), new SearchReport.SloMargin(mg.value(), mg.se(), mg.samples()));
             pass &= mg.passing();
         }
-        Goodput g = Goodput.of(m.records(), open, spec.slos(), spec.goodputUnit());
+        // A closed loop's goodput in its steady state: good requests ÷ window reads a probe low by its drain, and by
+        // less as probes grow, so probes of different lengths could not be compared.
+        Goodput g = !open && spec.sessions() == null
+                ? Goodput.steadyState(m.records(), (int) Math.round(load), spec.slos(), spec.goodputUnit())
+                : Goodput.of(m.records(), open, spec.slos(), spec.goodputUnit());
+        // What the probe showed of the server's batch (the queue room in closed loop without sessions, where a user is
+        // one request in flight).
+        SearchReport.Batch batch = new SearchReport.Batch(
+                RunningStreams.level(m.records()),
+                !open && spec.sessions() == null
+                        ? Goodput.queueRoom(m.records(), (int) Math.round(load), spec.slos())
+                        : Double.NaN);
         return new SearchReport.Probe(
                 index + 1,
                 load,
@@ -358,7 +375,8 @@ public final class SearchRun {
                 m.elapsedNanos() / 1e9,
                 name,
                 spec.integerLoad() ? ProbeShape.meanE2e(m) : Double.NaN,
-                DriftCheck.tpot(m.records()));
+                DriftCheck.tpot(m.records()),
+                batch);
     }
 
     private SearchReport boundaryReport(
@@ -409,7 +427,9 @@ public final class SearchRun {
                 result.bestObserved().goodput(),
                 result.expectedImprovement(),
                 posterior,
-                kernel);
+                kernel,
+                result.batchCap(),
+                result.batchCapSource() == null ? null : result.batchCapSource().wireName());
         return report(result.load(), plateau[0], plateau[1], null, BoundaryType.PEAK, result.stopReason(), Map.of(), g);
     }
 

@@ -27,7 +27,7 @@ class DriftCheckTest {
     private static SearchReport.Probe probe(
             int index, Map<String, SearchReport.SloMargin> margins, boolean passed, SearchReport.Estimate tpot) {
         return new SearchReport.Probe(
-                index, 1, margins, passed, new SearchReport.Estimate(1, 0.1), 10, 20, "d", 2, tpot);
+                index, 1, margins, passed, new SearchReport.Estimate(1, 0.1), 10, 20, "d", 2, tpot, null);
     }
 
     @Test
@@ -117,7 +117,8 @@ class DriftCheckTest {
                 p.seconds(),
                 p.dir(),
                 p.e2eMeanSeconds(),
-                new SearchReport.Estimate(mean, se));
+                new SearchReport.Estimate(mean, se),
+                p.batch());
     }
 
     @Test

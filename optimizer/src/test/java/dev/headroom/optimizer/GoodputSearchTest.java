@@ -169,6 +169,50 @@ class GoodputSearchTest {
         }
     }
 
+    /** A server that runs at most 64 requests at once: goodput rises to the cap, then collapses as users wait. */
+    private static GoodputSearch.Observer cappedAt64(double queueRoom, List<Double> loads) {
+        return (load, i) -> {
+            loads.add(load);
+            double g = load <= 64 ? 0.5 * load : load <= 66 ? 32 : 0;
+            return new GoodputSearch.Observation(load, g, 0.3, 100, 10, Math.min(load, 64), queueRoom);
+        };
+    }
+
+    @Test
+    void aFullBatchSeenInAProbeIsProbedNextAndAnswered() {
+        List<Double> loads = new ArrayList<>();
+        var r = new GoodputSearch(spec(1, 1024, 10, false)).run(cappedAt64(0, loads));
+        assertEquals(List.of(1.0, 10.0, 102.0, 1024.0, 64.0), loads.subList(0, 5), "the cap right after the design");
+        assertEquals(64, r.load(), 1e-9);
+        assertEquals(64, r.batchCap(), 1e-9);
+        assertEquals(GoodputSearch.CapSource.OBSERVED, r.batchCapSource());
+        assertEquals(32, r.mean(), 1e-9, "the goodput measured at the cap");
+        for (double load : loads.subList(4, loads.size())) assertTrue(load <= 67, "probed " + loads);
+    }
+
+    @Test
+    void roomInTheSloAddsUsersToWaitForASlot() {
+        // Room for 8 users to wait: a quarter of it, 2, added to the cap.
+        var r = new GoodputSearch(spec(1, 1024, 10, false)).run(cappedAt64(8, new ArrayList<>()));
+        assertEquals(66, r.load(), 1e-9);
+        // Room for one only: not worth a user.
+        assertEquals(
+                64,
+                new GoodputSearch(spec(1, 1024, 10, false))
+                        .run(cappedAt64(1, new ArrayList<>()))
+                        .load());
+    }
+
+    @Test
+    void aCapIsNotReadFromAProbeItsUsersCouldAllRun() {
+        // Every probe streams all its users: no cap, whatever the goodput does.
+        var r = new GoodputSearch(spec(1, 1024, 10, false))
+                .run((load, i) ->
+                        new GoodputSearch.Observation(load, peakedAt(180).applyAsDouble(load), 0.1, 100, 10, load, 0));
+        assertTrue(Double.isNaN(r.batchCap()));
+        assertEquals(null, r.batchCapSource());
+    }
+
     @Test
     void stopsAtTheProbeLimit() {
         var r = new GoodputSearch(spec(1, 1024, 5, false)).run(fake(peakedAt(300), 0.2, 3));
@@ -184,9 +228,11 @@ class GoodputSearchTest {
                 new double[] {0.5, 0.5, 0.5, 0.5, 0.5},
                 new double[] {1, 1, 0.1});
         var best = new GoodputSearch.Observation(4, 5, 0.5, 100, 10);
-        var r = new GoodputSearch.Result(4, 5, 0.5, best, 0, StopReason.CONVERGED, List.of(best), posterior);
+        var r = new GoodputSearch.Result(
+                4, 5, 0.5, best, 0, StopReason.CONVERGED, List.of(best), posterior, Double.NaN, null);
         assertArrayEquals(new double[] {2, 8}, r.plateau(), 1e-12);
-        var bare = new GoodputSearch.Result(4, 5, 0.5, best, 0, StopReason.CONVERGED, List.of(best), null);
+        var bare = new GoodputSearch.Result(
+                4, 5, 0.5, best, 0, StopReason.CONVERGED, List.of(best), null, Double.NaN, null);
         assertArrayEquals(new double[] {4, 4}, bare.plateau(), 1e-12);
     }
 }

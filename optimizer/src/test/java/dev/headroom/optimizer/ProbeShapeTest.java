@@ -41,6 +41,36 @@ class ProbeShapeTest {
     }
 
     @Test
+    void maxGoodputProbesAfterTheInitialDesignRunFourTimesAsLong() {
+        SearchSpec base = spec("ttft:p95<300ms");
+        SearchSpec goodput = new SearchSpec(
+                SearchSpec.Objective.MAX_GOODPUT,
+                base.slos(),
+                1,
+                1024,
+                0.05,
+                10,
+                base.workload(),
+                RunLength.requests(200),
+                base.arrivals(),
+                1,
+                false,
+                Goodput.Unit.REQUESTS);
+        ProbeShape shape = new ProbeShape(goodput);
+        int[] design = {1, 10, 102, 1024};
+        for (int users : design) {
+            assertEquals(Math.max(200, 3 * users), shape.forLoad(users).requests(), "initial design at " + users);
+            shape.learnCycle(users, 1 + users / 100.0);
+        }
+        assertEquals(4 * 200, shape.forLoad(40).requests());
+        assertEquals(4 * 3 * 300, shape.forLoad(300).requests());
+        // A max-concurrency search's probes keep their length (and may run on while ambiguous).
+        ProbeShape boundary = new ProbeShape(base);
+        for (int users : design) boundary.learnCycle(users, 1 + users / 100.0);
+        assertEquals(5 * 200, boundary.forLoad(40).requests());
+    }
+
+    @Test
     void clearVerdictsStopAfterEnoughRequestsAndBorderlineOnesDoNot() {
         ProbeShape shape = new ProbeShape(spec("ttft:p95<300ms"));
         // A p95's interval lies inside the sample from 72 requests on; below that its width is clipped.

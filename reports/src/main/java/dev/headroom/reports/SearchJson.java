@@ -93,7 +93,8 @@ public final class SearchJson {
                     num(p.path("duration_s")),
                     p.path("dir").asText(null),
                     num(p.path("e2e_mean_s")),
-                    new SearchReport.Estimate(num(p.at("/tpot/mean_ms")), num(p.at("/tpot/se_ms")))));
+                    new SearchReport.Estimate(num(p.at("/tpot/mean_ms")), num(p.at("/tpot/se_ms"))),
+                    new SearchReport.Batch(num(p.at("/batch/running_streams")), num(p.at("/batch/queue_room")))));
         }
         var range = root.path("range");
         var result = root.path("result");
@@ -166,7 +167,11 @@ public final class SearchJson {
                 num(g.path("best_observed")),
                 num(g.path("expected_improvement")),
                 posterior,
-                kernel);
+                kernel,
+                num(g.path("batch_cap")),
+                g.path("batch_cap_source").isTextual()
+                        ? g.path("batch_cap_source").asText()
+                        : null);
     }
 
     public static String write(SearchReport s) {
@@ -212,6 +217,9 @@ public final class SearchJson {
             JsonNumbers.put(g, "best_observed_load", gr.bestObservedLoad(), 6);
             JsonNumbers.put(g, "best_observed", gr.bestObserved(), 6);
             JsonNumbers.put(g, "expected_improvement", gr.expectedImprovement(), 6);
+            JsonNumbers.put(g, "batch_cap", gr.batchCap(), 6);
+            if (gr.batchCapSource() == null) g.putNull("batch_cap_source");
+            else g.put("batch_cap_source", gr.batchCapSource());
         }
         if (s.drift() != null) {
             SearchDrift d = s.drift();
@@ -256,6 +264,9 @@ public final class SearchJson {
             ObjectNode tpot = o.putObject("tpot");
             JsonNumbers.exact(tpot, "mean_ms", p.tpot().value());
             JsonNumbers.exact(tpot, "se_ms", p.tpot().se());
+            ObjectNode batch = o.putObject("batch");
+            JsonNumbers.put(batch, "running_streams", p.batch().runningStreams(), 6);
+            JsonNumbers.put(batch, "queue_room", p.batch().queueRoom(), 6);
             o.put("dir", p.dir());
         }
         ObjectNode curves = root.putObject("curves");
@@ -415,7 +426,7 @@ public final class SearchJson {
             return String.format(
                     Locale.ROOT,
                     "max-goodput under %s: %s ± %s %s at %s (within one sd of the best: %s .. %s; "
-                            + "best probe %s at %s; stop: %s, %d probes%s)%n",
+                            + "best probe %s at %s%s; stop: %s, %d probes%s)%n",
                     String.join(" and ", s.slos().stream().map(Slo::text).toList()),
                     ConsoleTable.n(g.mean()),
                     ConsoleTable.n(g.sd()),
@@ -425,6 +436,9 @@ public final class SearchJson {
                     ConsoleTable.n(s.ciHigh()),
                     ConsoleTable.n(g.bestObserved()),
                     ConsoleTable.n(g.bestObservedLoad()),
+                    Double.isNaN(g.batchCap())
+                            ? ""
+                            : "; batch cap " + ConsoleTable.n(g.batchCap()) + " (" + g.batchCapSource() + ")",
                     s.stopReason().wireName(),
                     s.probes().size(),
                     s.simulated() ? ", simulated" : "");

@@ -1,6 +1,7 @@
 package dev.headroom.reports;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.LoadModel;
@@ -133,7 +134,8 @@ class ResultSchemasTest {
                         12.5,
                         "01-concurrency=1",
                         0.75,
-                        new SearchReport.Estimate(7.25, 0.0625)),
+                        new SearchReport.Estimate(7.25, 0.0625),
+                        null),
                 new SearchReport.Probe(
                         2,
                         64,
@@ -144,7 +146,8 @@ class ResultSchemasTest {
                         30.25,
                         "02-concurrency=64",
                         2.5,
-                        new SearchReport.Estimate(9.5, 0.125)));
+                        new SearchReport.Estimate(9.5, 0.125),
+                        new SearchReport.Batch(48, 3)));
         Map<String, List<SearchReport.CurvePoint>> curves = new LinkedHashMap<>();
         curves.put(
                 "ttft:p95<300ms", List.of(new SearchReport.CurvePoint(1, -0.5), new SearchReport.CurvePoint(64, 0.25)));
@@ -172,7 +175,9 @@ class ResultSchemasTest {
                         List.of(
                                 new SearchReport.PosteriorPoint(1, 0.5, 0.1),
                                 new SearchReport.PosteriorPoint(64, 20.5, 1.25)),
-                        new SearchReport.Kernel(1, 0.75, 1e-4))
+                        new SearchReport.Kernel(1, 0.75, 1e-4),
+                        48,
+                        "observed")
                 : null;
         return new SearchReport(
                 run,
@@ -215,6 +220,10 @@ class ResultSchemasTest {
         assertEquals(0.25, p.margins().get("ttft:p95<300ms").value());
         assertEquals(120, p.margins().get("ttft:p95<300ms").samples());
         assertEquals(20.25, p.goodput().value());
+        assertEquals(new SearchReport.Batch(48, 3), p.batch(), "a resumed search reads the batch it saw again");
+        assertTrue(Double.isNaN(back.probes().getFirst().batch().runningStreams()));
+        assertEquals(48, back.goodput().batchCap());
+        assertEquals("observed", back.goodput().batchCapSource());
         assertEquals(2.5, back.rampSeconds());
         assertEquals("max-goodput", back.objective());
     }
