@@ -64,8 +64,7 @@ public record Goodput(double value, double se) {
      * The share of measured requests that would still be good had each waited {@code delayMs} longer in the server's
      * queue (its TTFT and e2e that much longer), over the share good as measured; 1 when none is good.
      */
-    public static double shareKeptWhenDelayed(
-            List<RequestRecord> records, boolean openLoop, List<Slo> slos, double delayMs) {
+    static double shareKeptWhenDelayed(List<RequestRecord> records, boolean openLoop, List<Slo> slos, double delayMs) {
         long good = 0, kept = 0;
         for (RequestRecord r : records) {
             if (r.warmup() || !r.measured() || !Metrics.isGood(r, openLoop, slos)) continue;

@@ -140,7 +140,10 @@ public final class GoodputSearch {
      * full running batch, a cap whatever the server states: from then on the search treats it as a stated one.
      */
     private void learnCap(Observation o) {
-        if (!spec.integerLoad() || !Double.isNaN(capLoad) || !(o.runningStreams() >= 2)) return;
+        // Over sessions a user thinks between turns, so fewer stream than there are users with no cap at all.
+        if (!spec.integerLoad() || spec.sessions() != null || !Double.isNaN(capLoad) || !(o.runningStreams() >= 2)) {
+            return;
+        }
         if (o.load() > o.runningStreams() * (1 + 2 * spec.tolerance())) {
             capLoad = snap(o.runningStreams());
             capSource = CapSource.OBSERVED;

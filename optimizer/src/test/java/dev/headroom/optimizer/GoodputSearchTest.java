@@ -204,6 +204,38 @@ class GoodputSearchTest {
     }
 
     @Test
+    void sessionsThatThinkBetweenTurnsShowNoCap() {
+        SearchSpec plain = spec(1, 1024, 10, false);
+        SearchSpec sessions = new SearchSpec(
+                plain.objective(),
+                plain.slos(),
+                plain.min(),
+                plain.max(),
+                plain.tolerance(),
+                plain.maxProbes(),
+                plain.workload(),
+                plain.perProbe(),
+                plain.arrivals(),
+                plain.seed(),
+                false,
+                Goodput.Unit.REQUESTS,
+                new dev.headroom.model.SessionSpec(
+                        4,
+                        new dev.headroom.model.LengthDistribution.Fixed(100),
+                        new dev.headroom.model.LengthDistribution.Fixed(10),
+                        dev.headroom.model.ThinkTime.NONE,
+                        0,
+                        1,
+                        0,
+                        0));
+        // A third of the sessions stream at any time, the rest between turns: no cap, whatever the load.
+        var r = new GoodputSearch(sessions)
+                .run((load, i) -> new GoodputSearch.Observation(
+                        load, peakedAt(180).applyAsDouble(load), 0.1, 100, 10, Math.max(1, load / 3), 0));
+        assertTrue(Double.isNaN(r.batchCap()), "cap " + r.batchCap());
+    }
+
+    @Test
     void aCapIsNotReadFromAProbeItsUsersCouldAllRun() {
         // Every probe streams all its users: no cap, whatever the goodput does.
         var r = new GoodputSearch(spec(1, 1024, 10, false))
