@@ -37,6 +37,13 @@ public final class ProbeShape {
      * queue's excursions are rare and long, and a short probe there passes rates the server cannot sustain.
      */
     public static final int SOAK_FACTOR = 4;
+    /**
+     * How many times its length a closed-loop max-goodput probe runs after the initial design: near the peak, telling
+     * 98 % of the max from the max takes a goodput measured to about 1 % (docs/search.md, "Why the constants are
+     * what they are").
+     */
+    static final int GOODPUT_LENGTH = 4;
+
     /** How many times its length an ambiguous boundary probe may run. */
     static final int AMBIGUOUS_EXTENSION = 5;
     /**
@@ -135,13 +142,6 @@ public final class ProbeShape {
      * Whether a probe at {@code load} is a soak: a max-rate search's probe once one has failed (it narrows the bracket
      * around capacity, where a short probe's verdict leans to a pass), or a rate measured again.
      */
-    /**
-     * How many times its length a closed-loop max-goodput probe runs after the initial design: near the peak, telling
-     * 98 % of the max from the max takes a goodput measured to about 1 % (docs/search.md, "Why the constants are
-     * what they are").
-     */
-    static final int GOODPUT_LENGTH = 4;
-
     public boolean isSoak(double load) {
         return spec.objective() == SearchSpec.Objective.MAX_RATE && (bracketed || measured.contains(load));
     }
