@@ -469,12 +469,14 @@ class PlanCommandTest {
                     v.at("/lean/slo_attainment").asDouble()
                             <= v.at("/planned/slo_attainment").asDouble(),
                     v.toString());
+            // Less headroom, more latency on some SLO; not on every one: a lean fleet past its capacity queues the
+            // excess before admission, and the batches it runs then carry fewer prompts, so its ITL can read lower.
+            boolean worse = false;
             for (int i = 0; i < v.at("/planned/slo").size(); i++) {
-                assertTrue(
-                        v.at("/lean/slo/" + i + "/observed").asDouble()
-                                >= v.at("/planned/slo/" + i + "/observed").asDouble(),
-                        "less headroom, more latency: " + v);
+                worse |= v.at("/lean/slo/" + i + "/observed").asDouble()
+                        >= v.at("/planned/slo/" + i + "/observed").asDouble();
             }
+            assertTrue(worse, "less headroom, more latency: " + v);
             // The smallest passing fleet: it passed, one fewer (when tried) failed, and the planned count splits.
             int smallest = v.at("/smallest/replicas").asInt(),
                     planned = v.at("/planned/replicas").asInt();

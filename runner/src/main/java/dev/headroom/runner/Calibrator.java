@@ -268,7 +268,7 @@ public final class Calibrator {
         }
         return String.format(
                 Locale.ROOT,
-                "served at once when saturated: %s; max_num_seqs %d (%s); %s (median error by shape: %s)",
+                "served at once when saturated: %s; max_num_seqs %d (%s); %s (mean error by shape: %s)",
                 r == null
                         ? "not read"
                         : String.format(

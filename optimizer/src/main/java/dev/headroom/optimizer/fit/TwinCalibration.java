@@ -30,7 +30,7 @@ public final class TwinCalibration {
      * @param shape        the family's shape index
      * @param cap          the twin's batch cap
      * @param capSource    how the cap was found, in words
-     * @param shapeErrors  each shape's quick-fit median error
+     * @param shapeErrors  each shape's quick-fit mean error (TwinSelection)
      * @param warnings     terms pinned at a bound, a stated limit the probes contradict: one line each
      */
     public record Result(

@@ -14,7 +14,7 @@ import java.util.List;
 public final class TwinSelection {
     /**
      * @param index  the chosen candidate
-     * @param errors each candidate's in-sample median absolute error after its quick fit
+     * @param errors each candidate's in-sample mean absolute error after its quick fit
      */
     public record Choice(int index, List<Double> errors) {
         public double error() {
@@ -22,20 +22,37 @@ public final class TwinSelection {
         }
     }
 
+    /**
+     * How much lower a later candidate's error must be, as a share of the best so far, to displace it: closer than
+     * that, the probes cannot tell them apart and the one listed first stands.
+     */
+    static final double TIE = 0.05;
+
     private TwinSelection() {}
 
-    /** The candidate whose quick fit reproduces {@code observations} best (the first of equals). */
+    /**
+     * The candidate whose quick fit reproduces {@code observations} best (the first of near-equals, {@link #TIE}),
+     * judged by the mean absolute error over every number: a shape that fits TPOT and throughput but misses TTFT at
+     * every batch probe has a small median error (the kinds it fits outnumber the one it misses) and a large mean.
+     */
     public static Choice best(
             List<? extends ParametricServer> candidates, List<Observation> observations, TwinFit.Settings quick) {
         if (candidates.isEmpty()) throw new IllegalArgumentException("no candidate twin");
         List<Double> errors = new ArrayList<>();
         int best = 0;
         for (ParametricServer c : candidates) {
-            errors.add(FitReport.medianError(
-                    new TwinFit(c, quick).fit(observations).fitted()));
-            if (errors.getLast() < errors.get(best)) best = errors.size() - 1;
+            errors.add(meanError(new TwinFit(c, quick).fit(observations).fitted()));
+            if (errors.getLast() < errors.get(best) * (1 - TIE)) best = errors.size() - 1;
         }
         return new Choice(best, errors);
+    }
+
+    /** Mean of {@code comparisons}' absolute errors; infinite where one was not predicted. */
+    static double meanError(List<Comparison> comparisons) {
+        return comparisons.stream()
+                .mapToDouble(Comparison::absoluteError)
+                .average()
+                .orElse(Double.POSITIVE_INFINITY);
     }
 
     /**
