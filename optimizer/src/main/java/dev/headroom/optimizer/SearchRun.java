@@ -346,6 +346,8 @@ public final class SearchRun {
         Measurement m = point.run(name, request(load, index, !check && shape.isSoak(load)));
         if (!check) shape.learn(m);
         boolean open = !spec.integerLoad();
+        // A closed loop without sessions: each user is one request in flight, so Little's law and queue room apply.
+        boolean usersInFlight = !open && spec.sessions() == null;
         Map<String, SearchReport.SloMargin> margins = new LinkedHashMap<>();
         boolean pass = true;
         for (Slo s : spec.slos()) {
@@ -355,16 +357,13 @@ public final class SearchRun {
         }
         // A closed loop's goodput in its steady state: good requests ÷ window reads a probe low by its drain, and by
         // less as probes grow, so probes of different lengths could not be compared.
-        Goodput g = !open && spec.sessions() == null
+        Goodput g = usersInFlight
                 ? Goodput.steadyState(m.records(), (int) Math.round(load), spec.slos(), spec.goodputUnit())
                 : Goodput.of(m.records(), open, spec.slos(), spec.goodputUnit());
-        // What the probe showed of the server's batch (the queue room in closed loop without sessions, where a user is
-        // one request in flight).
+        // What the probe showed of the server's batch (the queue room only where each user is one request in flight).
         SearchReport.Batch batch = new SearchReport.Batch(
                 RunningStreams.level(m.records()),
-                !open && spec.sessions() == null
-                        ? Goodput.queueRoom(m.records(), (int) Math.round(load), spec.slos())
-                        : Double.NaN);
+                usersInFlight ? Goodput.queueRoom(m.records(), (int) Math.round(load), spec.slos()) : Double.NaN);
         return new SearchReport.Probe(
                 index + 1,
                 load,
