@@ -20,21 +20,18 @@ import dev.headroom.model.fit.Target;
 import dev.headroom.model.fit.TargetValues;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** How a shape is chosen among twins of one server. */
 class TwinSelectionTest {
     /**
-     * One request at a time: TTFT = (overhead + isl × 0.05 ms) × {@code ttftScale(a)}, every later token 7 ms ×
-     * {@code tpotScale}. Terms: {@code a} in [0, 10] (prior 2) and {@code overhead_ms} in [0, 100] (prior 10); the
-     * cases here hold them at their priors.
+     * One request at a time: TTFT = (overhead + isl × 0.05 ms) × {@code ttftScale}, every later token 7 ms ×
+     * {@code tpotScale}. One term, {@code overhead_ms} in [0, 100] (prior 10); the cases here hold it at its prior.
      */
-    private record Server(DoubleUnaryOperator ttftScale, double tpotScale) implements ParametricServer {
+    private record Server(double ttftScale, double tpotScale) implements ParametricServer {
         @Override
         public List<Parameter> parameters() {
-            return List.of(
-                    new Parameter("a", null, 0, 10, 2, false), new Parameter("overhead_ms", null, 0, 100, 10, false));
+            return List.of(new Parameter("overhead_ms", null, 0, 100, 10, false));
         }
 
         @Override
@@ -42,7 +39,7 @@ class TwinSelectionTest {
             return (request, sink) -> {
                 int isl = request.workload().inputTokens().sample(new java.util.SplittableRandom(1));
                 int osl = request.workload().outputTokens().sample(new java.util.SplittableRandom(1));
-                double ttftMs = (v[1] + isl * 0.05) * ttftScale.applyAsDouble(v[0]);
+                double ttftMs = (v[0] + isl * 0.05) * ttftScale;
                 List<RequestRecord> out = new ArrayList<>();
                 long t = 0;
                 for (int i = 0; i < request.length().requests(); i++) {
@@ -85,11 +82,11 @@ class TwinSelectionTest {
 
     @Test
     void aShapeThatMissesOneKindEverywhereLosesToOneCloseOnAllThoughItsMedianErrorIsLower() {
-        List<Observation> obs = observe(new Server(a -> 1, 1), new double[] {2, 10});
+        List<Observation> obs = observe(new Server(1, 1), new double[] {10});
         // TTFT 20 % high at every probe, TPOT exact: two numbers in three exact, a median error of 0.
-        Server missesTtft = new Server(a -> 1.2, 1);
+        Server missesTtft = new Server(1.2, 1);
         // Every number 3 % high.
-        Server closeOnAll = new Server(a -> 1.03, 1.03);
+        Server closeOnAll = new Server(1.03, 1.03);
         TwinFit.Settings held = new TwinFit.Settings(1e6, 1, 60); // a pull that holds every term at its prior
         assertEquals(
                 0, FitReport.medianError(new TwinFit(missesTtft, held).fit(obs).fitted()), 1e-3);
@@ -101,15 +98,15 @@ class TwinSelectionTest {
 
     @Test
     void shapesTheProbesCannotTellApartGoToTheOneListedFirst() {
-        List<Observation> obs = observe(new Server(a -> 1, 1), new double[] {2, 10});
+        List<Observation> obs = observe(new Server(1, 1), new double[] {10});
         TwinFit.Settings held = new TwinFit.Settings(1e6, 1, 60);
         // 3.0 % against 2.9 %: within TwinSelection.TIE of each other.
         TwinSelection.Choice tie =
-                TwinSelection.best(List.of(new Server(a -> 1.03, 1.03), new Server(a -> 1.029, 1.029)), obs, held);
+                TwinSelection.best(List.of(new Server(1.03, 1.03), new Server(1.029, 1.029)), obs, held);
         assertEquals(0, tie.index(), "mean errors " + tie.errors());
         // 3.0 % against 2.0 %: the second is better by more than the tie.
         TwinSelection.Choice apart =
-                TwinSelection.best(List.of(new Server(a -> 1.03, 1.03), new Server(a -> 1.02, 1.02)), obs, held);
+                TwinSelection.best(List.of(new Server(1.03, 1.03), new Server(1.02, 1.02)), obs, held);
         assertEquals(1, apart.index(), "mean errors " + apart.errors());
     }
 }
