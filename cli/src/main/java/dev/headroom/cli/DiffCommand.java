@@ -51,6 +51,9 @@ public final class DiffCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42", descriptionKey = "run.seed")
     long seed;
 
+    @Option(names = "--noise-threshold", paramLabel = "PCT", defaultValue = "1%")
+    String noiseThreshold;
+
     @Mixin
     OutputOptions output;
 
@@ -60,7 +63,8 @@ public final class DiffCommand implements Callable<Integer> {
         double threshold =
                 failOnRegression == null ? Double.NaN : Gates.share(failOnRegression, "--fail-on-regression");
         output.checkOut();
-        RunDiff d = new Differ(resamples, seed).diff(a, b, allowDifferent);
+        double noise = Gates.share(noiseThreshold, "--noise-threshold");
+        RunDiff d = new Differ(resamples, seed, noise).diff(a, b, allowDifferent);
         Path dir = output.runDirectory("diff");
         String json = DiffJson.write(
                 d, Version.get(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());

@@ -122,6 +122,22 @@ class DiffCommandTest {
     }
 
     @Test
+    void aNoiseThresholdOutOfRangeIsRefusedInOneLine(@TempDir Path tmp) {
+        var r = CliTest.run(
+                "diff",
+                "a",
+                "b",
+                "--noise-threshold",
+                "60%",
+                "--out",
+                tmp.resolve("d").toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.code(), r.err());
+        assertEquals(
+                "error: --noise-threshold must be from 0% to 50%, got 60.0%",
+                r.err().strip());
+    }
+
+    @Test
     void runsOfDifferentWorkloadsAreRefusedInOneLineUnlessAllowed(@TempDir Path tmp) {
         Path a = probe(tmp.resolve("a"), 1);
         Path b = probe(tmp.resolve("b"), 1, 64);

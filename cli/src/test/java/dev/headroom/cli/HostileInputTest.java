@@ -160,7 +160,7 @@ class HostileInputTest {
                 out);
         refused(
                 "a misspelt capacity key",
-                plan(tmp, "capacities.yaml", "ci_high: 30.9", "ci_hihg: 30.9"),
+                plan(tmp, "capacities.yaml", "ci_high: 24.6", "ci_hihg: 24.6"),
                 "capacities[0].ci_hihg is not a key here; did you mean 'ci_high'?",
                 out);
         Path config = Files.writeString(tmp.resolve("c.yaml"), "concurency: 4\n");

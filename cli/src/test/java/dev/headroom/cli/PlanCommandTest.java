@@ -99,7 +99,7 @@ class PlanCommandTest {
                 "--out",
                 tmp.resolve("p").toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("$373,242"), r.out());
+        assertTrue(r.out().contains("$427,809"), r.out());
     }
 
     @Test

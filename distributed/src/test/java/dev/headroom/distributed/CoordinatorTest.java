@@ -80,6 +80,13 @@ class CoordinatorTest {
         return new Run(m, new ArrayList<>(got));
     }
 
+    /** How many of {@code records} worker {@code w} of two sent. */
+    private static long ownRecords(List<RequestRecord> records, int w) {
+        synchronized (records) {
+            return records.stream().filter(r -> r.index() % 2 == w).count();
+        }
+    }
+
     @Test
     void fourWorkersMeasureWhatOneProcessMeasures() {
         MeasurementRequest p = closed(8, 160);
@@ -230,15 +237,20 @@ class CoordinatorTest {
                 LocalWorkers local = LocalWorkers.start(2);
                 Coordinator c = new Coordinator(
                         local.urls(), local.token(), TargetSpec.of(target(sim), "NO_KEY", null), 0, "kill")) {
+            // Killed once it has streamed records of its own (worker 1 owns the odd arrivals), not at a fixed time: on
+            // a loaded machine its JVM may take seconds to start.
+            List<RequestRecord> got = Collections.synchronizedList(new ArrayList<>());
             Thread killer = Thread.ofPlatform().start(() -> {
+                long deadline = System.nanoTime() + 30_000_000_000L;
                 try {
-                    Thread.sleep(4_000);
+                    while (ownRecords(got, 1) < 10 && System.nanoTime() < deadline) Thread.sleep(50);
                 } catch (InterruptedException e) {
                     return;
                 }
                 local.process(1).destroyForcibly();
             });
-            Run run = run(c, p);
+            Measurement m = c.measure(p, (Consumer<RequestRecord>) got::add);
+            Run run = new Run(m, new ArrayList<>(got));
             killer.join();
             WorkerRun killed = run.measurement().notes().workers().get(1);
             assertTrue(killed.degraded(), "the killed worker is named");

@@ -28,6 +28,8 @@ import java.util.Arrays;
  * @param connection       whether the request went out on a new or a reused connection
  * @param requestedInputTokens the input length the prompt was built for, 0 when none was asked for (a dataset)
  * @param turn             where it sits in a session, or null for an independent request
+ * @param user             the closed-loop user that sent it (its number in the load point), -1 in an open loop: a
+ *                         user's requests share its phase for the whole run, so a resample of the run draws users
  */
 public record RequestRecord(
         long index,
@@ -52,7 +54,8 @@ public record RequestRecord(
         int cachedTokens,
         Connection connection,
         int requestedInputTokens,
-        SessionTurn turn) {
+        SessionTurn turn,
+        int user) {
 
     /**
      * How a request ended. {@code CLIENT_ERROR} is the client's own failure (it sent on a kept-alive connection the
@@ -133,7 +136,7 @@ public record RequestRecord(
     }
 
     private RequestRecord copy(boolean warm, long[] chunks, int[] tokens, Outcome ended, Failure why) {
-        return copy(warm, chunks, tokens, ended, why, turn, sentNanos, slotWaitNanos);
+        return copy(warm, chunks, tokens, ended, why, turn, sentNanos, slotWaitNanos, user);
     }
 
     private RequestRecord copy(
@@ -144,7 +147,8 @@ public record RequestRecord(
             Failure why,
             SessionTurn where,
             long sent,
-            long slotWait) {
+            long slotWait,
+            int who) {
         return new RequestRecord(
                 index,
                 warm,
@@ -168,7 +172,8 @@ public record RequestRecord(
                 cachedTokens,
                 connection,
                 requestedInputTokens,
-                where);
+                where,
+                who);
     }
 
     /**
@@ -176,12 +181,17 @@ public record RequestRecord(
      * loop's concurrency cap: its latencies still count from the intended time.
      */
     public RequestRecord afterSlotWait(long waited) {
-        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, turn, intendedNanos + waited, waited);
+        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, turn, intendedNanos + waited, waited, user);
+    }
+
+    /** This record, as sent by closed-loop user {@code u}. */
+    public RequestRecord byUser(int u) {
+        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, turn, sentNanos, slotWaitNanos, u);
     }
 
     /** This record, placed in a session. */
     public RequestRecord withTurn(SessionTurn where) {
-        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, where, sentNanos, slotWaitNanos);
+        return copy(warmup, chunkNanos, chunkTokens, outcome, failure, where, sentNanos, slotWaitNanos, user);
     }
 
     /** A simple successful record with one token per chunk (used by the simulator and tests). */
@@ -235,7 +245,8 @@ public record RequestRecord(
                 cachedTokens,
                 Connection.UNKNOWN,
                 prompt,
-                null);
+                null,
+                -1);
     }
 
     /** A failed record with no tokens. */
@@ -272,6 +283,7 @@ public record RequestRecord(
                 -1,
                 Connection.UNKNOWN,
                 prompt,
-                null);
+                null,
+                -1);
     }
 }

@@ -13,10 +13,20 @@ import java.util.List;
  *                    made only when asked for
  * @param resamples   bootstrap resamples per row (0 for a search, whose intervals are its own)
  * @param seed        the bootstrap's seed
+ * @param noiseThreshold a relative change whose interval does not lie wholly beyond ±this is within noise, however
+ *                    narrow its interval (0.01: 1 %): what no resampling of one run sees, the state a run keeps from
+ *                    start to end, moves every statistic a little between runs of one server
  * @param rows        every comparison, in point then metric order
  */
 public record RunDiff(
-        String kind, String a, String b, List<String> differences, int resamples, long seed, List<Row> rows) {
+        String kind,
+        String a,
+        String b,
+        List<String> differences,
+        int resamples,
+        long seed,
+        double noiseThreshold,
+        List<Row> rows) {
     public RunDiff {
         differences = List.copyOf(differences);
         rows = List.copyOf(rows);
@@ -83,10 +93,13 @@ public record RunDiff(
                 .toList();
     }
 
-    /** The verdict of a change whose 95 % interval is {@code [low, high]}, for a quantity where {@code better}. */
-    public static Verdict verdict(double low, double high, Better better) {
-        if (Double.isNaN(low) || Double.isNaN(high) || (low <= 0 && high >= 0)) return Verdict.SAME;
-        boolean up = low > 0;
+    /**
+     * The verdict of a change whose 95 % interval is {@code [low, high]}, for a quantity where {@code better}: beyond
+     * noise when the whole interval lies beyond {@code threshold} on one side (0: when it excludes no change).
+     */
+    public static Verdict verdict(double low, double high, Better better, double threshold) {
+        if (Double.isNaN(low) || Double.isNaN(high) || (low <= threshold && high >= -threshold)) return Verdict.SAME;
+        boolean up = low > threshold;
         return up == (better == Better.HIGHER) ? Verdict.BETTER : Verdict.WORSE;
     }
 }

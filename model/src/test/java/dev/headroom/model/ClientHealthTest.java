@@ -44,7 +44,8 @@ class ClientHealthTest {
                     -1,
                     RequestRecord.Connection.REUSED,
                     100,
-                    null));
+                    null,
+                    -1));
         }
         return Metrics.summarize(rs, open, List.of());
     }

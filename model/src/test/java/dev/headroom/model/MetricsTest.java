@@ -45,7 +45,8 @@ class MetricsTest {
                 -1,
                 RequestRecord.Connection.UNKNOWN,
                 0,
-                null);
+                null,
+                -1);
         var cut = new RequestRecord(
                 4,
                 false,
@@ -69,7 +70,8 @@ class MetricsTest {
                 -1,
                 RequestRecord.Connection.UNKNOWN,
                 0,
-                null);
+                null,
+                -1);
         return List.of(r0, r1, r2, warm, cut);
     }
 
@@ -131,7 +133,8 @@ class MetricsTest {
                 -1,
                 RequestRecord.Connection.REUSED,
                 0,
-                null);
+                null,
+                -1);
         var all = new java.util.ArrayList<>(records());
         all.add(stale);
         Summary with = Metrics.summarize(all, false, List.of(Slo.parse("error_rate<50%")));

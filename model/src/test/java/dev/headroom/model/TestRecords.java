@@ -31,6 +31,7 @@ public final class TestRecords {
                 -1,
                 RequestRecord.Connection.UNKNOWN,
                 0,
-                null);
+                null,
+                -1);
     }
 }

@@ -170,9 +170,10 @@ final class LoadDriver {
                 for (int u = 0; u < c.concurrency(); u++) {
                     if (!share.owns(u)) continue;
                     long start = point.length().userStartNanos(u, c.concurrency());
+                    int user = u;
                     threads.add(clock.start(
                             Thread.ofVirtual().name("user-" + u),
-                            sessions == null ? () -> user(start) : () -> sessionUser(start)));
+                            sessions == null ? () -> user(user, start) : () -> sessionUser(user, start)));
                 }
                 for (Thread t : threads) joinUntilGrace(t);
             }
@@ -242,7 +243,8 @@ final class LoadDriver {
         return point.length().isWarmup(index, intended / 1e9);
     }
 
-    private void user(long startAt) {
+    /** Closed-loop user {@code u}: its next request when its last one ends, after the think time. */
+    private void user(int u, long startAt) {
         try {
             clock.sleepUntil(startAt);
             while (true) {
@@ -253,7 +255,7 @@ final class LoadDriver {
                 PreparedRequest req = prepare(i);
                 // Warm-up or measured is decided when the index is claimed, as claim() counted it: deciding again at
                 // the send, a request claimed just before the warm-up ended would be measured beyond --requests.
-                send(req, clock.now(), isWarmup(i, claimed));
+                send(req, clock.now(), isWarmup(i, claimed), u);
                 if (point.thinkTimeSeconds() > 0) clock.sleepUntil(clock.now() + seconds(point.thinkTimeSeconds()));
             }
         } catch (InterruptedException e) {
@@ -264,10 +266,10 @@ final class LoadDriver {
     }
 
     /** A closed-loop user with sessions: one session after another until the run is over. */
-    private void sessionUser(long startAt) {
+    private void sessionUser(int u, long startAt) {
         try {
             clock.sleepUntil(startAt);
-            while (runSession(share.nth(nextSession.getAndIncrement()), clock.now())) {
+            while (runSession(share.nth(nextSession.getAndIncrement()), clock.now(), u)) {
                 // the next session starts at once: a user leaves, another arrives
             }
         } catch (InterruptedException e) {
@@ -292,7 +294,7 @@ final class LoadDriver {
             clock.sleepUntil(intended);
             running.add(clock.start(Thread.ofVirtual().name("session-" + id), () -> {
                 try {
-                    runSession(id, intended);
+                    runSession(id, intended, -1);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (Error e) {
@@ -309,7 +311,7 @@ final class LoadDriver {
      * One session, its first turn due at {@code firstDue}: each turn's request, its tool rounds, then its sub-calls in
      * parallel, then the think time. Returns false when the run ended before the session did (it is abandoned).
      */
-    private boolean runSession(long session, long firstDue) throws InterruptedException {
+    private boolean runSession(long session, long firstDue, int user) throws InterruptedException {
         var spec = point.sessions();
         SessionPrompts.Conversation c = sessions.start(session);
         for (int turn = 0; turn < c.turns(); turn++) {
@@ -317,7 +319,7 @@ final class LoadDriver {
             long i = claimOrEnd(due);
             if (i < 0) return false;
             var where = new SessionTurn(session, turn, 0, 0, c.turns());
-            Exchange e = send(c.turn(i, turn, Seeds.turn(point.seed(), where)), due, isWarmup(i, due));
+            Exchange e = send(c.turn(i, turn, Seeds.turn(point.seed(), where)), due, isWarmup(i, due), user);
             c.observe(e.record());
             if (!e.record().succeeded()) return true; // the user gives up on a failed turn; the record says why
             c.answered(e.answer(), e.record().completionTokens());
@@ -327,13 +329,13 @@ final class LoadDriver {
                 int call = spec.fanOut() + round;
                 var at = new SessionTurn(session, turn, call, 0, c.turns());
                 long toolDue = clock.now();
-                Exchange tool =
-                        send(c.toolRound(r, turn, round, Seeds.turn(point.seed(), at)), toolDue, isWarmup(r, toolDue));
+                PreparedRequest toolReq = c.toolRound(r, turn, round, Seeds.turn(point.seed(), at));
+                Exchange tool = send(toolReq, toolDue, isWarmup(r, toolDue), user);
                 c.observe(tool.record());
                 if (!tool.record().succeeded()) return true;
                 c.answered(tool.answer(), tool.record().completionTokens());
             }
-            if (spec.fanOut() > 0 && !fanOut(c, session, turn)) return false;
+            if (spec.fanOut() > 0 && !fanOut(c, session, turn, user)) return false;
             if (turn + 1 < c.turns()) {
                 double traced = c.dueSeconds(turn + 1);
                 if (!Double.isNaN(traced)) {
@@ -349,7 +351,8 @@ final class LoadDriver {
     }
 
     /** A turn's sub-calls, sent at once and joined; false when the run ended before all were sent. */
-    private boolean fanOut(SessionPrompts.Conversation c, long session, int turn) throws InterruptedException {
+    private boolean fanOut(SessionPrompts.Conversation c, long session, int turn, int user)
+            throws InterruptedException {
         var spec = point.sessions();
         long due = clock.now();
         List<Thread> calls = new ArrayList<>();
@@ -365,7 +368,7 @@ final class LoadDriver {
             PreparedRequest req = c.subCall(i, turn, k, Seeds.turn(point.seed(), at));
             int slot = k - 1;
             calls.add(clock.start(Thread.ofVirtual(), () -> {
-                Exchange e = send(req, due, isWarmup(i, due));
+                Exchange e = send(req, due, isWarmup(i, due), user);
                 if (e.record().succeeded()) answers[slot] = e.answer();
             }));
         }
@@ -377,13 +380,16 @@ final class LoadDriver {
     /** A request's record and, for a session's request, the answer's text. */
     private record Exchange(RequestRecord record, String answer) {}
 
-    /** Sends {@code req} now, meant for {@code intended}: its record and, for a session's request, its answer. */
-    private Exchange send(PreparedRequest req, long intended, boolean warmup) {
+    /**
+     * Sends {@code req} now for closed-loop {@code user} (-1: none), meant for {@code intended}: its record and, for a
+     * session's request, its answer.
+     */
+    private Exchange send(PreparedRequest req, long intended, boolean warmup, int user) {
         int now = inFlight.incrementAndGet();
         peakInFlight.accumulateAndGet(now, Math::max);
         try {
             RequestSender.Sent sent = sender.send(req, intended, 0, warmup);
-            RequestRecord r = sent.read();
+            RequestRecord r = user < 0 ? sent.read() : sent.read().byUser(user);
             handle(req, r);
             return new Exchange(r, sent.answer());
         } finally {

@@ -269,7 +269,8 @@ final class RequestExecutor implements RequestSender {
                 s.usageCached,
                 trace.connection(),
                 req.targetInputTokens(),
-                req.turn());
+                req.turn(),
+                -1);
     }
 
     private static ErrorKind classify(Throwable e, StreamState state, Timeouts timeouts, CallTrace trace) {

@@ -3,6 +3,7 @@ package dev.headroom.probe;
 import static dev.headroom.probe.VirtualRun.MS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
@@ -53,6 +54,20 @@ class ClosedLoopUsersTest {
         for (ScriptedSender.Send s : run.sends()) firstSend.putIfAbsent(s.thread(), s.sentNanos());
         assertEquals(Map.of("user-0", 0L, "user-1", 250 * MS, "user-2", 500 * MS, "user-3", 750 * MS), firstSend);
         assertEquals(users, run.peakInFlight());
+        // Each record names the user that sent it: user u's sends are u·D/N + k·300 ms (no other user's are).
+        assertArrayEquals(
+                LongStream.range(0, users).toArray(),
+                LongStream.of(run.each(RequestRecord::user)).distinct().sorted().toArray());
+        for (long[] r : zip(run.each(RequestRecord::user), run.each(RequestRecord::intendedNanos))) {
+            long offset = r[1] - r[0] * ramp / users;
+            assertTrue(offset >= 0 && offset % duration == 0, "user " + r[0] + " sent at " + r[1] / MS + " ms");
+        }
+    }
+
+    private static long[][] zip(long[] a, long[] b) {
+        long[][] out = new long[a.length][];
+        for (int i = 0; i < a.length; i++) out[i] = new long[] {a[i], b[i]};
+        return out;
     }
 
     @Test

@@ -102,6 +102,7 @@ final class ScriptedSender implements RequestSender {
                 -1,
                 RequestRecord.Connection.UNKNOWN,
                 req.targetInputTokens(),
-                null);
+                null,
+                -1);
     }
 }

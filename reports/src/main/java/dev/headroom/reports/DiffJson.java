@@ -35,6 +35,7 @@ public final class DiffJson {
         noise.put("method", d.resamples() > 0 ? "moving-block bootstrap over each run's requests" : "search intervals");
         noise.put("resamples", d.resamples());
         noise.put("seed", d.seed());
+        noise.put("threshold", d.noiseThreshold());
         noise.put("interval", "95 % simultaneous per load point (each row at 1 - 0.05/m, m the point's rows)");
         ArrayNode rows = root.putArray("rows");
         for (RunDiff.Row r : d.rows()) {
@@ -92,6 +93,7 @@ public final class DiffJson {
                 differences,
                 root.path("noise").path("resamples").asInt(),
                 root.path("noise").path("seed").asLong(),
+                root.path("noise").path("threshold").asDouble(0),
                 rows);
     }
 
@@ -159,13 +161,20 @@ public final class DiffJson {
         long better = d.count(RunDiff.Verdict.BETTER);
         b.append(String.format(
                 Locale.ROOT,
-                "%d of %d comparisons beyond noise: %d worse, %d better (intervals 95%% simultaneous per point, %s)%n",
+                "%d of %d comparisons beyond noise: %d worse, %d better (intervals 95%% simultaneous per point, %s; "
+                        + "relative changes within ±%s are noise)%n",
                 worse + better,
                 d.rows().size(),
                 worse,
                 better,
-                d.resamples() > 0 ? d.resamples() + " bootstrap resamples" : "the searches' own intervals"));
+                d.resamples() > 0 ? d.resamples() + " bootstrap resamples" : "the searches' own intervals",
+                percent(d.noiseThreshold())));
         return b.toString();
+    }
+
+    /** A share as a percentage, without trailing zeros: 1 %, 0.5 %. */
+    private static String percent(double share) {
+        return java.math.BigDecimal.valueOf(share * 100).stripTrailingZeros().toPlainString() + " %";
     }
 
     /** A value in its unit: ms, tok/s, req/s, users, or a fraction (an error rate) shown as %. */

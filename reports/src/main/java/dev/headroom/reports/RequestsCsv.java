@@ -27,6 +27,7 @@ public final class RequestsCsv implements AutoCloseable {
             "response_id",
             "phase",
             "outcome",
+            "user",
             "session",
             "turn",
             "session_turns",
@@ -84,6 +85,7 @@ public final class RequestsCsv implements AutoCloseable {
         row.add(r.responseId());
         row.add(r.warmup() ? "warmup" : "measure");
         row.add(r.outcome().name().toLowerCase(Locale.ROOT));
+        row.add(r.user() < 0 ? null : r.user());
         SessionTurn t = r.turn();
         row.add(t == null ? null : t.session());
         row.add(t == null ? null : t.turn());

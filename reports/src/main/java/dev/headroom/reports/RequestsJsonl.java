@@ -179,7 +179,8 @@ public final class RequestsJsonl implements AutoCloseable {
                 n.path("cached_tokens").isNumber() ? n.path("cached_tokens").asInt() : -1,
                 connection(n.path("connection").asText("unknown")),
                 n.path("isl_requested").asInt(),
-                turn(n));
+                turn(n),
+                n.path("user").asInt(-1));
     }
 
     /**
@@ -252,6 +253,7 @@ public final class RequestsJsonl implements AutoCloseable {
             if (r.responseId() != null) g.writeStringField("response_id", r.responseId());
             g.writeStringField("phase", r.warmup() ? "warmup" : "measure");
             g.writeStringField("outcome", r.outcome().name().toLowerCase(Locale.ROOT));
+            if (r.user() >= 0) g.writeNumberField("user", r.user());
             if (r.turn() != null) {
                 g.writeNumberField("session", r.turn().session());
                 g.writeNumberField("turn", r.turn().turn());

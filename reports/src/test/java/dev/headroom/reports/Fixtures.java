@@ -49,7 +49,8 @@ final class Fixtures {
                 index == 1 ? 496 : 16,
                 index == 0 ? RequestRecord.Connection.NEW : RequestRecord.Connection.REUSED,
                 512,
-                null);
+                null,
+                -1);
     }
 
     static List<RequestRecord> records() {

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RequestsCsvTest {
-    /** A request with every optional field set: a response id, a session turn, a slot wait, a connection. */
+    /**
+     * A request with every optional field set: a response id, a session turn, a slot wait, a connection, a user.
+     */
     private static RequestRecord full() {
         RequestRecord r = RequestRecord.completed(
                 3,
@@ -58,7 +60,8 @@ class RequestsCsvTest {
                 r.cachedTokens(),
                 RequestRecord.Connection.REUSED,
                 r.requestedInputTokens(),
-                r.turn());
+                r.turn(),
+                7);
     }
 
     @Test
@@ -98,5 +101,6 @@ class RequestsCsvTest {
         assertEquals("chatcmpl-42", rows.getFirst().get("response_id"));
         assertEquals("7.654321", rows.getFirst().get("slot_wait_ms"));
         assertEquals("5", rows.getFirst().get("session"));
+        assertEquals("7", rows.getFirst().get("user"));
     }
 }

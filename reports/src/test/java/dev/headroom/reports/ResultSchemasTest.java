@@ -43,6 +43,7 @@ class ResultSchemasTest {
                 List.of("workload: isl fixed:512 vs isl fixed:256"),
                 2000,
                 42,
+                0.01,
                 List.of(
                         new RunDiff.Row(
                                 "concurrency=16",

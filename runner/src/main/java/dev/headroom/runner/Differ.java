@@ -37,15 +37,26 @@ public final class Differ {
     private static final double[] QUANTILES = {0.5, 0.9, 0.99};
     private static final String[] STATS = {"p50", "p90", "p99"};
 
+    /** The default noise threshold: relative changes within ±1 % are noise (criterion.rs's default too). */
+    public static final double NOISE_THRESHOLD = 0.01;
+
     private final int resamples;
     private final long seed;
+    private final double noiseThreshold;
 
-    public Differ(int resamples, long seed) {
+    /**
+     * @param noiseThreshold relative changes whose interval does not lie wholly beyond ±this are within noise (0..0.5)
+     */
+    public Differ(int resamples, long seed, double noiseThreshold) {
         if (resamples < 1000 || resamples > 100_000) {
             throw new BadInputException("{resamples} must be from 1000 to 100000, got " + resamples);
         }
+        if (!(noiseThreshold >= 0 && noiseThreshold <= 0.5)) {
+            throw new BadInputException("{noise-threshold} must be from 0% to 50%, got " + noiseThreshold * 100 + "%");
+        }
         this.resamples = resamples;
         this.seed = seed;
+        this.noiseThreshold = noiseThreshold;
     }
 
     /** B against A; runs whose workloads differ are refused, naming the difference, unless {@code allowDifferent}. */
@@ -121,6 +132,7 @@ public final class Differ {
                 differences,
                 ra.kind() == ResultFiles.Kind.SEARCH ? 0 : resamples,
                 seed,
+                noiseThreshold,
                 simultaneous(rows));
     }
 
@@ -158,7 +170,7 @@ public final class Differ {
      * point's intervals hold together with 95 % confidence: a diff of two runs of one server calls none of a point's
      * comparisons beyond noise 19 times in 20.
      */
-    private static List<Row> simultaneous(List<Pending> pending) {
+    private List<Row> simultaneous(List<Pending> pending) {
         Map<String, Long> perPoint = new HashMap<>();
         for (Pending p : pending)
             if (p.changes() != null) perPoint.merge(p.row().point(), 1L, Long::sum);
@@ -182,7 +194,7 @@ public final class Differ {
                     r.change(),
                     ci[0],
                     ci[1],
-                    RunDiff.verdict(ci[0], ci[1], r.better())));
+                    RunDiff.verdict(ci[0], ci[1], r.better(), r.relative() ? noiseThreshold : 0)));
         }
         return out;
     }
@@ -317,7 +329,7 @@ public final class Differ {
                 change,
                 low,
                 high,
-                RunDiff.verdict(low, high, Better.HIGHER));
+                RunDiff.verdict(low, high, Better.HIGHER, noiseThreshold));
     }
 
     private static String unitOf(SearchReport s) {

@@ -20,6 +20,7 @@ import dev.headroom.sim.engine.Sequence;
 import dev.headroom.sim.engine.SequenceListener;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -167,6 +168,8 @@ public final class VirtualEngine implements Measurer {
         private final Map<Long, Conversation> turnOf = new HashMap<>();
 
         private long nextSession;
+        /** The closed-loop user of each request by index (-1: an open loop's). */
+        private int[] userOf = new int[1024];
 
         Run(MeasurementRequest request) {
             this.request = request;
@@ -199,12 +202,14 @@ public final class VirtualEngine implements Measurer {
         /** One session on the virtual clock: its turns so far and the tokens it resends. */
         private final class Conversation {
             final long id;
+            final int user;
             int turn = -1;
             int[] history;
             int[] prompt;
 
-            Conversation(long id) {
+            Conversation(long id, int user) {
                 this.id = id;
+                this.user = user;
                 this.history = system;
             }
 
@@ -227,15 +232,15 @@ public final class VirtualEngine implements Measurer {
             return t;
         }
 
-        /** A new session, its first turn sent at {@code at}. */
-        private void startSession(long at) {
-            sendTurn(new Conversation(nextSession++), at);
+        /** A new session of closed-loop {@code user} (-1: none), its first turn sent at {@code at}. */
+        private void startSession(long at, int user) {
+            sendTurn(new Conversation(nextSession++, user), at);
         }
 
         /** The session's next turn, sent at {@code at} (nothing when the run sends no more). */
         private void sendTurn(Conversation c, long at) {
             long index = issued;
-            if (scheduleArrival(at)) {
+            if (scheduleArrival(at, c.user)) {
                 c.turn++;
                 turnOf.put(index, c);
             }
@@ -249,7 +254,7 @@ public final class VirtualEngine implements Measurer {
                 return;
             }
             // Done, or given up on a failed turn: a closed-loop user starts another session at once.
-            if (request.load() instanceof LoadModel.Closed) startSession(at);
+            if (request.load() instanceof LoadModel.Closed) startSession(at, c.user);
         }
 
         Measurement execute() {
@@ -257,8 +262,8 @@ public final class VirtualEngine implements Measurer {
                 case LoadModel.Closed c -> {
                     for (int u = 0; u < c.concurrency(); u++) {
                         long at = request.length().userStartNanos(u, c.concurrency());
-                        if (sessions == null) scheduleArrival(at);
-                        else startSession(at);
+                        if (sessions == null) scheduleArrival(at, u);
+                        else startSession(at, u);
                     }
                 }
                 case LoadModel.Open o -> {
@@ -305,19 +310,23 @@ public final class VirtualEngine implements Measurer {
             long last = 0;
             for (VirtualRequest p : byIndex) {
                 RequestRecord r = isWarmup(p) ? p.toRecord().asWarmup() : p.toRecord();
+                int user = userOf[(int) p.index];
+                if (user >= 0) r = r.byUser(user);
                 records.add(r);
                 last = Math.max(last, r.endNanos());
             }
             return new Measurement(request, records, last, true, request.seed());
         }
 
-        /** Sends request {@code issued} at {@code at}; false when the run sends no more. */
-        private boolean scheduleArrival(long at) {
+        /** Sends request {@code issued} at {@code at} for closed-loop {@code user}; false when the run is over. */
+        private boolean scheduleArrival(long at, int user) {
             if (at > maxNanos) return false;
             if (!request.length().isWarmup(issued, at / 1e9)) {
                 if (measuredIssued >= measuredTarget) return false;
                 measuredIssued++;
             }
+            if (issued == userOf.length) userOf = Arrays.copyOf(userOf, userOf.length * 2);
+            userOf[(int) issued] = user;
             // Ordered by when the scheduler sees it (or, with a front end, when it reaches it; under a cap, when it is
             // due); a[2] is when it was meant to be sent.
             if (maxInFlight > 0) arrivals.add(new long[] {at, issued++, at, 2, -1, -1});
@@ -338,8 +347,8 @@ public final class VirtualEngine implements Measurer {
         private void nextOpenArrival() {
             long at = gaps.nextNanos();
             if (at < 0) return; // a replay's arrivals are over
-            if (sessions == null) scheduleArrival(at);
-            else startSession(at);
+            if (sessions == null) scheduleArrival(at, -1);
+            else startSession(at, -1);
         }
 
         /** Arrivals wait in the queue for the next step, as they would on a real server. */
@@ -517,7 +526,7 @@ public final class VirtualEngine implements Measurer {
                 }
                 sessionDone(c, ok, at);
             } else if (request.load() instanceof LoadModel.Closed) {
-                scheduleArrival(at + thinkNanos);
+                scheduleArrival(at + thinkNanos, userOf[(int) p.index]);
             }
         }
     }

@@ -184,6 +184,27 @@ class VirtualEngineTest {
     }
 
     @Test
+    void eachClosedLoopRecordNamesItsUserWhoseNextRequestLeavesWhenItsLastEnds() {
+        Measurement m = closed(quiet(H100, LLAMA_8B), 6, Workload.fixed(128, 32), 60);
+        java.util.Map<Integer, java.util.List<RequestRecord>> byUser = new java.util.TreeMap<>();
+        for (RequestRecord r : m.records())
+            byUser.computeIfAbsent(r.user(), u -> new java.util.ArrayList<>()).add(r);
+        assertEquals(java.util.Set.of(0, 1, 2, 3, 4, 5), byUser.keySet(), "users 0..5, none unnamed");
+        for (var e : byUser.entrySet()) {
+            var own = e.getValue();
+            own.sort(java.util.Comparator.comparingLong(RequestRecord::intendedNanos));
+            assertTrue(own.size() >= 8, "user " + e.getKey() + " sent " + own.size());
+            for (int k = 1; k < own.size(); k++) {
+                assertEquals(own.get(k - 1).endNanos(), own.get(k).intendedNanos(), "user " + e.getKey() + " #" + k);
+            }
+        }
+        var open = new LoadModel.Open(20, new ArrivalProcess.Constant());
+        Measurement o = new VirtualEngine(quiet(H100, LLAMA_8B))
+                .measure(new MeasurementRequest(open, Workload.fixed(128, 32), RunLength.requests(40), 7));
+        assertTrue(o.records().stream().allMatch(r -> r.user() == -1), "an open loop's requests name no user");
+    }
+
+    @Test
     void anOpenLoopUnderAConcurrencyCapHoldsArrivalsAtTheClientUntilASlotIsFree() {
         EngineConfig config = quiet(H100, LLAMA_8B);
         Workload w = Workload.fixed(256, 64);
