@@ -28,8 +28,8 @@ import java.util.Arrays;
  * @param connection       whether the request went out on a new or a reused connection
  * @param requestedInputTokens the input length the prompt was built for, 0 when none was asked for (a dataset)
  * @param turn             where it sits in a session, or null for an independent request
- * @param user             the closed-loop user that sent it (its number in the load point), -1 in an open loop: a
- *                         user's requests share its phase for the whole run, so a resample of the run draws users
+ * @param user             the closed-loop user that sent it (its number in the load point, from 0), -1 in an open
+ *                         loop
  */
 public record RequestRecord(
         long index,
