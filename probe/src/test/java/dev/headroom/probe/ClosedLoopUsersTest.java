@@ -58,16 +58,11 @@ class ClosedLoopUsersTest {
         assertArrayEquals(
                 LongStream.range(0, users).toArray(),
                 LongStream.of(run.each(RequestRecord::user)).distinct().sorted().toArray());
-        for (long[] r : zip(run.each(RequestRecord::user), run.each(RequestRecord::intendedNanos))) {
-            long offset = r[1] - r[0] * ramp / users;
-            assertTrue(offset >= 0 && offset % duration == 0, "user " + r[0] + " sent at " + r[1] / MS + " ms");
+        long[] user = run.each(RequestRecord::user), sent = run.each(RequestRecord::intendedNanos);
+        for (int i = 0; i < user.length; i++) {
+            long offset = sent[i] - user[i] * ramp / users;
+            assertTrue(offset >= 0 && offset % duration == 0, "user " + user[i] + " sent at " + sent[i] / MS + " ms");
         }
-    }
-
-    private static long[][] zip(long[] a, long[] b) {
-        long[][] out = new long[a.length][];
-        for (int i = 0; i < a.length; i++) out[i] = new long[] {a[i], b[i]};
-        return out;
     }
 
     @Test

@@ -168,13 +168,8 @@ public final class DiffJson {
                 worse,
                 better,
                 d.resamples() > 0 ? d.resamples() + " bootstrap resamples" : "the searches' own intervals",
-                percent(d.noiseThreshold())));
+                CsvNumbers.cell(d.noiseThreshold() * 100) + " %"));
         return b.toString();
-    }
-
-    /** A share as a percentage, without trailing zeros: 1 %, 0.5 %. */
-    private static String percent(double share) {
-        return java.math.BigDecimal.valueOf(share * 100).stripTrailingZeros().toPlainString() + " %";
     }
 
     /** A value in its unit: ms, tok/s, req/s, users, or a fraction (an error rate) shown as %. */

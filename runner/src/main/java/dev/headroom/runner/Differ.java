@@ -37,15 +37,13 @@ public final class Differ {
     private static final double[] QUANTILES = {0.5, 0.9, 0.99};
     private static final String[] STATS = {"p50", "p90", "p99"};
 
-    /** The default noise threshold: relative changes within ±1 % are noise (criterion.rs's default too). */
-    public static final double NOISE_THRESHOLD = 0.01;
-
     private final int resamples;
     private final long seed;
     private final double noiseThreshold;
 
     /**
-     * @param noiseThreshold relative changes whose interval does not lie wholly beyond ±this are within noise (0..0.5)
+     * @param noiseThreshold relative changes whose interval does not lie wholly beyond ±this are within noise (0..0.5;
+     *                       the CLI's default 0.01 is criterion.rs's)
      */
     public Differ(int resamples, long seed, double noiseThreshold) {
         if (resamples < 1000 || resamples > 100_000) {
