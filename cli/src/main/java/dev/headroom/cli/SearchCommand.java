@@ -134,6 +134,11 @@ public final class SearchCommand implements Callable<Integer> {
                         + r.queueing().source()
                         + (capped ? "; nothing past its tolerance edge was probed or answered" : ""));
             }
+            if (r.observedCap() != null) {
+                err.println("probed " + Math.round(r.observedCap().cap()) + " once a probe of "
+                        + Math.round(r.observedCap().users()) + " users streamed at most that many requests at once "
+                        + "(a full batch: the rest waited for a place)");
+            }
             if (r.reused() > 0)
                 err.println("resumed: " + r.reused() + " finished probe(s) reused, "
                         + (done.probes().size() - r.reused()) + " measured now");

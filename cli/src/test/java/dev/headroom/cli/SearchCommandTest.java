@@ -188,7 +188,13 @@ class SearchCommandTest {
         assertTrue(
                 r.err().contains("probed 32 second: the server states max_running_requests 32 (GET /server_info"),
                 r.err());
-        var silent = CliTest.run(
+    }
+
+    @Test
+    void aFullBatchShownByAProbeHasTheCapProbedNextAndNamed(@TempDir Path tmp) throws IOException {
+        // vLLM states its KV cache, not its max_num_seqs: the probe at the KV cache's estimate streams only 32 at once.
+        Path out = tmp.resolve("s");
+        var r = CliTest.run(
                 "search",
                 "--virtual",
                 "--sim-server",
@@ -198,9 +204,19 @@ class SearchCommandTest {
                 "--slo",
                 "ttft:p95<2s",
                 "--out",
-                tmp.resolve("v").toString());
-        assertEquals(0, silent.code(), silent.err());
-        assertFalse(silent.err().contains("max_running_requests"), "vLLM does not state its cap: " + silent.err());
+                out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertFalse(r.err().contains("max_running_requests"), "vLLM does not state its cap: " + r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        JsonNode second = s.at("/probes/1");
+        assertEquals(32, second.at("/batch/running_streams").asDouble(), 0.5, second.toString());
+        assertTrue(second.at("/load").asInt() > 32 * 1.1, second.toString());
+        assertEquals(32, s.at("/probes/2/load").asInt(), s.get("probes").toString());
+        assertTrue(
+                r.err()
+                        .contains("probed 32 once a probe of "
+                                + second.at("/load").asInt() + " users streamed at most"),
+                r.err());
     }
 
     @Test

@@ -98,8 +98,16 @@ public record SearchReport(
      * @param runningStreams the requests it streamed at once: the count exceeded for at most 1 % of the probe's time
      * @param queueRoom      closed loop: how many more users could wait for a slot of a full batch before more than
      *                       1 % of its good requests would miss an SLO (NaN in open loop or over sessions)
+     * @param fillUsers      closed loop: the users that keep that many streaming without a wait, by Little's law —
+     *                       the running streams × Σ(send → end) ÷ Σ(first → last token), as each user's request
+     *                       streams for only that share of its cycle (NaN in open loop or over sessions)
      */
-    public record Batch(double runningStreams, double queueRoom) {}
+    public record Batch(double runningStreams, double queueRoom, double fillUsers) {
+        /** A batch read without its fill. */
+        public Batch(double runningStreams, double queueRoom) {
+            this(runningStreams, queueRoom, Double.NaN);
+        }
+    }
 
     /** A measured value and its standard error (NaN when unknown). */
     public record Estimate(double value, double se) {}

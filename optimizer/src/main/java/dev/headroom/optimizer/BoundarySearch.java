@@ -56,8 +56,16 @@ public final class BoundarySearch {
         Observation observe(double load, int probeIndex);
     }
 
-    /** One probe: its load, every SLO's margin, and what it cost. */
-    public record Observation(double load, List<Margin> margins, long requests, double seconds) {
+    /**
+     * One probe: its load, every SLO's margin, what it cost, and how many requests the server streamed at once
+     * ({@link RunningStreams}; NaN when unknown).
+     */
+    public record Observation(double load, List<Margin> margins, long requests, double seconds, double runningStreams) {
+        /** An observation without a reading of the server's batch. */
+        public Observation(double load, List<Margin> margins, long requests, double seconds) {
+            this(load, margins, requests, seconds, Double.NaN);
+        }
+
         /** The largest margin: the SLO closest to (or furthest past) its threshold. */
         public Margin binding() {
             return margins.stream()
@@ -90,6 +98,16 @@ public final class BoundarySearch {
     private final SearchSpec spec;
     /** The load the server says it starts to queue at ({@link QueueingPoint}), probed second; NaN when none. */
     private double hint = Double.NaN;
+    /**
+     * The batch cap a closed-loop probe showed ({@link RunningStreams#cap}): more users than the server streamed at
+     * once; NaN until one does. Probed next when it lies inside the bracket, and then its tolerance edge.
+     */
+    private double observedCap = Double.NaN;
+    /** The users of the probe that showed {@link #observedCap}. */
+    private double observedCapUsers = Double.NaN;
+
+    /** A batch cap read off a probe: the server streamed at most {@code cap} requests at once with {@code users}. */
+    public record ObservedCap(double cap, double users) {}
 
     public BoundarySearch(SearchSpec spec) {
         this.spec = spec;
@@ -117,6 +135,7 @@ public final class BoundarySearch {
         while (true) {
             Observation raw = observer.observe(next, probes.size());
             probes.add(raw);
+            learnCap(raw);
             afterEachProbe.accept(List.copyOf(probes));
             // An ambiguous verdict has already had more requests (ProbeShape). Measurements at one load (a confirming
             // probe repeated, or a resumed search) are pooled.
@@ -131,6 +150,12 @@ public final class BoundarySearch {
             }
             if (f == 0) return result(probes, StopReason.BELOW_MIN, false);
             double lo = fit.loads()[f - 1], hi = fit.loads()[f];
+            double atCap = capInside(probes, lo, hi);
+            if (!Double.isNaN(atCap)) {
+                if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
+                next = atCap;
+                continue;
+            }
             boolean adjacent = spec.integerLoad() && hi - lo <= 1;
             if (adjacent || (hi - lo) / lo < spec.tolerance()) {
                 // The bracket is narrow, but its ends may be verdicts within the noise: the answer is known to the
@@ -154,7 +179,9 @@ public final class BoundarySearch {
             }
             if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES, cliff);
             // Past the queueing point the margin is steep but straight (the wait grows with the users): no cliff.
-            cliff |= hi / lo <= CLIFF_RATIO && fit.binding(f) - fit.binding(f - 1) > CLIFF_JUMP && !(lo >= hint);
+            cliff |= hi / lo <= CLIFF_RATIO
+                    && fit.binding(f) - fit.binding(f - 1) > CLIFF_JUMP
+                    && !(lo >= queueingPoint());
             next = cliff ? Math.sqrt(lo * hi) : nextInside(fit, f, lo, hi);
             if (spec.integerLoad()) next = Math.max(lo + 1, Math.min(hi - 1, Math.round(next)));
         }
@@ -242,10 +269,51 @@ public final class BoundarySearch {
      */
     private double bracketing(List<Observation> probes) {
         double top = probes.getLast().load();
+        double hint = queueingPoint();
         if (Double.isNaN(hint)) return extrapolate(probes);
         if (top < hint) return hint;
         double next = top == hint ? hint * (1 + spec.tolerance()) : pastQueueing(probes);
         return spec.integerLoad() ? Math.max(top + 1, Math.floor(next)) : next;
+    }
+
+    /**
+     * Where requests start to wait for a place: the smaller of the server's own statement ({@link #hinting}) and the
+     * batch cap a probe showed; NaN when neither is known.
+     */
+    private double queueingPoint() {
+        if (Double.isNaN(observedCap)) return hint;
+        return Double.isNaN(hint) ? observedCap : Math.min(hint, observedCap);
+    }
+
+    /** Learns the batch cap a closed-loop probe (requests, not sessions) shows, once. */
+    private void learnCap(Observation o) {
+        if (!spec.integerLoad() || spec.sessions() != null || !Double.isNaN(observedCap)) return;
+        double cap = RunningStreams.cap(o.load(), o.runningStreams(), spec.tolerance());
+        if (cap > spec.min() && cap < spec.max()) {
+            observedCap = cap;
+            observedCapUsers = o.load();
+        }
+    }
+
+    /** The batch cap a probe showed, if one has. */
+    public java.util.Optional<ObservedCap> observedCap() {
+        return Double.isNaN(observedCap)
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(new ObservedCap(observedCap, observedCapUsers));
+    }
+
+    /**
+     * With a batch cap shown inside the bracket (lo, hi): the cap, unprobed; then, the cap passing, its tolerance edge
+     * when that lies below hi — most boundaries past a full batch lie at it (up to it latency grows slowly, past it
+     * every new user waits), and those two probes settle one there. NaN otherwise.
+     */
+    private double capInside(List<Observation> probes, double lo, double hi) {
+        double cap = observedCap;
+        if (Double.isNaN(cap)) return Double.NaN;
+        if (cap > lo && cap < hi && probes.stream().noneMatch(o -> o.load() == cap)) return cap;
+        double edge = Math.max(cap + 1, Math.floor(cap * (1 + spec.tolerance())));
+        if (cap == lo && edge < hi && probes.stream().noneMatch(o -> o.load() == edge)) return edge;
+        return Double.NaN;
     }
 
     /**
@@ -455,8 +523,23 @@ public final class BoundarySearch {
             secant = spec.integerLoad() || line > lo + margin;
             aim = Math.max(aim, line);
         }
-        if (!secant && f >= 2 && !(lo >= hint) && fit.binding(f - 1) - fit.binding(0) < FLOOR_SHARE * -fit.binding(0)) {
+        if (!secant
+                && f >= 2
+                && !(lo >= queueingPoint())
+                && fit.binding(f - 1) - fit.binding(0) < FLOOR_SHARE * -fit.binding(0)) {
             aim = Math.max(aim, Math.sqrt(lo * hi));
+        }
+        // Past the queueing point, no line from the failing side yet: the line through the two highest passes, linear
+        // in load, as when bracketing past it (each user past a full batch adds the same wait). The chord's root of a
+        // bracket reaching far past it sits at the pass, and the 10 % clamp would probe a tenth of the way up.
+        if (!secant
+                && f >= 2
+                && loads[f - 2] >= queueingPoint()
+                && fit.binding(f - 1) - fit.binding(f - 2)
+                        > SECANT_Z * Math.hypot(fit.bindingSe(f - 2), fit.bindingSe(f - 1))) {
+            double m0 = fit.binding(f - 2), m1 = fit.binding(f - 1);
+            double line = lo - m1 * (lo - loads[f - 2]) / (m1 - m0);
+            if (line > lo && line < hi - margin) return line;
         }
         return Math.max(lo + margin, Math.min(hi - margin, aim));
     }

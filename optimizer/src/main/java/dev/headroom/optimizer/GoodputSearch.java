@@ -15,7 +15,8 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * bound. Stops when the best expected improvement is below 1 % of the best value, or at the probe limit. The answer
  * is the argmax of the posterior mean within the probed range below the collapse, with its posterior mean ± sd. On a
  * server that states its batch cap, neither a probe after the initial design nor the answer goes past the cap's
- * tolerance edge ({@link #cappedAt}).
+ * tolerance edge ({@link #cappedAt}), or past the users its probe at the cap shows keep the batch full, when more
+ * (its fill, {@link RunningStreams#fillUsers}).
  */
 public final class GoodputSearch {
     static final int INITIAL_PROBES = 4;
@@ -32,8 +33,9 @@ public final class GoodputSearch {
 
     /**
      * One probe: the load, its goodput and that goodput's standard error, what it cost, and what it showed of the
-     * server's batch: the requests it streamed at once ({@link RunningStreams}) and the users that could wait for a
-     * slot before its good requests suffered ({@link Goodput#queueRoom}); NaN when unknown.
+     * server's batch: the requests it streamed at once ({@link RunningStreams}), the users that could wait for a
+     * slot before its good requests suffered ({@link Goodput#queueRoom}), and the users that keep that many streaming
+     * ({@link RunningStreams#fillUsers}); NaN when unknown.
      */
     public record Observation(
             double load,
@@ -42,10 +44,23 @@ public final class GoodputSearch {
             long requests,
             double seconds,
             double runningStreams,
-            double queueRoom) {
+            double queueRoom,
+            double fillUsers) {
         /** An observation without a reading of the server's batch. */
         public Observation(double load, double goodput, double se, long requests, double seconds) {
-            this(load, goodput, se, requests, seconds, Double.NaN, Double.NaN);
+            this(load, goodput, se, requests, seconds, Double.NaN, Double.NaN, Double.NaN);
+        }
+
+        /** An observation without the fill of its batch. */
+        public Observation(
+                double load,
+                double goodput,
+                double se,
+                long requests,
+                double seconds,
+                double runningStreams,
+                double queueRoom) {
+            this(load, goodput, se, requests, seconds, runningStreams, queueRoom, Double.NaN);
         }
     }
 
@@ -105,6 +120,12 @@ public final class GoodputSearch {
     private double batchCap = Double.POSITIVE_INFINITY;
     /** The batch cap itself, stated or read off a probe's running streams ({@link #learnCap}); NaN when none. */
     private double capLoad = Double.NaN;
+    /**
+     * The users that keep the cap's batch streaming without a wait, read off the probe at the cap ({@link
+     * RunningStreams#fillUsers}); NaN until then. Each user's slot idles through the server's per-request work and its
+     * prefill, so goodput may go on rising past the cap up to about here; the search may probe and answer up to it.
+     */
+    private double fillLoad = Double.NaN;
 
     private CapSource capSource;
 
@@ -141,11 +162,10 @@ public final class GoodputSearch {
      */
     private void learnCap(Observation o) {
         // Over sessions a user thinks between turns, so fewer stream than there are users with no cap at all.
-        if (!spec.integerLoad() || spec.sessions() != null || !Double.isNaN(capLoad) || !(o.runningStreams() >= 2)) {
-            return;
-        }
-        if (o.load() > o.runningStreams() * (1 + 2 * spec.tolerance())) {
-            capLoad = snap(o.runningStreams());
+        if (!spec.integerLoad() || spec.sessions() != null || !Double.isNaN(capLoad)) return;
+        double cap = RunningStreams.cap(o.load(), o.runningStreams(), spec.tolerance());
+        if (!Double.isNaN(cap)) {
+            capLoad = cap;
             capSource = CapSource.OBSERVED;
             batchCap = toleranceEdge(capLoad);
         }
@@ -161,6 +181,58 @@ public final class GoodputSearch {
         public String wireName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+    }
+
+    /**
+     * Once the cap has been probed: the users that keep its batch full, when more than its tolerance edge — from then
+     * on the search may probe and answer up to them.
+     */
+    private void learnFill(List<Observation> probes) {
+        if (Double.isNaN(capLoad) || !Double.isNaN(fillLoad)) return;
+        probes.stream()
+                .filter(o -> sameLoad(o.load(), capLoad) && o.fillUsers() > capLoad)
+                .findFirst()
+                .ifPresent(o -> {
+                    fillLoad = Math.min(spec.max(), Math.floor(o.fillUsers()));
+                    batchCap = Math.max(batchCap, fillLoad);
+                });
+    }
+
+    /**
+     * The fill is known, lies past the cap's tolerance edge and below any collapse, and has not been probed: goodput
+     * rises past the cap towards it as long as the SLO allows the few users who wait.
+     */
+    private boolean fillUnprobed(List<Observation> probes, double collapse) {
+        return !Double.isNaN(fillLoad)
+                && fillLoad > toleranceEdge(capLoad)
+                && fillLoad < collapse
+                && probes.stream().noneMatch(o -> sameLoad(o.load(), fillLoad));
+    }
+
+    /**
+     * An integer load strictly between the best probe and the collapse just above it, when the two are within the
+     * tolerance of each other: at a batch cap goodput can peak one or two users past the best probe and fall away a
+     * user later, a step the smooth surrogate cannot see. NaN when there is none (or the load is continuous).
+     */
+    private double edgeBetween(List<Observation> probes, double collapse) {
+        if (!spec.integerLoad() || Double.isInfinite(collapse)) return Double.NaN;
+        double best = best(probes).load();
+        if (collapse - best < 2 || collapse > toleranceEdge(best)) return Double.NaN;
+        double mid = Math.floor((best + collapse) / 2);
+        return probes.stream().anyMatch(o -> sameLoad(o.load(), mid)) ? Double.NaN : mid;
+    }
+
+    /**
+     * The middle of the cap and its fill, both probed and neither collapsed, when nothing between them has been: the
+     * users who wait past a full batch first keep its slots busy and then, all at once, break the SLO, so goodput can
+     * peak between the two by more than either shows. NaN otherwise.
+     */
+    private double fillBetween(List<Observation> probes, double collapse) {
+        if (Double.isNaN(fillLoad) || fillLoad - capLoad < 2 || !(fillLoad < collapse)) return Double.NaN;
+        boolean both = probes.stream().anyMatch(o -> sameLoad(o.load(), capLoad))
+                && probes.stream().anyMatch(o -> sameLoad(o.load(), fillLoad));
+        if (!both || probes.stream().anyMatch(o -> o.load() > capLoad && o.load() < fillLoad)) return Double.NaN;
+        return Math.round((capLoad + fillLoad) / 2);
     }
 
     /** A cap is known and the search has not probed it yet: goodput peaks there unless the SLO binds below it. */
@@ -203,12 +275,16 @@ public final class GoodputSearch {
         }
         while (true) {
             probes.forEach(this::learnCap);
+            learnFill(probes);
             double cap = cap(probes);
             List<Observation> smooth = belowCap(probes, cap);
             double[] next;
             if (capUnprobed(probes)) {
                 // A full batch seen: the cap itself next, where goodput peaks unless the SLO binds below it.
                 next = new double[] {capLoad, Double.POSITIVE_INFINITY};
+            } else if (fillUnprobed(probes, cap)) {
+                // The cap probed: the users that keep its batch full next.
+                next = new double[] {fillLoad, Double.POSITIVE_INFINITY};
             } else if (distinctLoads(smooth) < 2) {
                 // Too little below the collapse for a surrogate: halve the gap (in log) between the best and the
                 // collapse.
@@ -220,6 +296,9 @@ public final class GoodputSearch {
                 double best = bestMean(gp, smooth);
                 next = nextByExpectedImprovement(gp, best, probes, reach(probes, cap));
                 if (next[1] < EI_STOP * Math.max(best, 1e-12)) next[1] = 0;
+                double edge = edgeBetween(probes, cap);
+                if (Double.isNaN(edge)) edge = fillBetween(probes, cap);
+                if (next[1] <= 0 && !Double.isNaN(edge)) next = new double[] {edge, Double.POSITIVE_INFINITY};
             }
             if (next[1] <= 0) return result(probes, StopReason.CONVERGED);
             if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES);
@@ -385,8 +464,13 @@ public final class GoodputSearch {
         double hi = smooth.stream().mapToDouble(Observation::load).max().orElseThrow();
         double best = bestMean(gp, smooth);
         double ei = nextByExpectedImprovement(gp, best, probes, cap)[1];
-        List<Double> grid = candidates().stream()
-                .filter(l -> l >= lo && l <= Math.min(hi, Math.max(lo, batchCap)))
+        double top = Math.min(hi, Math.max(lo, batchCap));
+        // The probed loads too: the grid's integers skip some, and a probe that read the most may be the answer.
+        List<Double> grid = java.util.stream.Stream.concat(
+                        candidates().stream(), smooth.stream().map(Observation::load))
+                .filter(l -> l >= lo && l <= top)
+                .distinct()
+                .sorted()
                 .toList();
         double[] loads = grid.stream().mapToDouble(Double::doubleValue).toArray();
         double[] mean = new double[loads.length], sd = new double[loads.length];
@@ -401,15 +485,25 @@ public final class GoodputSearch {
         List<Observation> atCap = Double.isNaN(capLoad)
                 ? List.of()
                 : probes.stream().filter(o -> sameLoad(o.load(), capLoad)).toList();
-        if (!atCap.isEmpty()) {
-            // At the cap the batch is full: unless the fit is better elsewhere by more than two of the cap's standard
-            // errors (the SLO binds below it), the cap is the answer — the fit's smooth curve rounds the kink there off
-            // — plus a few users to wait for a slot when its requests have room in their SLO for that wait.
-            double g =
-                    atCap.stream().mapToDouble(Observation::goodput).average().orElseThrow();
+        double g = atCap.stream().mapToDouble(Observation::goodput).average().orElse(Double.NaN);
+        Observation past = smooth.stream()
+                .filter(o -> o.load() > capLoad && o.load() <= top)
+                .max(Comparator.comparingDouble(Observation::goodput))
+                .orElse(null);
+        if (!atCap.isEmpty() && g >= COLLAPSE * bestObserved.goodput()) {
+            // At the cap the batch is full, and the fit's smooth curve rounds the kink there off (its length scale is
+            // half a unit of log load or more; the cap's neighbourhood is a few per cent). Fitted best past the cap:
+            // the probe past it that measured the most, when that beats the cap — users waiting past a full batch
+            // keep its slots busy while the SLO allows their wait. Fitted best below it by more than two of the cap's
+            // standard errors: the SLO binds below the cap, and the fit answers. Otherwise the cap, plus a few users
+            // to wait for a slot when its requests have room in their SLO for that wait.
             double se =
                     Math.sqrt(atCap.stream().mapToDouble(o -> o.se() * o.se()).sum()) / atCap.size();
-            if (mean[arg] - g <= 2 * se && g >= COLLAPSE * bestObserved.goodput()) {
+            if (loads[arg] > capLoad && past != null && past.goodput() > g) {
+                answer = past.load();
+                answerMean = past.goodput();
+                answerSd = past.se();
+            } else if (loads[arg] > capLoad || mean[arg] - g <= 2 * se) {
                 double room =
                         atCap.stream().mapToDouble(Observation::queueRoom).min().orElse(Double.NaN);
                 double extra = room >= MIN_ROOM ? Math.ceil(room / ROOM_PER_USER) : 0;

@@ -19,6 +19,33 @@ final class RunningStreams {
 
     private RunningStreams() {}
 
+    /**
+     * The batch cap a closed-loop probe of {@code users} shows when the server streamed only {@code running} at once:
+     * more users than that by over twice the tolerance means the rest waited for a place, so the running batch was
+     * full. NaN when the probe shows none (fewer users, or no reading).
+     */
+    static double cap(double users, double running, double tolerance) {
+        return running >= 2 && users > running * (1 + 2 * tolerance) ? Math.round(running) : Double.NaN;
+    }
+
+    /**
+     * The users a closed loop needs to keep {@code streams} streaming without a wait (Little's law): each user's
+     * request streams (first token to last) for only mean(first token → last) of its cycle, mean(send → end) — the rest
+     * is the server's per-request work and the prefill, during which its slot does not stream. NaN without requests
+     * that streamed, or without a reading of the streams.
+     */
+    static double fillUsers(List<RequestRecord> records, double streams) {
+        double cycle = 0, streaming = 0;
+        for (RequestRecord r : records) {
+            if (r.warmup() || !r.succeeded() || r.firstTokenNanos() < 0 || r.lastTokenNanos() <= r.firstTokenNanos()) {
+                continue;
+            }
+            cycle += r.endNanos() - r.sentNanos();
+            streaming += r.lastTokenNanos() - r.firstTokenNanos();
+        }
+        return streaming > 0 && streams > 0 ? streams * cycle / streaming : Double.NaN;
+    }
+
     /** The count of concurrent streams exceeded for at most {@value #ABOVE} of the time; NaN with under two streams. */
     static double level(List<RequestRecord> records) {
         List<long[]> events = new ArrayList<>(); // {time, +1 start or -1 end}

@@ -144,6 +144,16 @@ public final class SearchRun {
         return this;
     }
 
+    /**
+     * A max-concurrency search's batch cap read off a probe: the server streamed only the cap at once while more users
+     * waited, so the search probed the cap next; empty when no probe showed one.
+     */
+    public Optional<BoundarySearch.ObservedCap> observedCap() {
+        return Optional.ofNullable(observedCap);
+    }
+
+    private BoundarySearch.ObservedCap observedCap;
+
     /** The queueing point the search probes early, if the server stated one and it applies. */
     public Optional<QueueingPoint> queueingPoint() {
         return Optional.ofNullable(queueing);
@@ -179,13 +189,15 @@ public final class SearchRun {
                         return new Margin(s, m.value(), m.se(), (int) m.samples());
                     })
                     .toList();
-            return new BoundarySearch.Observation(load, margins, p.requests(), p.seconds());
+            return new BoundarySearch.Observation(
+                    load, margins, p.requests(), p.seconds(), p.batch().runningStreams());
         };
         BoundarySearch.Result result = bs.run(observer, observations -> {
             listener.probed(
                     boundaryReport(bs, observations, null), progress(last, bracket(bs.bracket(observations)), null));
             afterContradiction(listener);
         });
+        observedCap = bs.observedCap().orElse(null);
         if (result.stopReason() != StopReason.BELOW_MIN) checkAgain(SearchDrift.Trigger.END, listener);
         return boundaryReport(bs, result.probes(), result);
     }
@@ -204,7 +216,8 @@ public final class SearchRun {
                     p.requests(),
                     p.seconds(),
                     p.batch().runningStreams(),
-                    p.batch().queueRoom());
+                    p.batch().queueRoom(),
+                    p.batch().fillUsers());
         };
         GoodputSearch.Result result = gs.run(observer, observations -> {
             GoodputSearch.Observation best = observations.stream()
@@ -361,9 +374,11 @@ public final class SearchRun {
                 ? Goodput.steadyState(m.records(), (int) Math.round(load), spec.slos(), spec.goodputUnit())
                 : Goodput.of(m.records(), open, spec.slos(), spec.goodputUnit());
         // What the probe showed of the server's batch (the queue room only where each user is one request in flight).
+        double streams = RunningStreams.level(m.records());
         SearchReport.Batch batch = new SearchReport.Batch(
-                RunningStreams.level(m.records()),
-                usersInFlight ? Goodput.queueRoom(m.records(), (int) Math.round(load), spec.slos()) : Double.NaN);
+                streams,
+                usersInFlight ? Goodput.queueRoom(m.records(), (int) Math.round(load), spec.slos()) : Double.NaN,
+                usersInFlight ? RunningStreams.fillUsers(m.records(), streams) : Double.NaN);
         return new SearchReport.Probe(
                 index + 1,
                 load,

@@ -294,4 +294,30 @@ class BoundarySearchTest {
                 .run(fake(load -> -0.5, 0, 1));
         assertEquals(8, outside.probes().get(1).load(), "a hint past --max is ignored");
     }
+
+    @Test
+    void aFullBatchShownByAFailingProbeIsProbedNextThenItsToleranceEdge() {
+        // The server states a KV cache for 654 sequences but runs at most 256 at once: the probe at 654 streams 256.
+        DoubleUnaryOperator margin = load -> load <= 256 ? -0.6 + load / 1000 : 1.5;
+        SplittableRandom noise = new SplittableRandom(1);
+        BoundarySearch.Observer server = (load, i) -> new BoundarySearch.Observation(
+                load,
+                List.of(new Margin(SLO, margin.applyAsDouble(load) + 0.02 * noise.nextGaussian(), 0.02, 100)),
+                100,
+                10,
+                Math.min(load, 256));
+        var bs = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20)).hinting(654);
+        var r = bs.run(server);
+        assertEquals(new BoundarySearch.ObservedCap(256, 654), bs.observedCap().orElseThrow());
+        assertEquals(256, r.value());
+        assertEquals(
+                List.of(1.0, 654.0, 256.0, 268.0),
+                r.probes().stream().map(BoundarySearch.Observation::load).toList());
+        // A probe that streamed as many as it had users shows no cap.
+        var open = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20)).hinting(654);
+        var unbounded = open.run((load, i) -> new BoundarySearch.Observation(
+                load, List.of(new Margin(SLO, load / 150.5 - 1, 0.001, 100)), 100, 10, load));
+        assertTrue(open.observedCap().isEmpty());
+        assertEquals(150, unbounded.value(), 150 * 0.05);
+    }
 }

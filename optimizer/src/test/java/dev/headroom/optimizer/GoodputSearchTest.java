@@ -190,6 +190,39 @@ class GoodputSearchTest {
         for (double load : loads.subList(4, loads.size())) assertTrue(load <= 67, "probed " + loads);
     }
 
+    /**
+     * A server that runs at most 64 requests at once, whose users spend a ninth of their cycle outside a slot: the
+     * probe at the cap reads a fill of 72, goodput follows {@code pastCap} from 64 users to 74 and collapses after.
+     */
+    private static GoodputSearch.Observer fillingTo72(DoubleUnaryOperator pastCap, List<Double> loads) {
+        return (load, i) -> {
+            loads.add(load);
+            double g = load <= 64 ? 0.5 * load : load <= 74 ? pastCap.applyAsDouble(load) : 0;
+            double fill = load == 64 ? 72 : Double.NaN;
+            return new GoodputSearch.Observation(load, g, 0.2, 100, 10, Math.min(load, 64), 0, fill);
+        };
+    }
+
+    @Test
+    void usersWhoKeepAFullBatchBusyAreProbedAndAnsweredPastTheCap() {
+        List<Double> loads = new ArrayList<>();
+        // Goodput goes on rising past the cap up to the fill: users waiting take the slots the others leave idle.
+        var r = new GoodputSearch(spec(1, 1024, 10, false)).run(fillingTo72(c -> 32 + 0.25 * (c - 64), loads));
+        assertEquals(List.of(1.0, 10.0, 102.0, 1024.0, 64.0, 72.0), loads.subList(0, 6), "the cap, then its fill");
+        assertEquals(72, r.load(), 1e-9);
+        assertEquals(34, r.mean(), 1e-9, "the goodput measured there");
+        for (double load : loads) assertTrue(load <= 72 || load == 102 || load == 1024, "probed " + loads);
+    }
+
+    @Test
+    void aPeakBetweenTheCapAndItsFillIsProbedInTheMiddle() {
+        List<Double> loads = new ArrayList<>();
+        // The first waiting users fill idle slots; by 72 their waits cost as much as they bring.
+        var r = new GoodputSearch(spec(1, 1024, 10, false)).run(fillingTo72(c -> 36 - Math.abs(c - 68), loads));
+        assertTrue(loads.contains(68.0), "probed " + loads);
+        assertEquals(68, r.load(), 1e-9);
+    }
+
     @Test
     void roomInTheSloAddsUsersToWaitForASlot() {
         // Room for 8 users to wait: a quarter of it, 2, added to the cap.

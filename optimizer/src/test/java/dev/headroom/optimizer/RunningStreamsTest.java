@@ -44,6 +44,14 @@ class RunningStreamsTest {
     }
 
     @Test
+    void theFillIsTheStreamsOverTheShareOfTheCycleSpentStreaming() {
+        // Each request streams 90 ms of its 100-ms cycle: 4 slots stay busy streaming with 4 × 100 / 90 users.
+        List<RequestRecord> records = closedLoop(4, 4, 400);
+        assertEquals(4 * 100 / 90.0, RunningStreams.fillUsers(records, RunningStreams.level(records)), 1e-9);
+        assertTrue(Double.isNaN(RunningStreams.fillUsers(List.of(), 4)));
+    }
+
+    @Test
     void belowTheCapEveryUserStreams() {
         assertEquals(3, RunningStreams.level(closedLoop(3, 4, 300)));
     }

@@ -94,7 +94,10 @@ public final class SearchJson {
                     p.path("dir").asText(null),
                     num(p.path("e2e_mean_s")),
                     new SearchReport.Estimate(num(p.at("/tpot/mean_ms")), num(p.at("/tpot/se_ms"))),
-                    new SearchReport.Batch(num(p.at("/batch/running_streams")), num(p.at("/batch/queue_room")))));
+                    new SearchReport.Batch(
+                            num(p.at("/batch/running_streams")),
+                            num(p.at("/batch/queue_room")),
+                            num(p.at("/batch/fill_users")))));
         }
         var range = root.path("range");
         var result = root.path("result");
@@ -267,6 +270,7 @@ public final class SearchJson {
             ObjectNode batch = o.putObject("batch");
             JsonNumbers.put(batch, "running_streams", p.batch().runningStreams(), 6);
             JsonNumbers.put(batch, "queue_room", p.batch().queueRoom(), 6);
+            JsonNumbers.put(batch, "fill_users", p.batch().fillUsers(), 6);
             o.put("dir", p.dir());
         }
         ObjectNode curves = root.putObject("curves");

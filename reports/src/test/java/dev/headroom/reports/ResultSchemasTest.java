@@ -148,7 +148,7 @@ class ResultSchemasTest {
                         "02-concurrency=64",
                         2.5,
                         new SearchReport.Estimate(9.5, 0.125),
-                        new SearchReport.Batch(48, 3)));
+                        new SearchReport.Batch(48, 3, 52.5)));
         Map<String, List<SearchReport.CurvePoint>> curves = new LinkedHashMap<>();
         curves.put(
                 "ttft:p95<300ms", List.of(new SearchReport.CurvePoint(1, -0.5), new SearchReport.CurvePoint(64, 0.25)));
@@ -221,7 +221,7 @@ class ResultSchemasTest {
         assertEquals(0.25, p.margins().get("ttft:p95<300ms").value());
         assertEquals(120, p.margins().get("ttft:p95<300ms").samples());
         assertEquals(20.25, p.goodput().value());
-        assertEquals(new SearchReport.Batch(48, 3), p.batch(), "a resumed search reads the batch it saw again");
+        assertEquals(new SearchReport.Batch(48, 3, 52.5), p.batch(), "a resumed search reads the batch it saw again");
         assertTrue(Double.isNaN(back.probes().getFirst().batch().runningStreams()));
         assertEquals(48, back.goodput().batchCap());
         assertEquals("observed", back.goodput().batchCapSource());

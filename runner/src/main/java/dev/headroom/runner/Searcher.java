@@ -5,6 +5,7 @@ import dev.headroom.model.LoadModel;
 import dev.headroom.model.MeasurementRequest;
 import dev.headroom.model.RunLength;
 import dev.headroom.model.SearchReport;
+import dev.headroom.optimizer.BoundarySearch;
 import dev.headroom.optimizer.QueueingPoint;
 import dev.headroom.optimizer.SearchRun;
 import dev.headroom.optimizer.SearchSpec;
@@ -27,9 +28,11 @@ import java.util.function.Supplier;
 public final class Searcher {
     /**
      * A finished search, how many of its probes an interrupted one had measured, and the load probed second because
-     * the server said it starts to queue there (null when it said nothing that applies).
+     * the server said it starts to queue there (null when it said nothing that applies), and a boundary search's batch
+     * cap read off a probe (null when none showed one).
      */
-    public record Result(SearchReport report, int reused, QueueingPoint queueing) {}
+    public record Result(
+            SearchReport report, int reused, QueueingPoint queueing, BoundarySearch.ObservedCap observedCap) {}
 
     private final Endpoint endpoint;
     private final SearchSpec search;
@@ -125,6 +128,10 @@ public final class Searcher {
         });
         RunFiles.writeAtomically(dir.resolve("search.json"), SearchJson.write(done));
         RunFiles.write(dir.resolve("search.csv"), SearchJson.csv(done));
-        return new Result(done, run.reused(), run.queueingPoint().orElse(null));
+        return new Result(
+                done,
+                run.reused(),
+                run.queueingPoint().orElse(null),
+                run.observedCap().orElse(null));
     }
 }
