@@ -494,7 +494,7 @@ public final class GoodputSearch {
             // At the cap the batch is full, and the fit's smooth curve rounds the kink there off (its length scale is
             // half a unit of log load or more; the cap's neighbourhood is a few per cent). Fitted best past the cap:
             // the probe past it that measured the most, when that beats the cap — users waiting past a full batch
-            // keep its slots busy while the SLO allows their wait. Fitted best below it by more than two of the cap's
+            // keep its slots busy while the SLO allows their wait. Fitted best below it by more than one of the cap's
             // standard errors: the SLO binds below the cap, and the fit answers. Otherwise the cap, plus a few users
             // to wait for a slot when its requests have room in their SLO for that wait.
             double se =
@@ -503,7 +503,7 @@ public final class GoodputSearch {
                 answer = past.load();
                 answerMean = past.goodput();
                 answerSd = past.se();
-            } else if (loads[arg] > capLoad || mean[arg] - g <= 2 * se) {
+            } else if (loads[arg] > capLoad || mean[arg] - g <= se) {
                 double room =
                         atCap.stream().mapToDouble(Observation::queueRoom).min().orElse(Double.NaN);
                 double extra = room >= MIN_ROOM ? Math.ceil(room / ROOM_PER_USER) : 0;
