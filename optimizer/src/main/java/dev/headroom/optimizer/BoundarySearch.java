@@ -2,6 +2,8 @@ package dev.headroom.optimizer;
 
 import dev.headroom.model.BoundaryType;
 import dev.headroom.model.SearchReport;
+import dev.headroom.model.Slo;
+import dev.headroom.model.SloMetric;
 import dev.headroom.model.StopReason;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,7 +18,8 @@ import java.util.function.Consumer;
  * <ol>
  *   <li>probe {@code min}; failing there means the boundary is below the range;</li>
  *   <li>bracket: after one probe, the load at which the server says it starts to queue ({@link #hinting}), then its
- *       tolerance edge; without one, ×8; then extrapolate the binding margin against log(load) from the last two
+ *       tolerance edge, or further up where the wait each user past it adds meets the threshold ({@code
+ *       queueLine}); without one, ×8; then extrapolate the binding margin against log(load) from the last two
  *       probes to its zero crossing, and jump there, never by less than ×1.25 or more than ×8 (no blind doubling);</li>
  *   <li>inside the bracket: weighted isotonic regression (PAVA) of each SLO's margin against log(load), weights
  *       1/se²; the binding curve is the largest of them, and a load passes or fails by it (so a probe that contradicts
@@ -57,13 +60,25 @@ public final class BoundarySearch {
     }
 
     /**
-     * One probe: its load, every SLO's margin, what it cost, and how many requests the server streamed at once
-     * ({@link RunningStreams}; NaN when unknown).
+     * One probe: its load, every SLO's margin, what it cost, how many requests the server streamed at once
+     * ({@link RunningStreams}) and a request's mean e2e, send to last token (closed loop: the users' cycle); NaN when
+     * unknown.
      */
-    public record Observation(double load, List<Margin> margins, long requests, double seconds, double runningStreams) {
+    public record Observation(
+            double load,
+            List<Margin> margins,
+            long requests,
+            double seconds,
+            double runningStreams,
+            double e2eMeanSeconds) {
         /** An observation without a reading of the server's batch. */
         public Observation(double load, List<Margin> margins, long requests, double seconds) {
             this(load, margins, requests, seconds, Double.NaN);
+        }
+
+        /** An observation without its requests' mean e2e. */
+        public Observation(double load, List<Margin> margins, long requests, double seconds, double runningStreams) {
+            this(load, margins, requests, seconds, runningStreams, Double.NaN);
         }
 
         /** The largest margin: the SLO closest to (or furthest past) its threshold. */
@@ -105,6 +120,8 @@ public final class BoundarySearch {
     private double observedCap = Double.NaN;
     /** The users of the probe that showed {@link #observedCap}. */
     private double observedCapUsers = Double.NaN;
+    /** Whether the observed cap, passing, has had its one probe above it ({@link #capInside}). */
+    private boolean pastCap;
 
     /** A batch cap read off a probe: the server streamed at most {@code cap} requests at once with {@code users}. */
     public record ObservedCap(double cap, double users) {}
@@ -258,7 +275,12 @@ public final class BoundarySearch {
                     load,
                     margins,
                     at.stream().mapToLong(Observation::requests).sum(),
-                    at.stream().mapToDouble(Observation::seconds).sum()));
+                    at.stream().mapToDouble(Observation::seconds).sum(),
+                    Double.NaN,
+                    at.stream()
+                            .mapToDouble(Observation::e2eMeanSeconds)
+                            .average()
+                            .orElse(Double.NaN)));
         });
         return out;
     }
@@ -272,8 +294,19 @@ public final class BoundarySearch {
         double hint = queueingPoint();
         if (Double.isNaN(hint)) return extrapolate(probes);
         if (top < hint) return hint;
-        double next = top == hint ? hint * (1 + spec.tolerance()) : pastQueueing(probes);
+        double next = top == hint ? afterQueueingPoint(probes.getLast()) : pastQueueing(probes);
         return spec.integerLoad() ? Math.max(top + 1, Math.floor(next)) : next;
+    }
+
+    /**
+     * The queueing point passing: its tolerance edge, where a boundary at a full batch is confirmed — or, when the wait
+     * each user past it adds ({@link #queueLine}) reaches the threshold further up, there (at most {@link #QUEUE_STEP}
+     * ×).
+     */
+    private double afterQueueingPoint(Observation atPoint) {
+        double edge = atPoint.load() * (1 + spec.tolerance());
+        double queued = queueLine(atPoint);
+        return queued > edge ? Math.min(atPoint.load() * QUEUE_STEP, queued) : edge;
     }
 
     /**
@@ -303,17 +336,26 @@ public final class BoundarySearch {
     }
 
     /**
-     * With a batch cap shown inside the bracket (lo, hi): the cap, unprobed; then, the cap passing, its tolerance edge
-     * when that lies below hi — most boundaries past a full batch lie at it (up to it latency grows slowly, past it
-     * every new user waits), and those two probes settle one there. NaN otherwise.
+     * With a batch cap shown inside the bracket (lo, hi): the cap, unprobed; then, the cap passing, once, what {@link
+     * #afterQueueingPoint} says when that lies below hi — most boundaries past a full batch lie at its tolerance edge
+     * (up to it latency grows slowly, past it every new user waits), and those two probes settle one there. NaN
+     * otherwise.
      */
     private double capInside(List<Observation> probes, double lo, double hi) {
         double cap = observedCap;
         if (Double.isNaN(cap)) return Double.NaN;
         if (cap > lo && cap < hi && probes.stream().noneMatch(o -> o.load() == cap)) return cap;
+        if (cap != lo || pastCap) return Double.NaN;
         double edge = Math.max(cap + 1, Math.floor(cap * (1 + spec.tolerance())));
-        if (cap == lo && edge < hi && probes.stream().noneMatch(o -> o.load() == edge)) return edge;
-        return Double.NaN;
+        double next = Math.max(
+                edge,
+                Math.floor(afterQueueingPoint(pooled(probes).stream()
+                        .filter(o -> o.load() == cap)
+                        .findFirst()
+                        .orElseThrow())));
+        if (next >= hi) return Double.NaN;
+        pastCap = true;
+        return next;
     }
 
     /**
@@ -323,11 +365,38 @@ public final class BoundarySearch {
      */
     private double pastQueueing(List<Observation> probes) {
         Observation a = probes.get(probes.size() - 2), b = probes.getLast();
+        double queued = queueLine(b);
+        if (!Double.isNaN(queued))
+            return Math.max(b.load() * (1 + spec.tolerance()), Math.min(b.load() * QUEUE_STEP, queued));
         double ya = a.binding().value(), yb = b.binding().value();
         // Not rising beyond the noise: a wait that has barely begun; a bracketing step's smallest.
         if (yb - ya <= SECANT_Z * Math.hypot(a.binding().se(), b.binding().se())) return b.load() * MIN_STEP;
         double root = b.load() - yb * (b.load() - a.load()) / (yb - ya);
         return Math.max(b.load() * (1 + spec.tolerance()), Math.min(b.load() * QUEUE_STEP, root));
+    }
+
+    /**
+     * Past a full batch, where a latency that includes the wait for a place ({@link SloMetric#queued}) reaches its
+     * threshold, from one passing probe: a closed loop of n users cycling every e2e seconds completes n ÷ e2e requests
+     * a second, and each user more waits one completion longer (Little's law), so the margin rises by e2e ÷ n ÷
+     * threshold a user. Aimed half the tolerance short of that crossing: a p95 wait grows a little faster than the
+     * mean, so the crossing most often lies just past the boundary, and a pass within the tolerance below it is settled
+     * by one probe above. NaN when it does not apply (a rate or another metric, sessions, or no e2e measured).
+     */
+    private double queueLine(double load, Slo slo, double margin, double e2eSeconds) {
+        if (!spec.integerLoad()
+                || spec.sessions() != null
+                || !slo.metric().queued()
+                || slo.metric().isRate()) return Double.NaN;
+        if (!(e2eSeconds > 0) || !(margin < 0)) return Double.NaN;
+        double perUser = e2eSeconds / load / (slo.threshold() / 1000);
+        return (load - margin / perUser) * (1 - spec.tolerance() / 2);
+    }
+
+    /** {@link #queueLine} from a probe's binding margin. */
+    private double queueLine(Observation o) {
+        Margin m = o.binding();
+        return queueLine(o.load(), m.slo(), m.value(), o.e2eMeanSeconds());
     }
 
     /** Jump to where the line through the last two probes' binding margins (vs log load) crosses zero. */
@@ -408,7 +477,7 @@ public final class BoundarySearch {
      * Each SLO's weighted isotonic fit (PAVA, weights 1/se²) of margin against load at the distinct loads measured,
      * with each fitted value's standard error (1/√ of its pool's weight).
      */
-    record Fitted(double[] loads, double[][] values, double[][] se) {
+    record Fitted(double[] loads, double[][] values, double[][] se, double[] e2eMeanSeconds) {
         /** The binding (largest) fitted margin at load index i. */
         double binding(int i) {
             double b = Double.NEGATIVE_INFINITY;
@@ -474,7 +543,11 @@ public final class BoundarySearch {
             values[s] = fit.values();
             se[s] = Arrays.stream(fit.weights()).map(x -> 1 / Math.sqrt(x)).toArray();
         }
-        return new Fitted(loads, values, se);
+        return new Fitted(
+                loads,
+                values,
+                se,
+                atLoads.stream().mapToDouble(Observation::e2eMeanSeconds).toArray());
     }
 
     /** A margin's inverse-variance weight. */
@@ -529,9 +602,16 @@ public final class BoundarySearch {
                 && fit.binding(f - 1) - fit.binding(0) < FLOOR_SHARE * -fit.binding(0)) {
             aim = Math.max(aim, Math.sqrt(lo * hi));
         }
-        // Past the queueing point, no line from the failing side yet: the line through the two highest passes, linear
-        // in load, as when bracketing past it (each user past a full batch adds the same wait). The chord's root of a
-        // bracket reaching far past it sits at the pass, and the 10 % clamp would probe a tenth of the way up.
+        // Past the queueing point, no line from the failing side yet: where the wait each user adds reaches the
+        // threshold (queueLine), else the line through the two highest passes, linear in load, as when bracketing past
+        // it. The chord's root of a bracket reaching far past it sits at the pass, and the 10 % clamp would probe a
+        // tenth of the way up.
+        if (!secant && lo >= queueingPoint()) {
+            int s = fit.bindingSlo(f - 1);
+            double queued = queueLine(lo, spec.slos().get(s), fit.values()[s][f - 1], fit.e2eMeanSeconds()[f - 1]);
+            // At least lo's tolerance edge: an aim just above lo would creep up by a user at a time.
+            if (!Double.isNaN(queued) && Math.max(passEdge, queued) < hi) return Math.max(passEdge, queued);
+        }
         if (!secant
                 && f >= 2
                 && loads[f - 2] >= queueingPoint()

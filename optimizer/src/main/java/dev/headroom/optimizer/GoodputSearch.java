@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 import org.apache.commons.math3.distribution.NormalDistribution;
 
 /**
- * Finds the load with the most goodput by Bayesian optimisation: four log-spaced probes over [min, max], then a
+ * Finds the load with the most goodput by Bayesian optimisation: four log-spaced probes over [min, max] (fewer when
+ * one shows a full batch: the higher ones lie past it), then a
  * Gaussian-process surrogate of goodput against log(load) ({@link GoodputSurrogate}) and the next probe where the
  * expected improvement over the best posterior mean is largest. Probes where goodput has collapsed above the best
  * are not fitted but bound the search ({@link #cap}), and a probe goes at most halfway (in log) from the best to that
@@ -35,7 +36,8 @@ public final class GoodputSearch {
      * One probe: the load, its goodput and that goodput's standard error, what it cost, and what it showed of the
      * server's batch: the requests it streamed at once ({@link RunningStreams}), the users that could wait for a
      * slot before its good requests suffered ({@link Goodput#queueRoom}), and the users that keep that many streaming
-     * ({@link RunningStreams#fillUsers}); NaN when unknown.
+     * ({@link RunningStreams#fillUsers}); and the largest of its SLOs' margins ({@link Margin}: above 0 when a
+     * statistic misses its threshold); NaN when unknown.
      */
     public record Observation(
             double load,
@@ -45,13 +47,14 @@ public final class GoodputSearch {
             double seconds,
             double runningStreams,
             double queueRoom,
-            double fillUsers) {
+            double fillUsers,
+            double sloMargin) {
         /** An observation without a reading of the server's batch. */
         public Observation(double load, double goodput, double se, long requests, double seconds) {
-            this(load, goodput, se, requests, seconds, Double.NaN, Double.NaN, Double.NaN);
+            this(load, goodput, se, requests, seconds, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
 
-        /** An observation without the fill of its batch. */
+        /** An observation without the fill of its batch or its SLOs' margin. */
         public Observation(
                 double load,
                 double goodput,
@@ -60,7 +63,7 @@ public final class GoodputSearch {
                 double seconds,
                 double runningStreams,
                 double queueRoom) {
-            this(load, goodput, se, requests, seconds, runningStreams, queueRoom, Double.NaN);
+            this(load, goodput, se, requests, seconds, runningStreams, queueRoom, Double.NaN, Double.NaN);
         }
     }
 
@@ -128,6 +131,8 @@ public final class GoodputSearch {
     private double fillLoad = Double.NaN;
 
     private CapSource capSource;
+    /** Whether the initial design has ended (with a full batch shown, it ends early: see {@link #run}). */
+    private boolean designDone;
 
     public GoodputSearch(SearchSpec spec) {
         this.spec = spec;
@@ -235,6 +240,20 @@ public final class GoodputSearch {
         return Math.round((capLoad + fillLoad) / 2);
     }
 
+    /**
+     * How far above the load where the SLO's statistic crosses its threshold goodput may still peak, as a factor:
+     * throughput goes on rising a little past it (docs/search.md, "Why the constants are what they are").
+     */
+    static final double PAST_SLO = 1.5;
+
+    /**
+     * A probe below {@code load} by more than {@link #PAST_SLO} × already fails the SLO's statistic: goodput peaks
+     * below {@code load}, and a cap there is not worth a probe.
+     */
+    private static boolean sloBindsWellBelow(double load, List<Observation> probes) {
+        return probes.stream().anyMatch(o -> o.sloMargin() > 0 && o.load() * PAST_SLO < load);
+    }
+
     /** A cap is known and the search has not probed it yet: goodput peaks there unless the SLO binds below it. */
     private boolean capUnprobed(List<Observation> probes) {
         return !Double.isNaN(capLoad)
@@ -265,21 +284,33 @@ public final class GoodputSearch {
         return run(observer, probes -> {});
     }
 
+    /**
+     * Whether the initial design's probes are all taken: from then on a probe refines, and {@link ProbeShape} runs it
+     * longer. The design ends early when a probe shows a full batch, its higher loads past it.
+     */
+    public boolean designDone() {
+        return designDone;
+    }
+
     /** Runs the search; {@code afterEachProbe} sees every probe so far as soon as one ends. */
     public Result run(Observer observer, Consumer<List<Observation>> afterEachProbe) {
         List<Observation> probes = new ArrayList<>();
         for (double load : initialLoads()) {
+            // A full batch shown: the design's higher loads lie past it, where goodput has collapsed.
+            if (load > batchCap) break;
             probes.add(observer.observe(load, probes.size()));
+            learnCap(probes.getLast());
             afterEachProbe.accept(List.copyOf(probes));
             if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES);
         }
+        designDone = true;
         while (true) {
             probes.forEach(this::learnCap);
             learnFill(probes);
             double cap = cap(probes);
             List<Observation> smooth = belowCap(probes, cap);
             double[] next;
-            if (capUnprobed(probes)) {
+            if (capUnprobed(probes) && !sloBindsWellBelow(capLoad, probes)) {
                 // A full batch seen: the cap itself next, where goodput peaks unless the SLO binds below it.
                 next = new double[] {capLoad, Double.POSITIVE_INFINITY};
             } else if (fillUnprobed(probes, cap)) {

@@ -67,9 +67,16 @@ public final class ProbeShape {
     private final Set<Double> measured = new HashSet<>();
     /** Whether a probe of this search has failed: from then on a max-rate search's probes are soaks. */
     private boolean bracketed;
+    /** Max goodput: whether the search's initial design has ended ({@link GoodputSearch#designDone}). */
+    private boolean designDone;
 
     public ProbeShape(SearchSpec spec) {
         this.spec = spec;
+    }
+
+    /** Max goodput: the initial design has ended (early, when a probe showed a full batch); later probes run longer. */
+    void designDone() {
+        designDone = true;
     }
 
     /**
@@ -111,10 +118,10 @@ public final class ProbeShape {
         }
         RunLength base = spec.perProbe();
         double cycle = users == 1 ? 0 : cycleAt(users);
-        int factor =
-                spec.objective() == SearchSpec.Objective.MAX_GOODPUT && cycles.size() >= GoodputSearch.INITIAL_PROBES
-                        ? GOODPUT_LENGTH
-                        : 1;
+        int factor = spec.objective() == SearchSpec.Objective.MAX_GOODPUT
+                        && (designDone || cycles.size() >= GoodputSearch.INITIAL_PROBES)
+                ? GOODPUT_LENGTH
+                : 1;
         return new RunLength(
                 extended(factor * Math.max(base.requests(), 3 * users)),
                 factor * base.maxSeconds(),

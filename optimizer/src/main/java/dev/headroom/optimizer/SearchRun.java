@@ -190,7 +190,7 @@ public final class SearchRun {
                     })
                     .toList();
             return new BoundarySearch.Observation(
-                    load, margins, p.requests(), p.seconds(), p.batch().runningStreams());
+                    load, margins, p.requests(), p.seconds(), p.batch().runningStreams(), p.e2eMeanSeconds());
         };
         BoundarySearch.Result result = bs.run(observer, observations -> {
             listener.probed(
@@ -208,6 +208,7 @@ public final class SearchRun {
         else if (queueing != null) gs.hinting(queueing.load());
         boolean[] last = new boolean[2];
         GoodputSearch.Observer observer = (load, index) -> {
+            if (gs.designDone()) shape.designDone();
             SearchReport.Probe p = searched(load, last);
             return new GoodputSearch.Observation(
                     load,
@@ -217,7 +218,11 @@ public final class SearchRun {
                     p.seconds(),
                     p.batch().runningStreams(),
                     p.batch().queueRoom(),
-                    p.batch().fillUsers());
+                    p.batch().fillUsers(),
+                    p.margins().values().stream()
+                            .mapToDouble(SearchReport.SloMargin::value)
+                            .max()
+                            .orElse(Double.NaN));
         };
         GoodputSearch.Result result = gs.run(observer, observations -> {
             GoodputSearch.Observation best = observations.stream()

@@ -320,4 +320,29 @@ class BoundarySearchTest {
         assertTrue(open.observedCap().isEmpty());
         assertEquals(150, unbounded.value(), 150 * 0.05);
     }
+
+    @Test
+    void pastAFullBatchTheNextProbeIsWhereTheWaitEachUserAddsMeetsTheThreshold() {
+        // 64 requests run at once, each for 0.5 s: 128 end a second, and each user past 64 waits 1/128 s longer. TTFT
+        // is 100 ms up to the cap and the threshold 300 ms, so the boundary is 64 + 0.2 × 128 = 89.6 users.
+        DoubleUnaryOperator ttft = n -> 0.1 + Math.max(0, n - 64) / 128;
+        SplittableRandom noise = new SplittableRandom(3);
+        BoundarySearch.Observer server = (load, i) -> new BoundarySearch.Observation(
+                load,
+                List.of(new Margin(SLO, ttft.applyAsDouble(load) / 0.3 - 1 + 0.03 * noise.nextGaussian(), 0.03, 100)),
+                100,
+                10,
+                Math.min(load, 64),
+                Math.max(0.5, load / 128));
+        var r = new BoundarySearch(spec(SearchSpec.Objective.MAX_CONCURRENCY, 1, 1024, 20))
+                .hinting(64)
+                .run(server);
+        List<Double> loads =
+                r.probes().stream().map(BoundarySearch.Observation::load).toList();
+        assertEquals(List.of(1.0, 64.0), loads.subList(0, 2));
+        // Half the tolerance short of 89.6, not the cap's tolerance edge (67).
+        assertEquals(87, loads.get(2), 2);
+        assertEquals(89.6, r.value(), 89.6 * 0.05);
+        assertTrue(loads.size() <= 5, loads.toString());
+    }
 }

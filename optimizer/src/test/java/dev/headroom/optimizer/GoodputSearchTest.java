@@ -179,15 +179,18 @@ class GoodputSearchTest {
     }
 
     @Test
-    void aFullBatchSeenInAProbeIsProbedNextAndAnswered() {
+    void aFullBatchSeenInAProbeEndsTheDesignAndIsProbedNextAndAnswered() {
         List<Double> loads = new ArrayList<>();
-        var r = new GoodputSearch(spec(1, 1024, 10, false)).run(cappedAt64(0, loads));
-        assertEquals(List.of(1.0, 10.0, 102.0, 1024.0, 64.0), loads.subList(0, 5), "the cap right after the design");
+        var gs = new GoodputSearch(spec(1, 1024, 10, false));
+        var r = gs.run(cappedAt64(0, loads));
+        // 102 users streamed 64 at a time: 1,024 would only wait longer, and the cap is probed instead.
+        assertEquals(List.of(1.0, 10.0, 102.0, 64.0), loads.subList(0, 4), "the cap right after the design");
+        assertTrue(gs.designDone());
         assertEquals(64, r.load(), 1e-9);
         assertEquals(64, r.batchCap(), 1e-9);
         assertEquals(GoodputSearch.CapSource.OBSERVED, r.batchCapSource());
         assertEquals(32, r.mean(), 1e-9, "the goodput measured at the cap");
-        for (double load : loads.subList(4, loads.size())) assertTrue(load <= 67, "probed " + loads);
+        for (double load : loads.subList(3, loads.size())) assertTrue(load <= 67, "probed " + loads);
     }
 
     /**
@@ -199,7 +202,7 @@ class GoodputSearchTest {
             loads.add(load);
             double g = load <= 64 ? 0.5 * load : load <= 74 ? pastCap.applyAsDouble(load) : 0;
             double fill = load == 64 ? 72 : Double.NaN;
-            return new GoodputSearch.Observation(load, g, 0.2, 100, 10, Math.min(load, 64), 0, fill);
+            return new GoodputSearch.Observation(load, g, 0.2, 100, 10, Math.min(load, 64), 0, fill, Double.NaN);
         };
     }
 
@@ -208,10 +211,10 @@ class GoodputSearchTest {
         List<Double> loads = new ArrayList<>();
         // Goodput goes on rising past the cap up to the fill: users waiting take the slots the others leave idle.
         var r = new GoodputSearch(spec(1, 1024, 10, false)).run(fillingTo72(c -> 32 + 0.25 * (c - 64), loads));
-        assertEquals(List.of(1.0, 10.0, 102.0, 1024.0, 64.0, 72.0), loads.subList(0, 6), "the cap, then its fill");
+        assertEquals(List.of(1.0, 10.0, 102.0, 64.0, 72.0), loads.subList(0, 5), "the cap, then its fill");
         assertEquals(72, r.load(), 1e-9);
         assertEquals(34, r.mean(), 1e-9, "the goodput measured there");
-        for (double load : loads) assertTrue(load <= 72 || load == 102 || load == 1024, "probed " + loads);
+        for (double load : loads) assertTrue(load <= 72 || load == 102, "probed " + loads);
     }
 
     @Test
@@ -299,5 +302,26 @@ class GoodputSearchTest {
         var bare = new GoodputSearch.Result(
                 4, 5, 0.5, best, 0, StopReason.CONVERGED, List.of(best), null, Double.NaN, null);
         assertArrayEquals(new double[] {4, 4}, bare.plateau(), 1e-12);
+    }
+
+    /**
+     * A server whose TTFT statistic crosses its threshold at 40 users, where goodput peaks; it runs up to 512 requests
+     * at once.
+     */
+    private static GoodputSearch.Observer sloAt40(List<Double> loads) {
+        return (load, i) -> {
+            loads.add(load);
+            double g = load <= 40 ? load : Math.max(0, 40 - 2 * (load - 40));
+            return new GoodputSearch.Observation(
+                    load, g, 0.3, 100, 10, Math.min(load, 512), Double.NaN, Double.NaN, load / 40 - 1);
+        };
+    }
+
+    @Test
+    void aFullBatchFarAboveWhereTheSloStatisticFailsIsNotProbed() {
+        List<Double> loads = new ArrayList<>();
+        // 1,024 users streamed 512 at a time, but 102 already failed the statistic: goodput peaks well below 512.
+        new GoodputSearch(spec(1, 1024, 10, false)).run(sloAt40(loads));
+        assertTrue(!loads.contains(512.0), "probed " + loads);
     }
 }

@@ -244,6 +244,15 @@ class ProbeShapeTest {
                 new ArrivalProcess.Poisson(),
                 1);
         assertEquals(450, new ProbeShape(goodput).forLoad(150).requests(), "goodput probes run exactly their length");
+        ProbeShape refining = new ProbeShape(goodput);
+        refining.learnCycle(1, 1.0);
+        refining.learnCycle(10, 1.0);
+        assertEquals(450, refining.forLoad(150).requests(), "the design's probes");
+        refining.designDone();
+        assertEquals(
+                ProbeShape.GOODPUT_LENGTH * 450,
+                refining.forLoad(150).requests(),
+                "after a design cut short by a full batch, as after four probes");
     }
 
     @Test
