@@ -304,9 +304,13 @@ public final class BoundarySearch {
      * ×).
      */
     private double afterQueueingPoint(Observation atPoint) {
-        double edge = atPoint.load() * (1 + spec.tolerance());
         double queued = queueLine(atPoint);
-        return queued > edge ? Math.min(atPoint.load() * QUEUE_STEP, queued) : edge;
+        return Double.isNaN(queued) ? atPoint.load() * (1 + spec.tolerance()) : queueStep(atPoint, queued);
+    }
+
+    /** {@code aim} kept at least the tolerance above {@code from}'s load and at most {@link #QUEUE_STEP} × it. */
+    private double queueStep(Observation from, double aim) {
+        return Math.max(from.load() * (1 + spec.tolerance()), Math.min(from.load() * QUEUE_STEP, aim));
     }
 
     /**
@@ -366,13 +370,11 @@ public final class BoundarySearch {
     private double pastQueueing(List<Observation> probes) {
         Observation a = probes.get(probes.size() - 2), b = probes.getLast();
         double queued = queueLine(b);
-        if (!Double.isNaN(queued))
-            return Math.max(b.load() * (1 + spec.tolerance()), Math.min(b.load() * QUEUE_STEP, queued));
+        if (!Double.isNaN(queued)) return queueStep(b, queued);
         double ya = a.binding().value(), yb = b.binding().value();
         // Not rising beyond the noise: a wait that has barely begun; a bracketing step's smallest.
         if (yb - ya <= SECANT_Z * Math.hypot(a.binding().se(), b.binding().se())) return b.load() * MIN_STEP;
-        double root = b.load() - yb * (b.load() - a.load()) / (yb - ya);
-        return Math.max(b.load() * (1 + spec.tolerance()), Math.min(b.load() * QUEUE_STEP, root));
+        return queueStep(b, b.load() - yb * (b.load() - a.load()) / (yb - ya));
     }
 
     /**

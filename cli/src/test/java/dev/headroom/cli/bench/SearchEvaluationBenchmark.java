@@ -233,8 +233,7 @@ class SearchEvaluationBenchmark {
             double there = fine.computeIfAbsent(found, x -> fineGoodput(c, x, seeds));
             // The best of five noisy measurements is itself chosen for its noise: the scan's best load and the answer
             // measured once more, independently (the same run when they are the same load), judge the answer too.
-            final int chosen = best;
-            double confirmedMax = confirmedGoodput(c, chosen, seeds);
+            double confirmedMax = confirmedGoodput(c, best, seeds);
             double confirmedThere = confirmedGoodput(c, found, seeds);
             rows.add(new double[] {trueMax, best, found, there, searchProbes(r), spent[0], confirmedMax, confirmedThere
             });
