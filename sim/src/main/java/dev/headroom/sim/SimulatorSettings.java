@@ -3,6 +3,7 @@ package dev.headroom.sim;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LengthDistribution;
 import dev.headroom.model.ServerFacts.ServerKind;
+import dev.headroom.sim.engine.Admission;
 import dev.headroom.sim.engine.Disaggregation;
 import dev.headroom.sim.engine.Drift;
 import dev.headroom.sim.engine.EngineConfig;
@@ -134,6 +135,10 @@ public record SimulatorSettings(
                                 ? software.overlapScheduling()
                                 : as.overlapScheduling(),
                         false))
+                .admission(
+                        software != null && software.admission() != null
+                                ? Admission.parse(software.admission())
+                                : Admission.CHUNK)
                 .drift(driftModel())
                 .build();
         config.kvBlocks();

@@ -97,7 +97,9 @@ class SearchEvaluationBenchmark {
                 else System.out.printf(Locale.ROOT, "case %3d: truth %.0f, repeated %.0f%n", s, truth, again);
             }
             Outcome none = new Outcome(Double.NaN, 0, 0);
-            Outcome a = ours(c, s), b = BASELINES ? doublingBisection(c, s) : none, g = BASELINES ? grid(c, s) : none;
+            Outcome a = ours(c, s, truth),
+                    b = BASELINES ? doublingBisection(c, s) : none,
+                    g = BASELINES ? grid(c, s) : none;
             rows.add(new double[] {
                 truth,
                 a.value,
@@ -168,6 +170,7 @@ class SearchEvaluationBenchmark {
         json.append("}");
         System.out.println(json);
         System.out.println(TruthCache.describe());
+        if (PROBE_BIAS) System.out.println(describeBiases());
         Files.writeString(Path.of("target", "benchmark-search-evaluation.json"), json + "\n");
     }
 
@@ -621,7 +624,7 @@ class SearchEvaluationBenchmark {
                 100L * s + PROBE_SEED);
     }
 
-    static Outcome ours(Case c, int s) {
+    static Outcome ours(Case c, int s, double truth) {
         SearchSpec spec = concurrencySpec(c, s);
         long[] requests = {0};
         SearchReport r = searchAsTheCliDoes(spec, c.engine(), new VirtualEngine(c.engine()), requests);
@@ -629,7 +632,64 @@ class SearchEvaluationBenchmark {
             SearchReport.SloMargin m = o.margins().values().iterator().next();
             return new double[] {m.value(), m.se()};
         });
+        if (PROBE_BIAS) probeBias(c, r, truth);
         return new Outcome(r.value(), searchProbes(r), requests[0]);
+    }
+
+    /**
+     * {@code -Dbench.probe.bias=true}: each probe's margin against the steady state's at its load (the truth's own
+     * measurement, {@link #trueMargin}), to tell whether a search's short probes read the server better or worse than
+     * it runs — by the probe's load over the truth, for probes within a factor 1.5 of it and beyond.
+     */
+    private static final boolean PROBE_BIAS = Boolean.getBoolean("bench.probe.bias");
+
+    /** Per probe: load ÷ truth, probe margin − steady-state margin, and that difference over its standard error. */
+    private static final List<double[]> BIASES = new ArrayList<>();
+
+    private static void probeBias(Case c, SearchReport r, double truth) {
+        for (SearchReport.Probe o : r.probes()) {
+            SearchReport.SloMargin m = o.margins().values().iterator().next();
+            Margin steady = trueMargin(c, (int) Math.round(o.load()));
+            double diff = m.value() - steady.value();
+            double se = Math.sqrt(m.se() * m.se() + steady.se() * steady.se());
+            BIASES.add(new double[] {o.load() / truth, diff, se > 0 ? diff / se : Double.NaN});
+        }
+    }
+
+    /** The probe-bias summary: near the truth and away from it, the probes' median difference and mean z. */
+    private static String describeBiases() {
+        StringBuilder out = new StringBuilder("probe margin - steady-state margin at the same load:");
+        double[][] bands = {{0, 1 / 1.5}, {1 / 1.5, 1}, {1, 1.5}, {1.5, Double.POSITIVE_INFINITY}};
+        for (double[] band : bands) {
+            double[] diffs = BIASES.stream()
+                    .filter(b -> b[0] >= band[0] && b[0] < band[1])
+                    .mapToDouble(b -> b[1])
+                    .sorted()
+                    .toArray();
+            double[] z = BIASES.stream()
+                    .filter(b -> b[0] >= band[0] && b[0] < band[1] && !Double.isNaN(b[2]))
+                    .mapToDouble(b -> b[2])
+                    .toArray();
+            double meanZ = java.util.Arrays.stream(z).average().orElse(Double.NaN);
+            double sdZ = Math.sqrt(java.util.Arrays.stream(z)
+                    .map(v -> (v - meanZ) * (v - meanZ))
+                    .average()
+                    .orElse(Double.NaN));
+            long beyond2 =
+                    java.util.Arrays.stream(z).filter(v -> Math.abs(v) > 2).count();
+            out.append(String.format(
+                    Locale.ROOT,
+                    "%n  load/truth in [%.2f, %.2f): %d probes, median difference %+.3f, z mean %+.2f sd %.2f,"
+                            + " |z| > 2 in %.1f %%",
+                    band[0],
+                    band[1],
+                    diffs.length,
+                    diffs.length == 0 ? Double.NaN : diffs[diffs.length / 2],
+                    meanZ,
+                    sdZ,
+                    z.length == 0 ? Double.NaN : 100.0 * beyond2 / z.length));
+        }
+        return out.toString();
     }
 
     /** With {@code -Dbench.verbose=true}, each probe's load and the value (± its se) the search decided on. */

@@ -1,5 +1,6 @@
 package dev.headroom.cli.bench;
 
+import dev.headroom.sim.engine.Admission;
 import dev.headroom.sim.engine.Drift;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,8 +35,9 @@ final class TruthCache {
     /** The value stored under {@code kind}, {@code what} and {@code args}, or {@code compute}'s, stored. */
     static synchronized double value(String kind, Object what, DoubleSupplier compute, Object... args) {
         // A stationary server's key leaves its drift out, so truths from before servers could drift stay valid; one
-        // written with it (by the first version that had it) is read too.
-        String full = what.toString();
+        // written with it (by the first version that had it) is read too. vLLM's admission, the default, is left out
+        // the same way, as truths came before engines could admit otherwise.
+        String full = what.toString().replace(", admission=" + Admission.CHUNK, "");
         String k = key(kind, full.replace(", drift=" + Drift.NONE, ""), args);
         Double v = ENABLED ? VALUES.get(k) : null;
         if (v == null && ENABLED) v = VALUES.get(key(kind, full, args));

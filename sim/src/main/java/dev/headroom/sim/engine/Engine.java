@@ -97,7 +97,7 @@ public final class Engine {
      */
     public boolean submit(Sequence seq) {
         if (waiting.size() >= config.maxWaiting()) return false;
-        if (blocksFor(seq.promptTokens + seq.outputTokens) > totalBlocks) return false;
+        if (wholeBlocks(seq) > totalBlocks) return false;
         waiting.addLast(seq);
         return true;
     }
@@ -158,6 +158,7 @@ public final class Engine {
         }
 
         // Then admit waiting requests in arrival order while there is budget, room in the batch and free blocks.
+        int promised = promisedBlocks();
         while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && seenWaiting()) {
             Sequence seq = waiting.peekFirst();
             // Prompt blocks already in the prefix cache are taken, not computed again; nor is a KV cache moved here.
@@ -165,10 +166,13 @@ public final class Engine {
             int cached = Math.max(hit * config.blockSize(), seq.computed);
             int n = Math.min(seq.tokens() - cached, budget);
             int need = blocksFor(cached + n) - hit;
+            // Without eviction it must find room for all it will hold, beside what the running ones still will.
+            int room = noEvict() ? wholeBlocks(seq) - hit + promised : need;
             int available = blocks.available() - blocks.freeAmongHits(seq, hit);
             // The watermark only applies beside running sequences, so an idle engine can always admit.
-            if (need > available - (running.isEmpty() ? 0 : watermarkBlocks)) break;
+            if (room > available - (running.isEmpty() ? 0 : watermarkBlocks)) break;
             admitHead(step, work, hit, n, need, now);
+            if (noEvict()) promised += wholeBlocks(seq) - seq.blocks;
             budget -= n;
         }
 
@@ -230,6 +234,7 @@ public final class Engine {
                 budget -= n;
             }
         }
+        int promised = promisedBlocks();
         // A step that had to preempt admits nothing, as in the mixed path.
         while (preemptionsTotal == before && budget > 0 && running.size() < config.maxNumSeqs() && seenWaiting()) {
             Sequence seq = waiting.peekFirst();
@@ -237,13 +242,32 @@ public final class Engine {
             int cached = Math.max(hit * config.blockSize(), seq.computed);
             int n = chunked ? Math.min(seq.tokens() - cached, budget) : seq.tokens() - cached;
             if (!step.seqs.isEmpty() && n > budget) break;
-            // Room for the whole sequence, output included, as servers without paging reserve it.
-            int need = blocksFor(seq.promptTokens + seq.outputTokens) - hit;
+            // Room for the whole sequence, output included, as servers without paging reserve it (and, without
+            // eviction, beside what the running ones will still hold).
+            int need = wholeBlocks(seq) - hit + (noEvict() ? promised : 0);
             int available = blocks.available() - blocks.freeAmongHits(seq, hit);
             if (need > available - (running.isEmpty() ? 0 : watermarkBlocks)) break;
             admitHead(step, work, hit, n, blocksFor(cached + n) - hit, now);
+            if (noEvict()) promised += wholeBlocks(seq) - seq.blocks;
             budget -= n;
         }
+    }
+
+    private boolean noEvict() {
+        return config.admission() == Admission.NO_EVICT;
+    }
+
+    /** Blocks a sequence holds when its last token is computed: its prompt and its whole answer. */
+    private int wholeBlocks(Sequence seq) {
+        return blocksFor(seq.promptTokens + seq.outputTokens);
+    }
+
+    /** Blocks the running sequences will still allocate before they end, with {@link Admission#NO_EVICT}; else 0. */
+    private int promisedBlocks() {
+        if (!noEvict()) return 0;
+        int sum = 0;
+        for (Sequence seq : running) sum += Math.max(0, wholeBlocks(seq) - seq.blocks);
+        return sum;
     }
 
     /**

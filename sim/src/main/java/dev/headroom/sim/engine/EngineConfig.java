@@ -51,6 +51,8 @@ import java.util.Map;
  * @param disaggregation        prefill and decode engines apart, the KV cache moved between them; null = each engine
  *                              serves its requests whole (the virtual clock only)
  * @param drift                 how the server's speed changes as it runs (null: {@link Drift#NONE}, stationary)
+ * @param admission             what KV room a waiting request must find to be admitted (null: {@link Admission#CHUNK},
+ *                              vLLM's)
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -78,7 +80,8 @@ public record EngineConfig(
         OverContext overContext,
         int dataParallel,
         Disaggregation disaggregation,
-        Drift drift) {
+        Drift drift,
+        Admission admission) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -115,6 +118,7 @@ public record EngineConfig(
         check(contextPerRequest >= 0, "max-model-len must be >= 0, got " + contextPerRequest);
         if (overContext == null) overContext = OverContext.REFUSE;
         if (drift == null) drift = Drift.NONE;
+        if (admission == null) admission = Admission.CHUNK;
         check(dataParallel >= 1 && dataParallel <= 1024, "data-parallel must be in 1..1024, got " + dataParallel);
         check(
                 disaggregation == null || dataParallel == 1,
@@ -159,7 +163,8 @@ public record EngineConfig(
                 OverContext.REFUSE,
                 1,
                 null,
-                Drift.NONE);
+                Drift.NONE,
+                Admission.CHUNK);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -234,6 +239,7 @@ public record EngineConfig(
         m.put("max_waiting", maxWaiting);
         m.put("noise", noise);
         m.put("prefix_caching", prefixCaching);
+        if (admission != Admission.CHUNK) m.put("admission", admission.wireName());
         if (!drift.none()) {
             m.put("drift", drift.change());
             m.put("drift_over_s", drift.seconds());
@@ -316,6 +322,7 @@ public record EngineConfig(
         private int dataParallel;
         private Disaggregation disaggregation;
         private Drift drift;
+        private Admission admission;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -342,6 +349,7 @@ public record EngineConfig(
             contextPerRequest = c.contextPerRequest;
             overContext = c.overContext;
             drift = c.drift;
+            admission = c.admission;
             dataParallel = c.dataParallel;
             disaggregation = c.disaggregation;
         }
@@ -460,6 +468,11 @@ public record EngineConfig(
             return this;
         }
 
+        public Builder admission(Admission a) {
+            admission = a;
+            return this;
+        }
+
         public EngineConfig build() {
             return new EngineConfig(
                     hardware,
@@ -487,7 +500,8 @@ public record EngineConfig(
                     overContext,
                     dataParallel,
                     disaggregation,
-                    drift);
+                    drift,
+                    admission);
         }
     }
 }

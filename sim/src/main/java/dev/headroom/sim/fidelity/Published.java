@@ -16,6 +16,7 @@ import dev.headroom.model.fit.Observation;
 import dev.headroom.model.fit.ObservedMetric;
 import dev.headroom.model.fit.RateWindow;
 import dev.headroom.model.fit.Target;
+import dev.headroom.sim.engine.Admission;
 import dev.headroom.sim.engine.EngineConfig;
 import dev.headroom.sim.profile.EngineProfile;
 import dev.headroom.sim.profile.HardwareProfile;
@@ -147,12 +148,16 @@ public final class Published {
                 .schedulerSteps(setting(server, defaults, "scheduler_steps").asInt(1))
                 .overlapScheduling(
                         setting(server, defaults, "overlap_scheduling").asBoolean(false))
-                // Every prompt is its own, so a prefix cache would only be filled and evicted, never hit: the same
-                // timings without the bookkeeping.
-                .prefixCaching(false)
+                // Every prompt is its own, so another request never hits the prefix cache; but an engine that
+                // keeps one by default (vLLM V1) takes a preempted request's blocks back from it when it comes back,
+                // so under KV pressure it recomputes little of what it had computed.
+                .prefixCaching(setting(server, defaults, "prefix_caching").asBoolean(false))
                 // The engines queue every request they are sent (vLLM, SGLang and trtllm-bench set no limit): a
                 // point of 30,000 requests at once is served, not refused past the simulator's default of 4,096.
                 .maxWaiting(Integer.MAX_VALUE)
+                // What room a request must find to be admitted: TensorRT-LLM's never evicts what it started.
+                .admission(
+                        Admission.parse(setting(server, defaults, "admission").asText("chunk")))
                 .noise(0, 0, 0)
                 .seed(SEED)
                 .build();

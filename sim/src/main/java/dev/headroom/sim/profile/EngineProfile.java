@@ -8,7 +8,8 @@ import java.util.Map;
  * An inference engine's own costs, apart from the accelerator's: the step terms its software sets (the time around
  * each request and each step), fitted to its published results. Applied over a hardware profile ({@link #applyTo}),
  * whose own values of these terms are vLLM's. Also the shape of its scheduler by default, where it is not vLLM's
- * ({@code mixed_batches}, {@code overlap_scheduling}; null: vLLM's).
+ * ({@code mixed_batches}, {@code overlap_scheduling}, {@code admission}: {@code chunk} or {@code no-evict}; null:
+ * vLLM's).
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record EngineProfile(
@@ -22,7 +23,8 @@ public record EngineProfile(
         String source,
         Map<String, Double> priors,
         Boolean mixedBatches,
-        Boolean overlapScheduling) {
+        Boolean overlapScheduling,
+        String admission) {
     /** The terms an engine profile sets. */
     public static final List<StepTerm> TERMS = List.of(
             StepTerm.REQUEST_OVERHEAD_MS,

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.headroom.model.BadInputException;
 import dev.headroom.model.LoadModel;
 import dev.headroom.model.fit.ObservedMetric;
+import dev.headroom.sim.engine.Admission;
 import dev.headroom.sim.profile.Precision;
 import dev.headroom.sim.profile.Profiles;
 import java.io.IOException;
@@ -61,15 +62,24 @@ class PublishedTest {
         }
         int ownBudgets = 0;
         int sglang03 = 0, sglang04 = 0, trtllmPytorch = 0, vllmV0Mla = 0, sglang05OnH200 = 0, vllmV0 = 0, vllmV1 = 0;
+        int noEvict = 0;
         for (Published.Entry e : r.entries()) {
             String id = e.observation().id();
             if (e.release().startsWith("vllm@")) {
                 // V0 (0.5-0.7) has its own engine terms; V1 (0.8 on, and a release not stated) is the vllm profile.
                 boolean v0 = Set.of("vllm@0.5", "vllm@0.6", "vllm@0.7").contains(e.release());
                 assertEquals(v0 ? "vllm-v0" : "vllm", e.engine(), id);
+                // V1 keeps a prefix cache by default, which a request preempted under KV pressure takes its own
+                // blocks back from; V0's was off by default.
+                assertEquals(!v0, e.config().prefixCaching(), id);
                 if (v0) vllmV0++;
                 else vllmV1++;
             }
+            // TensorRT-LLM (and NIM on it) never evicts a request it started: GUARANTEED_NO_EVICT, its default.
+            boolean tensorRt = e.release().startsWith("trtllm@") || e.release().startsWith("nim@");
+            assertEquals(
+                    tensorRt ? Admission.NO_EVICT : Admission.CHUNK, e.config().admission(), id);
+            if (tensorRt) noEvict++;
             switch (e.release()) {
                 case "sglang@0.3" -> {
                     // SGLang 0.3.0: separate prefill and decode batches, no overlap scheduler yet.
@@ -114,9 +124,10 @@ class PublishedTest {
                         && sglang05OnH200 >= 3
                         && ownBudgets >= 3
                         && vllmV0 >= 20
-                        && vllmV1 >= 90,
-                sglang03 + " " + sglang04 + " " + trtllmPytorch + " " + vllmV0Mla + " " + sglang05OnH200 + " "
-                        + ownBudgets + " " + vllmV0 + " " + vllmV1);
+                        && vllmV1 >= 90
+                        && noEvict >= 40,
+                noEvict + " " + sglang03 + " " + sglang04 + " " + trtllmPytorch + " " + vllmV0Mla + " " + sglang05OnH200
+                        + " " + ownBudgets + " " + vllmV0 + " " + vllmV1);
     }
 
     @Test
