@@ -25,6 +25,9 @@ public final class SimulatorOptions {
     @Option(names = "--sim-data-parallel", paramLabel = "N", defaultValue = "1")
     int dataParallel;
 
+    @Option(names = "--sim-dp-attention", paramLabel = "N", defaultValue = "1")
+    int attentionDataParallel;
+
     @Option(names = "--sim-pd", paramLabel = "P:D")
     String pd;
 
@@ -77,6 +80,7 @@ public final class SimulatorOptions {
                 model,
                 tp,
                 dataParallel,
+                attentionDataParallel,
                 pd,
                 pdLinkGbS,
                 server,

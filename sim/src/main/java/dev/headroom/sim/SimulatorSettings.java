@@ -26,6 +26,8 @@ import java.util.List;
  *
  * @param profile      a calibrated twin (calibration.yaml) that replaces the profiles and scheduler options, or null
  * @param dataParallel replicas of the engine behind a least-loaded balancer (the virtual clock only)
+ * @param attentionDataParallel attention data-parallel groups of the TP GPUs, each keeping its own requests' KV cache
+ *                     (SGLang's {@code --enable-dp-attention --dp-size N}); 1 = none
  * @param pd           prefill and decode engines apart, as {@code P:D}, or null (the virtual clock only)
  * @param pdLinkGbS    the link the KV cache moves over between them, GB/s per GPU
  * @param drift        how much slower (or faster) the simulated server's steps get as it runs, as a user writes it
@@ -37,6 +39,7 @@ public record SimulatorSettings(
         String model,
         int tp,
         int dataParallel,
+        int attentionDataParallel,
         String pd,
         double pdLinkGbS,
         String server,
@@ -82,6 +85,7 @@ public record SimulatorSettings(
                     .seed(seed)
                     .prefixCaching(prefixCaching)
                     .dataParallel(dataParallel)
+                    .attentionDataParallel(attentionDataParallel)
                     .disaggregation(disaggregation())
                     .drift(driftModel())
                     .build();
@@ -105,6 +109,7 @@ public record SimulatorSettings(
         var config = EngineConfig.defaults(hw, m).toBuilder()
                 .tensorParallel(tp)
                 .dataParallel(dataParallel)
+                .attentionDataParallel(attentionDataParallel)
                 .disaggregation(disaggregation())
                 .maxNumSeqs(seqs)
                 .maxNumBatchedTokens(firstSet(

@@ -36,9 +36,12 @@ public record Disaggregation(int prefill, int decode, double linkGbS) {
         throw new BadInputException("bad {sim-pd} '" + pd + "': give P:D, e.g. 1:3 (prefill and decode engines)");
     }
 
-    /** How long moving {@code tokens} tokens' KV cache from a prefill engine to a decode engine takes (ns). */
+    /**
+     * How long moving {@code tokens} tokens' KV cache from a prefill engine to a decode engine takes (ns): each GPU
+     * holding the request's cache sends its share over its own link.
+     */
     public long transferNanos(int tokens, EngineConfig config) {
-        return Math.round(tokens * config.kvBytesPerTokenPerGpu() / (linkGbS * 1e9) * 1e9);
+        return Math.round(tokens * config.kvBytesPerTokenPerGroupGpu() / (linkGbS * 1e9) * 1e9);
     }
 
     /** "P:D" as results name it. */

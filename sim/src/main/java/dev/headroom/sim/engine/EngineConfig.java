@@ -53,6 +53,9 @@ import java.util.Map;
  * @param drift                 how the server's speed changes as it runs (null: {@link Drift#NONE}, stationary)
  * @param admission             what KV room a waiting request must find to be admitted (null: {@link Admission#CHUNK},
  *                              vLLM's)
+ * @param attentionDataParallel attention run data-parallel over this many groups of the TP GPUs, each group keeping
+ *                              the KV cache of its own requests (SGLang's {@code --enable-dp-attention}): a KV cache
+ *                              with fewer heads than GPUs (an MLA latent) is no longer copied on every GPU; 1 = none
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -81,7 +84,8 @@ public record EngineConfig(
         int dataParallel,
         Disaggregation disaggregation,
         Drift drift,
-        Admission admission) {
+        Admission admission,
+        int attentionDataParallel) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -119,6 +123,9 @@ public record EngineConfig(
         if (overContext == null) overContext = OverContext.REFUSE;
         if (drift == null) drift = Drift.NONE;
         if (admission == null) admission = Admission.CHUNK;
+        check(
+                attentionDataParallel >= 1 && tensorParallel % attentionDataParallel == 0,
+                "{sim-dp-attention} must divide {sim-tp} (" + tensorParallel + "), got " + attentionDataParallel);
         check(dataParallel >= 1 && dataParallel <= 1024, "data-parallel must be in 1..1024, got " + dataParallel);
         check(
                 disaggregation == null || dataParallel == 1,
@@ -164,7 +171,8 @@ public record EngineConfig(
                 1,
                 null,
                 Drift.NONE,
-                Admission.CHUNK);
+                Admission.CHUNK,
+                1);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -211,6 +219,7 @@ public record EngineConfig(
                 : " (" + weights.wireName() + " weights, " + kvCache.wireName() + " KV)";
         return model.name() + formats + " on " + hardware.name() + " x" + tensorParallel
                 + (dataParallel > 1 ? ", " + dataParallel + " replicas" : "")
+                + (attentionDataParallel > 1 ? ", attention data-parallel " + attentionDataParallel : "")
                 + (disaggregation != null ? ", prefill:decode " + disaggregation.text() : "");
     }
 
@@ -240,6 +249,7 @@ public record EngineConfig(
         m.put("noise", noise);
         m.put("prefix_caching", prefixCaching);
         if (admission != Admission.CHUNK) m.put("admission", admission.wireName());
+        if (attentionDataParallel > 1) m.put("dp_attention", attentionDataParallel);
         if (!drift.none()) {
             m.put("drift", drift.change());
             m.put("drift_over_s", drift.seconds());
@@ -265,17 +275,42 @@ public record EngineConfig(
         return Math.round(hardware.term(StepTerm.FRONTEND_TOKEN_US) * 1e3);
     }
 
-    /** Bytes of K and V one token takes on one GPU: KV heads split over the GPUs, copied when TP exceeds them. */
-    public double kvBytesPerTokenPerGpu() {
-        int headsPerGpu = (model.kvHeads() + tensorParallel - 1) / tensorParallel;
+    /**
+     * Bytes of K and V one token takes on each GPU of the attention group that serves its request: KV heads split over
+     * the group's GPUs, copied when the group's GPUs exceed them (an MLA latent is whole on each).
+     */
+    public double kvBytesPerTokenPerGroupGpu() {
+        int attentionTp = tensorParallel / attentionDataParallel;
+        int headsPerGpu = (model.kvHeads() + attentionTp - 1) / attentionTp;
         return 2.0 * model.layers() * headsPerGpu * model.headDim() * model.kvBytesPerElement();
+    }
+
+    /**
+     * Bytes of K and V one token takes on one GPU, on average: with attention data-parallel each group holds only its
+     * own requests, so a GPU holds a group's share of them.
+     */
+    public double kvBytesPerTokenPerGpu() {
+        return kvBytesPerTokenPerGroupGpu() / attentionDataParallel;
+    }
+
+    /**
+     * Bytes of weights one GPU holds: a TP share of all of them, and with attention data-parallel the attention
+     * layers' share of its attention group instead.
+     */
+    public double weightBytesPerGpu() {
+        return model.weightBytes() / tensorParallel + attentionCopyBytesPerGpu();
+    }
+
+    /** Attention weights a GPU holds beyond its TP share: data-parallel attention splits them over fewer GPUs. */
+    public double attentionCopyBytesPerGpu() {
+        int attentionTp = tensorParallel / attentionDataParallel;
+        return model.attention() * model.bytesPerWeight() * (1.0 / attentionTp - 1.0 / tensorParallel);
     }
 
     /** KV-cache blocks that fit beside the weights; throws when the model does not fit at all. */
     public int kvBlocks() {
-        double perGpuBytes = hardware.memoryGb() * 1e9 * gpuMemoryUtilization
-                - activationReserveGb * 1e9
-                - model.weightBytes() / tensorParallel;
+        double perGpuBytes =
+                hardware.memoryGb() * 1e9 * gpuMemoryUtilization - activationReserveGb * 1e9 - weightBytesPerGpu();
         long tokens = (long) Math.floor(perGpuBytes / kvBytesPerTokenPerGpu());
         if (tokens < blockSize) {
             throw new BadInputException(String.format(
@@ -284,7 +319,7 @@ public record EngineConfig(
                     model.name(),
                     hardware.name(),
                     tensorParallel,
-                    model.weightBytes() / tensorParallel / 1e9,
+                    weightBytesPerGpu() / 1e9,
                     hardware.memoryGb() * gpuMemoryUtilization - activationReserveGb));
         }
         return (int) Math.min(Integer.MAX_VALUE, tokens / blockSize);
@@ -323,6 +358,7 @@ public record EngineConfig(
         private Disaggregation disaggregation;
         private Drift drift;
         private Admission admission;
+        private int attentionDataParallel;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -350,6 +386,7 @@ public record EngineConfig(
             overContext = c.overContext;
             drift = c.drift;
             admission = c.admission;
+            attentionDataParallel = c.attentionDataParallel;
             dataParallel = c.dataParallel;
             disaggregation = c.disaggregation;
         }
@@ -473,6 +510,12 @@ public record EngineConfig(
             return this;
         }
 
+        /** Attention data-parallel groups (see {@link EngineConfig#attentionDataParallel}); 1 for none. */
+        public Builder attentionDataParallel(int n) {
+            attentionDataParallel = n;
+            return this;
+        }
+
         public EngineConfig build() {
             return new EngineConfig(
                     hardware,
@@ -501,7 +544,8 @@ public record EngineConfig(
                     dataParallel,
                     disaggregation,
                     drift,
-                    admission);
+                    admission,
+                    attentionDataParallel);
         }
     }
 }

@@ -16,8 +16,9 @@ import dev.headroom.sim.profile.StepTerm;
  * <ul>
  *   <li>FLOPs: 2 × active parameters per token, plus attention 4 × layers × heads × head_dim per (query, key)
  *       pair, where a chunk of n new tokens after c cached ones has n × (c + (n+1)/2) pairs.</li>
- *   <li>Bytes: the weights once per step (a mixture of experts reads only the experts its tokens touch), plus
- *       every scheduled sequence's KV cache (c read + n written) in the KV cache's own format.</li>
+ *   <li>Bytes: the weights once per step (a mixture of experts reads only the experts its tokens touch; with
+ *       attention data-parallel, each GPU its group's share of the attention weights), plus every scheduled
+ *       sequence's KV cache (c read + n written) in the KV cache's own format.</li>
  *   <li>All-reduce for TP &gt; 1: two per layer of tokens × hidden × 2 bytes: a latency per call growing with
  *       log2(TP), plus the ring's 2(TP−1)/TP of the bytes over the interconnect.</li>
  *   <li>A mixture of experts: its experts' FLOPs and weight reads apart from the rest, at the grouped GEMMs' own
@@ -45,6 +46,8 @@ public final class StepCostModel {
     private final double attentionFlopsPerPair;
     private final double sharedWeightBytes;
     private final double expertWeightBytes;
+    /** Attention weights each GPU reads beyond its TP share, with data-parallel attention. */
+    private final double attentionCopyBytes;
     /** Parameters every token multiplies: all of a dense model, the shared (non-expert) ones of a MoE. */
     private final double sharedActiveParameters;
 
@@ -68,6 +71,7 @@ public final class StepCostModel {
         this.interconnect = hw.interconnectGbS() * 1e9;
         // Per GPU: the KV heads are split over the GPUs (a GPU holds at least one).
         this.kvBytesPerTokenPerGpu = config.kvBytesPerTokenPerGpu();
+        this.attentionCopyBytes = config.attentionCopyBytesPerGpu();
         this.attentionFlopsPerPair = 4.0 * model.layers() * model.attentionHeads() * model.headDim();
         if (model.isMoe()) {
             // Per-expert parameters (summed over layers) follow from total and active counts.
@@ -123,7 +127,7 @@ public final class StepCostModel {
                             / tp
                             / (peakFlops * gemm)
                     + expertComputeSeconds(tokens);
-            double memory = (sharedWeightBytes / tp + kvTokens * kvBytesPerTokenPerGpu) / bandwidth
+            double memory = (sharedWeightBytes / tp + attentionCopyBytes + kvTokens * kvBytesPerTokenPerGpu) / bandwidth
                     + expertWeightBytesRead(tokens) / tp / (bandwidth * moeEfficiency);
             return overheadSeconds
                     + sequences * seqOverheadSeconds

@@ -121,6 +121,11 @@ public final class Published {
         JsonNode defaults =
                 onGpu(scheduler(engines, engine, e.path("engine_version").asText("")), hw);
         JsonNode server = e.path("server");
+        if (!server.isMissingNode() && !server.isObject()) {
+            // A YAML alias (*name) reads as its name: the settings would be lost without a word.
+            throw new IllegalArgumentException("server must be a mapping of settings (YAML aliases are not read; write"
+                    + " them out), got " + server);
+        }
         Precision weights = Precision.parseWeights(
                 unknownIsAuto(e.path("weights").asText()), Precision.ofBytes(model.bytesPerWeight()), "weights");
         // A KV format the source did not state is the engine's default for those weights (the file says which).
@@ -158,6 +163,12 @@ public final class Published {
                 // What room a request must find to be admitted: TensorRT-LLM's never evicts what it started.
                 .admission(
                         Admission.parse(setting(server, defaults, "admission").asText("chunk")))
+                // SGLang's DP attention: each of dp_size groups keeps the KV cache of its own requests, so an MLA
+                // latent is not copied on every GPU. dp_size 1 (SGLang's default since 0.4.4) turns it off.
+                .attentionDataParallel(
+                        setting(server, defaults, "enable_dp_attention").asBoolean(false)
+                                ? setting(server, defaults, "dp_size").asInt(1)
+                                : 1)
                 .noise(0, 0, 0)
                 .seed(SEED)
                 .build();

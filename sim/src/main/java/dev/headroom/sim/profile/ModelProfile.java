@@ -26,7 +26,8 @@ public record ModelProfile(
         double kvBytesPerElement,
         int maxContext,
         Double moeEfficiency,
-        Double moeLayerOverheadUs) {
+        Double moeLayerOverheadUs,
+        Double attentionParameters) {
 
     /** Parameters that take part in one token's forward pass (all of them for a dense model). */
     public double active() {
@@ -66,7 +67,18 @@ public record ModelProfile(
                 kvBytes,
                 maxContext,
                 efficiency,
-                layerOverheadUs);
+                layerOverheadUs,
+                attentionParameters);
+    }
+
+    /**
+     * Parameters of the attention layers (their projections), which data-parallel attention copies onto every GPU of
+     * an attention group: the profile's {@code attention_parameters} when stated (an MLA model's projections are not
+     * the heads' shape), else layers × hidden × (2 × heads + 2 × KV heads) × head_dim, Q, K, V and O.
+     */
+    public double attention() {
+        if (attentionParameters != null) return attentionParameters;
+        return (double) layers * hiddenSize * (2.0 * attentionHeads + 2.0 * kvHeads) * headDim;
     }
 
     /**
@@ -122,6 +134,10 @@ public record ModelProfile(
                         "model profile '" + name + "': " + t.key() + " is for a mixture of experts (give experts)");
             }
             t.check(name, v);
+        }
+        if (attentionParameters != null && (attentionParameters <= 0 || attentionParameters > active())) {
+            throw new BadInputException("model profile '" + name
+                    + "': attention_parameters must be in (0, active_parameters], got " + attentionParameters);
         }
         if (servedName == null || servedName.isBlank()) {
             throw new BadInputException("model profile '" + name + "': served_name is missing");

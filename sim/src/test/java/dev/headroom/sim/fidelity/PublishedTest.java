@@ -89,7 +89,9 @@ class PublishedTest {
                 }
                 case "sglang@0.4", "sglang@0.5", "sglang@unknown" -> {
                     assertFalse(e.config().mixedBatches(), id);
-                    assertTrue(e.config().overlapScheduling(), id);
+                    // Up to 0.4.3, DP attention turned the overlap scheduler off.
+                    assertEquals(
+                            e.config().attentionDataParallel() == 1, e.config().overlapScheduling(), id);
                     sglang04++;
                     if (e.release().equals("sglang@0.5")
                             && e.observation().group().equals("h200")) {
@@ -315,21 +317,7 @@ class PublishedTest {
 
     @Test
     void anInProcessBenchmarkPaysNoApiServersRequestOverhead(@TempDir Path tmp) throws IOException {
-        String entry = """
-                  - id: one
-                    source: {id: doc}
-                    engine: vllm
-                    hardware: h100-sxm
-                    tp: 1
-                    model_profile: llama-3.1-8b
-                    weights: bf16
-                    load: {concurrency: 1}
-                    requests: 4
-                    isl_dist: fixed:128
-                    osl_dist: fixed:16
-                    metrics:
-                      ttft_ms: {value: 30, stat: mean}
-                """;
+        String entry = lonePoint("vllm", "h100-sxm", 1, "llama-3.1-8b", "bf16");
         Published.Entry http = Published.read(file(tmp, entry)).entries().getFirst();
         Published.Entry local = Published.read(file(tmp, entry + "    client: in-process\n"))
                 .entries()
@@ -344,6 +332,53 @@ class PublishedTest {
         double localTtft = ttft(new HardwareTwin(List.of(local)), shipped, local);
         assertEquals(
                 overhead, httpTtft - localTtft, 0.5, "TTFT " + httpTtft + " over HTTP, " + localTtft + " in-process");
+    }
+
+    @Test
+    void sglangsDpAttentionKeepsEachGroupsOwnKvCacheAndDpSizeOneTurnsItOff(@TempDir Path tmp) throws IOException {
+        String entry = lonePoint("sglang", "h200", 8, "deepseek-v3", "fp8") + """
+                    server:
+                      enable_dp_attention: true
+                """;
+        Published.Entry off = Published.read(file(tmp, entry)).entries().getFirst();
+        Published.Entry on = Published.read(file(tmp, entry + "      dp_size: 8\n"))
+                .entries()
+                .getFirst();
+        assertEquals(1, off.config().attentionDataParallel());
+        assertEquals(8, on.config().attentionDataParallel());
+        assertTrue(on.config().kvBlocks() > 4 * off.config().kvBlocks());
+        // A YAML alias reads as its name: refused, not read as no settings.
+        String aliased = entry.replace("server:\n      enable_dp_attention: true\n", "server: *other\n");
+        var bad = assertThrows(BadInputException.class, () -> Published.read(file(tmp, aliased)));
+        assertTrue(bad.getMessage().contains("server must be a mapping"), bad.getMessage());
+    }
+
+    @Test
+    void theRepositorysDpAttentionPointsAreTheReleasesThatForcedIt() {
+        List<Published.Entry> dp = Published.read(REPOSITORY_FILE).entries().stream()
+                .filter(e -> e.config().attentionDataParallel() > 1)
+                .toList();
+        assertTrue(dp.size() >= 12, dp.size() + " points");
+        assertTrue(dp.stream().allMatch(e -> e.release().equals("sglang@0.4")), "SGLang 0.4.1-0.4.3 only");
+    }
+
+    /** One user's four short requests on one engine: an entry with nothing else to it. */
+    private static String lonePoint(String engine, String hardware, int tp, String model, String weights) {
+        return """
+                  - id: one
+                    source: {id: doc}
+                    engine: %s
+                    hardware: %s
+                    tp: %d
+                    model_profile: %s
+                    weights: %s
+                    load: {concurrency: 1}
+                    requests: 4
+                    isl_dist: fixed:128
+                    osl_dist: fixed:16
+                    metrics:
+                      ttft_ms: {value: 30, stat: mean}
+                """.formatted(engine, hardware, tp, model, weights);
     }
 
     private static double ttft(HardwareTwin twin, double[] values, Published.Entry e) {
