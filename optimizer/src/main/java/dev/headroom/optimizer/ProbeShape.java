@@ -42,7 +42,7 @@ public final class ProbeShape {
      * 98 % of the max from the max takes a goodput measured to about 1 % (docs/search.md, "Why the constants are
      * what they are").
      */
-    static final int GOODPUT_LENGTH = 4;
+    static final int GOODPUT_LENGTH = 8;
 
     /** How many times its length an ambiguous boundary probe may run. */
     static final int AMBIGUOUS_EXTENSION = 5;

@@ -41,7 +41,7 @@ class ProbeShapeTest {
     }
 
     @Test
-    void maxGoodputProbesAfterTheInitialDesignRunFourTimesAsLong() {
+    void maxGoodputProbesAfterTheInitialDesignRunEightTimesAsLong() {
         SearchSpec base = spec("ttft:p95<300ms");
         SearchSpec goodput = new SearchSpec(
                 SearchSpec.Objective.MAX_GOODPUT,
@@ -62,8 +62,8 @@ class ProbeShapeTest {
             assertEquals(Math.max(200, 3 * users), shape.forLoad(users).requests(), "initial design at " + users);
             shape.learnCycle(users, 1 + users / 100.0);
         }
-        assertEquals(4 * 200, shape.forLoad(40).requests());
-        assertEquals(4 * 3 * 300, shape.forLoad(300).requests());
+        assertEquals(8 * 200, shape.forLoad(40).requests());
+        assertEquals(8 * 3 * 300, shape.forLoad(300).requests());
         // A max-concurrency search's probes keep their length (and may run on while ambiguous).
         ProbeShape boundary = new ProbeShape(base);
         for (int users : design) boundary.learnCycle(users, 1 + users / 100.0);

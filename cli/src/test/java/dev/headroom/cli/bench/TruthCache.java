@@ -37,7 +37,12 @@ final class TruthCache {
         // A stationary server's key leaves its drift out, so truths from before servers could drift stay valid; one
         // written with it (by the first version that had it) is read too. vLLM's admission, the default, is left out
         // the same way, as truths came before engines could admit otherwise.
-        String full = what.toString().replace(", admission=" + Admission.CHUNK, "");
+        // Likewise what later engines and models could state and these servers do not: attention data-parallel over
+        // one group, an MLA latent stored once, no attention parameters of the model's own, no latent.
+        String full = what.toString()
+                .replace(", admission=" + Admission.CHUNK, "")
+                .replace(", attentionDataParallel=1, mlaCacheKeyAndValue=false]", "]")
+                .replace(", attentionParameters=null, kvLatent=null]", "]");
         String k = key(kind, full.replace(", drift=" + Drift.NONE, ""), args);
         Double v = ENABLED ? VALUES.get(k) : null;
         if (v == null && ENABLED) v = VALUES.get(key(kind, full, args));

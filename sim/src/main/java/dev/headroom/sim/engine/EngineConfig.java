@@ -56,6 +56,9 @@ import java.util.Map;
  * @param attentionDataParallel attention run data-parallel over this many groups of the TP GPUs, each group keeping
  *                              the KV cache of its own requests (SGLang's {@code --enable-dp-attention}): a KV cache
  *                              with fewer heads than GPUs (an MLA latent) is no longer copied on every GPU; 1 = none
+ * @param mlaCacheKeyAndValue   the engine stores a model's MLA latent ({@link ModelProfile#latentKv}) as K and V both,
+ *                              twice its bytes, as TensorRT-LLM's first DeepSeek support and llama.cpp before its
+ *                              V-less cache did; false = once, as vLLM and SGLang do
  */
 public record EngineConfig(
         HardwareProfile hardware,
@@ -85,7 +88,8 @@ public record EngineConfig(
         Disaggregation disaggregation,
         Drift drift,
         Admission admission,
-        int attentionDataParallel) {
+        int attentionDataParallel,
+        boolean mlaCacheKeyAndValue) {
 
     public static final int DEFAULT_MAX_NUM_SEQS = 256;
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
@@ -172,7 +176,8 @@ public record EngineConfig(
                 null,
                 Drift.NONE,
                 Admission.CHUNK,
-                1);
+                1,
+                false);
     }
 
     /** A copy to change a few settings of: {@code config.toBuilder().tensorParallel(4).build()}. */
@@ -220,6 +225,7 @@ public record EngineConfig(
         return model.name() + formats + " on " + hardware.name() + " x" + tensorParallel
                 + (dataParallel > 1 ? ", " + dataParallel + " replicas" : "")
                 + (attentionDataParallel > 1 ? ", attention data-parallel " + attentionDataParallel : "")
+                + (latentTwice() ? ", MLA cache as K and V" : "")
                 + (disaggregation != null ? ", prefill:decode " + disaggregation.text() : "");
     }
 
@@ -250,6 +256,7 @@ public record EngineConfig(
         m.put("prefix_caching", prefixCaching);
         if (admission != Admission.CHUNK) m.put("admission", admission.wireName());
         if (attentionDataParallel > 1) m.put("dp_attention", attentionDataParallel);
+        if (latentTwice()) m.put("mla_cache", "k-and-v");
         if (!drift.none()) {
             m.put("drift", drift.change());
             m.put("drift_over_s", drift.seconds());
@@ -282,7 +289,25 @@ public record EngineConfig(
     public double kvBytesPerTokenPerGroupGpu() {
         int attentionTp = tensorParallel / attentionDataParallel;
         int headsPerGpu = (model.kvHeads() + attentionTp - 1) / attentionTp;
-        return 2.0 * model.layers() * headsPerGpu * model.headDim() * model.kvBytesPerElement();
+        return 2.0
+                * model.layers()
+                * headsPerGpu
+                * model.headDim()
+                * model.kvBytesPerElement()
+                * (latentTwice() ? 2 : 1);
+    }
+
+    /**
+     * Bytes of KV cache a decode step reads per token on one GPU: what it stores, except that an MLA latent stored as
+     * K and V is read once (the kernels read the latent from the K half and leave the V half unused).
+     */
+    public double kvBytesReadPerTokenPerGpu() {
+        return kvBytesPerTokenPerGpu() / (latentTwice() ? 2 : 1);
+    }
+
+    /** The model's MLA latent stored twice, as K and V ({@link #mlaCacheKeyAndValue}). */
+    private boolean latentTwice() {
+        return mlaCacheKeyAndValue && model.latentKv();
     }
 
     /**
@@ -359,6 +384,7 @@ public record EngineConfig(
         private Drift drift;
         private Admission admission;
         private int attentionDataParallel;
+        private boolean mlaCacheKeyAndValue;
 
         private Builder(EngineConfig c) {
             hardware = c.hardware;
@@ -387,6 +413,7 @@ public record EngineConfig(
             drift = c.drift;
             admission = c.admission;
             attentionDataParallel = c.attentionDataParallel;
+            mlaCacheKeyAndValue = c.mlaCacheKeyAndValue;
             dataParallel = c.dataParallel;
             disaggregation = c.disaggregation;
         }
@@ -516,6 +543,12 @@ public record EngineConfig(
             return this;
         }
 
+        /** Whether the engine stores an MLA latent as K and V both (see {@link EngineConfig#mlaCacheKeyAndValue}). */
+        public Builder mlaCacheKeyAndValue(boolean twice) {
+            mlaCacheKeyAndValue = twice;
+            return this;
+        }
+
         public EngineConfig build() {
             return new EngineConfig(
                     hardware,
@@ -545,7 +578,8 @@ public record EngineConfig(
                     disaggregation,
                     drift,
                     admission,
-                    attentionDataParallel);
+                    attentionDataParallel,
+                    mlaCacheKeyAndValue);
         }
     }
 }

@@ -42,7 +42,7 @@ public final class StepCostModel {
     private final double gemmHalfTokens;
     private final double allreduceLatencySeconds;
     private final double interconnect;
-    private final double kvBytesPerTokenPerGpu;
+    private final double kvReadBytesPerTokenPerGpu;
     private final double attentionFlopsPerPair;
     private final double sharedWeightBytes;
     private final double expertWeightBytes;
@@ -70,7 +70,7 @@ public final class StepCostModel {
         this.allreduceLatencySeconds = hw.term(StepTerm.ALLREDUCE_LATENCY_US) / 1e6 * Math.max(1, log2);
         this.interconnect = hw.interconnectGbS() * 1e9;
         // Per GPU: the KV heads are split over the GPUs (a GPU holds at least one).
-        this.kvBytesPerTokenPerGpu = config.kvBytesPerTokenPerGpu();
+        this.kvReadBytesPerTokenPerGpu = config.kvBytesReadPerTokenPerGpu();
         this.attentionCopyBytes = config.attentionCopyBytesPerGpu();
         this.attentionFlopsPerPair = 4.0 * model.layers() * model.attentionHeads() * model.headDim();
         if (model.isMoe()) {
@@ -127,8 +127,9 @@ public final class StepCostModel {
                             / tp
                             / (peakFlops * gemm)
                     + expertComputeSeconds(tokens);
-            double memory = (sharedWeightBytes / tp + attentionCopyBytes + kvTokens * kvBytesPerTokenPerGpu) / bandwidth
-                    + expertWeightBytesRead(tokens) / tp / (bandwidth * moeEfficiency);
+            double memory =
+                    (sharedWeightBytes / tp + attentionCopyBytes + kvTokens * kvReadBytesPerTokenPerGpu) / bandwidth
+                            + expertWeightBytesRead(tokens) / tp / (bandwidth * moeEfficiency);
             return overheadSeconds
                     + sequences * seqOverheadSeconds
                     + layerOverheadSeconds

@@ -169,6 +169,10 @@ public final class Published {
                         setting(server, defaults, "enable_dp_attention").asBoolean(false)
                                 ? setting(server, defaults, "dp_size").asInt(1)
                                 : 1)
+                // How the engine stores an MLA latent: once (k-only, vLLM's and SGLang's) or as K and V both
+                // (TensorRT-LLM's first DeepSeek support), twice the bytes.
+                .mlaCacheKeyAndValue(
+                        mlaCache(setting(server, defaults, "mla_cache").asText("k-only")))
                 .noise(0, 0, 0)
                 .seed(SEED)
                 .build();
@@ -308,6 +312,14 @@ public final class Published {
     /** A server setting: the entry's own, else its engine's default (a missing node when neither says). */
     private static JsonNode setting(JsonNode server, JsonNode defaults, String key) {
         return server.has(key) ? server.path(key) : defaults.path(key);
+    }
+
+    private static boolean mlaCache(String value) {
+        return switch (value) {
+            case "k-only" -> false;
+            case "k-and-v" -> true;
+            default -> throw new BadInputException("mla_cache must be k-only or k-and-v, got " + value);
+        };
     }
 
     private static String unknownIsAuto(String s) {

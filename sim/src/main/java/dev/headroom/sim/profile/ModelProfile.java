@@ -27,7 +27,8 @@ public record ModelProfile(
         int maxContext,
         Double moeEfficiency,
         Double moeLayerOverheadUs,
-        Double attentionParameters) {
+        Double attentionParameters,
+        Boolean kvLatent) {
 
     /** Parameters that take part in one token's forward pass (all of them for a dense model). */
     public double active() {
@@ -68,7 +69,17 @@ public record ModelProfile(
                 maxContext,
                 efficiency,
                 layerOverheadUs,
-                attentionParameters);
+                attentionParameters,
+                kvLatent);
+    }
+
+    /**
+     * Whether the KV cache holds one compressed latent per token and layer that K and V share (Multi-head Latent
+     * Attention; the profile's {@code kv_latent}), sized by {@code 2 × kv_heads × head_dim} elements: an engine may
+     * store it as K and V both ({@link dev.headroom.sim.engine.EngineConfig#mlaCacheKeyAndValue}).
+     */
+    public boolean latentKv() {
+        return Boolean.TRUE.equals(kvLatent);
     }
 
     /**

@@ -172,6 +172,7 @@ class StepCostModelTest {
                 v3.maxContext(),
                 null,
                 null,
+                null,
                 null);
         // The GEMM half-size at its default, not the fitted value the profile ships: the shape, not a fit, is tested.
         HardwareProfile ideal = Profiles.hardware("h200")

@@ -362,6 +362,30 @@ class PublishedTest {
         assertTrue(dp.stream().allMatch(e -> e.release().equals("sglang@0.4")), "SGLang 0.4.1-0.4.3 only");
     }
 
+    @Test
+    void anMlaCacheStoredAsKeyAndValueHalvesTheTokensAndABadValueIsNamed(@TempDir Path tmp) throws IOException {
+        String entry = lonePoint("trtllm", "h200", 8, "deepseek-v3", "fp8") + "    kv_cache: bf16\n";
+        Published.Entry once = Published.read(file(tmp, entry)).entries().getFirst();
+        String twice = entry + """
+                    server:
+                      mla_cache: k-and-v
+                """;
+        Published.Entry kv = Published.read(file(tmp, twice)).entries().getFirst();
+        assertEquals(once.config().kvBlocks() / 2, kv.config().kvBlocks(), 1);
+        var bad = assertThrows(
+                BadInputException.class, () -> Published.read(file(tmp, twice.replace("k-and-v", "both"))));
+        assertTrue(bad.getMessage().contains("mla_cache must be k-only or k-and-v, got both"), bad.getMessage());
+    }
+
+    @Test
+    void theRepositorysLatentStoredTwiceIsTensorRtLlmsFirstDeepSeekSupportOnly() {
+        List<Published.Entry> twice = Published.read(REPOSITORY_FILE).entries().stream()
+                .filter(e -> e.config().settings().containsKey("mla_cache"))
+                .toList();
+        assertTrue(twice.size() >= 9, twice.size() + " points");
+        assertTrue(twice.stream().allMatch(e -> e.release().equals("trtllm@0.17")), "TensorRT-LLM 0.17 only");
+    }
+
     /** One user's four short requests on one engine: an entry with nothing else to it. */
     private static String lonePoint(String engine, String hardware, int tp, String model, String weights) {
         return """
