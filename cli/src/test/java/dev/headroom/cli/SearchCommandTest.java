@@ -305,6 +305,31 @@ class SearchCommandTest {
     }
 
     @Test
+    void maxGoodputUnderAnSloNoRequestMeetsStopsAfterItsDesignAndSaysSo(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("none");
+        var r = CliTest.run(
+                "search",
+                "--virtual",
+                "--objective",
+                "max-goodput",
+                "--slo",
+                "ttft:p95<5ms",
+                "--fail-on-slo",
+                "--out",
+                out.toString());
+        assertEquals(8, r.code(), r.err());
+        assertTrue(
+                r.out()
+                        .contains("max-goodput under ttft:p95<5ms: none: no request met it at any load probed, "
+                                + "from 1.00 (the lowest)"),
+                r.out());
+        assertTrue(r.err().contains("no load from 1 meets the SLO"), r.err());
+        JsonNode s = new ObjectMapper().readTree(out.resolve("search.json").toFile());
+        assertEquals("below_min", s.at("/result/stop_reason").asText());
+        assertTrue(s.get("probes").size() <= 4, s.get("probes").size() + " probes");
+    }
+
+    @Test
     void goodputInTokensIsOutputTokensOfGoodRequests(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("t");
         var r = CliTest.run(

@@ -76,7 +76,8 @@ public final class GoodputSearch {
      * @param sd            posterior sd there
      * @param bestObserved  the probe with the highest measured goodput
      * @param expectedImprovement the best expected improvement when the search stopped
-     * @param stopReason    converged (EI below 1 % of the best) or max_probes
+     * @param stopReason    converged (EI below 1 % of the best), max_probes, or below_min (no good request at any load
+     *                      of the initial design, min among them)
      * @param batchCap      the server's batch cap the search went by (stated or observed), NaN when none; when the
      *                      answer is at it (or a few users past it), mean ± sd is the goodput measured at the cap
      * @param batchCapSource where that cap came from, null when none
@@ -304,6 +305,12 @@ public final class GoodputSearch {
             if (probes.size() >= spec.maxProbes()) return result(probes, StopReason.MAX_PROBES);
         }
         designDone = true;
+        // Not one good request at any load of the design, the lowest among them: the SLO is tighter than the server's
+        // latency at min, and goodput is zero wherever the search could look (the lowest load already fails).
+        if (probes.stream().allMatch(o -> !(o.goodput() > 0))
+                && probes.stream().anyMatch(o -> sameLoad(o.load(), spec.min()))) {
+            return result(probes, StopReason.BELOW_MIN);
+        }
         while (true) {
             probes.forEach(this::learnCap);
             learnFill(probes);

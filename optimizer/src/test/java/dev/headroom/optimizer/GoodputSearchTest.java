@@ -282,6 +282,19 @@ class GoodputSearchTest {
     }
 
     @Test
+    void anSloNoRequestMeetsAtAnyLoadOfTheDesignStopsThereBelowTheRange() {
+        var r = new GoodputSearch(spec(1, 1024, 20, false))
+                .run((load, i) -> new GoodputSearch.Observation(load, 0, 0.01, 100, 10));
+        assertEquals(4, r.probes().size(), "the design only");
+        assertEquals(StopReason.BELOW_MIN, r.stopReason());
+        // One load of the design with good requests: the search goes on.
+        var some = new GoodputSearch(spec(1, 1024, 20, false))
+                .run((load, i) -> new GoodputSearch.Observation(load, load == 10 ? 0.5 : 0, 0.01, 100, 10));
+        assertTrue(some.probes().size() > 4, some.probes().size() + " probes");
+        assertEquals(StopReason.CONVERGED, some.stopReason());
+    }
+
+    @Test
     void stopsAtTheProbeLimit() {
         var r = new GoodputSearch(spec(1, 1024, 5, false)).run(fake(peakedAt(300), 0.2, 3));
         assertEquals(5, r.probes().size());

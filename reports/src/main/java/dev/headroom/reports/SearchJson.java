@@ -422,6 +422,26 @@ public final class SearchJson {
     private static String answerLine(SearchReport s) {
         if (s.goodput() != null) {
             SearchReport.GoodputResult g = s.goodput();
+            if (s.stopReason() == StopReason.BELOW_MIN) {
+                // Not one good request at any load of the design, the lowest among them.
+                return String.format(
+                        Locale.ROOT,
+                        "max-goodput under %s: none: no request met it at any load probed, from %s (the lowest) to "
+                                + "%s; the SLO is tighter than the server's latency at the lowest load (stop: %s, %d "
+                                + "probes%s)%n",
+                        String.join(" and ", s.slos().stream().map(Slo::text).toList()),
+                        ConsoleTable.n(s.probes().stream()
+                                .mapToDouble(SearchReport.Probe::load)
+                                .min()
+                                .orElse(s.min())),
+                        ConsoleTable.n(s.probes().stream()
+                                .mapToDouble(SearchReport.Probe::load)
+                                .max()
+                                .orElse(s.min())),
+                        s.stopReason().wireName(),
+                        s.probes().size(),
+                        s.simulated() ? ", simulated" : "");
+            }
             String unit = g.unit().equals("tokens") ? "good output tokens/s" : "good requests/s";
             boolean sessions = s.run().sessions() != null;
             String load = s.run().load() instanceof LoadModel.Open
