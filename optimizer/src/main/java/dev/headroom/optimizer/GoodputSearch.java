@@ -13,7 +13,8 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * Gaussian-process surrogate of goodput against log(load) ({@link GoodputSurrogate}) and the next probe where the
  * expected improvement over the best posterior mean is largest. Probes where goodput has collapsed above the best
  * are not fitted but bound the search ({@link #cap}), and a probe goes at most halfway (in log) from the best to that
- * bound. Stops when the best expected improvement is below 1 % of the best value, or at the probe limit. The answer
+ * bound. Stops when the best expected improvement is below 1 % of the best value, at the probe limit, or after the
+ * initial design when none of its loads had a good request (the SLO is out of reach at the lowest). The answer
  * is the argmax of the posterior mean within the probed range below the collapse, with its posterior mean ± sd. On a
  * server that states its batch cap, neither a probe after the initial design nor the answer goes past the cap's
  * tolerance edge ({@link #cappedAt}), or past the users its probe at the cap shows keep the batch full, when more
