@@ -424,20 +424,17 @@ public final class SearchJson {
             SearchReport.GoodputResult g = s.goodput();
             if (s.stopReason() == StopReason.BELOW_MIN) {
                 // Not one good request at any load of the design, the lowest among them.
+                java.util.DoubleSummaryStatistics loads = s.probes().stream()
+                        .mapToDouble(SearchReport.Probe::load)
+                        .summaryStatistics();
                 return String.format(
                         Locale.ROOT,
                         "max-goodput under %s: none: no request met it at any load probed, from %s (the lowest) to "
                                 + "%s; the SLO is tighter than the server's latency at the lowest load (stop: %s, %d "
                                 + "probes%s)%n",
                         String.join(" and ", s.slos().stream().map(Slo::text).toList()),
-                        ConsoleTable.n(s.probes().stream()
-                                .mapToDouble(SearchReport.Probe::load)
-                                .min()
-                                .orElse(s.min())),
-                        ConsoleTable.n(s.probes().stream()
-                                .mapToDouble(SearchReport.Probe::load)
-                                .max()
-                                .orElse(s.min())),
+                        ConsoleTable.n(loads.getCount() == 0 ? s.min() : loads.getMin()),
+                        ConsoleTable.n(loads.getCount() == 0 ? s.min() : loads.getMax()),
                         s.stopReason().wireName(),
                         s.probes().size(),
                         s.simulated() ? ", simulated" : "");

@@ -289,12 +289,7 @@ public record EngineConfig(
     public double kvBytesPerTokenPerGroupGpu() {
         int attentionTp = tensorParallel / attentionDataParallel;
         int headsPerGpu = (model.kvHeads() + attentionTp - 1) / attentionTp;
-        return 2.0
-                * model.layers()
-                * headsPerGpu
-                * model.headDim()
-                * model.kvBytesPerElement()
-                * (latentTwice() ? 2 : 1);
+        return 2.0 * model.layers() * headsPerGpu * model.headDim() * model.kvBytesPerElement() * latentCopies();
     }
 
     /**
@@ -302,12 +297,17 @@ public record EngineConfig(
      * K and V is read once (the kernels read the latent from the K half and leave the V half unused).
      */
     public double kvBytesReadPerTokenPerGpu() {
-        return kvBytesPerTokenPerGpu() / (latentTwice() ? 2 : 1);
+        return kvBytesPerTokenPerGpu() / latentCopies();
     }
 
     /** The model's MLA latent stored twice, as K and V ({@link #mlaCacheKeyAndValue}). */
     private boolean latentTwice() {
         return mlaCacheKeyAndValue && model.latentKv();
+    }
+
+    /** How many times the cache stores each token's KV: twice for a latent stored as K and V, else once. */
+    private int latentCopies() {
+        return latentTwice() ? 2 : 1;
     }
 
     /**
