@@ -226,6 +226,52 @@ class GoodputSearchTest {
         assertEquals(68, r.load(), 1e-9);
     }
 
+    /**
+     * A server that runs at most 64 requests at once, whose probe at the cap reads a fill of {@code fill} users and no
+     * queue room: goodput levels off towards 32 at the cap, follows {@code pastCap} past it and collapses from
+     * {@code collapse} users on.
+     */
+    private static GoodputSearch.Observer cappedAt64Filling(
+            double fill, DoubleUnaryOperator pastCap, double collapse, List<Double> loads) {
+        return (load, i) -> {
+            loads.add(load);
+            double g = load <= 64
+                    ? 32 * (1 - (1 - load / 64) * (1 - load / 64))
+                    : load < collapse ? pastCap.applyAsDouble(load) : 0;
+            return new GoodputSearch.Observation(
+                    load, g, 0.2, 100, 10, Math.min(load, 64), 0, load == 64 ? fill : Double.NaN, Double.NaN);
+        };
+    }
+
+    @Test
+    void aFillWithinTheCapsToleranceIsProbedInTheMiddleAndAnsweredWhenItMeasuresMore() {
+        List<Double> loads = new ArrayList<>();
+        // A fill of 67.4 lies within the cap's tolerance edge (67); two waiting users take finished requests' slots at
+        // once and add 4 %, though the cap probe's queue room (none) would add no user.
+        var r = new GoodputSearch(spec(1, 1024, 10, false))
+                .run(cappedAt64Filling(67.4, c -> 32 + 0.7 * (c - 64) - 0.2 * (c - 64) * (c - 64), 68, loads));
+        assertTrue(loads.contains(66.0), "probed " + loads);
+        assertEquals(66, r.load(), 1e-9);
+        assertEquals(32.6, r.mean(), 1e-9, "the goodput measured there");
+        // The same middle measuring less than the cap: the cap stays the answer.
+        List<Double> again = new ArrayList<>();
+        var worse =
+                new GoodputSearch(spec(1, 1024, 10, false)).run(cappedAt64Filling(67.4, c -> 32 - (c - 64), 68, again));
+        assertTrue(again.contains(66.0), "probed " + again);
+        assertEquals(64, worse.load(), 1e-9);
+    }
+
+    @Test
+    void aPeakBetweenTheCapAndAFillThatCollapsedIsProbedInTheMiddle() {
+        List<Double> loads = new ArrayList<>();
+        // The fill, 70, is probed past the tolerance edge and has collapsed; 67 users still did better than 64.
+        var r = new GoodputSearch(spec(1, 1024, 10, false))
+                .run(cappedAt64Filling(70, c -> c == 67 ? 33.5 : 32, 69, loads));
+        assertEquals(List.of(1.0, 10.0, 102.0, 64.0, 70.0), loads.subList(0, 5), "the cap, then its fill");
+        assertTrue(loads.contains(67.0), "probed " + loads);
+        assertEquals(67, r.load(), 1e-9);
+    }
+
     @Test
     void roomInTheSloAddsUsersToWaitForASlot() {
         // Room for 8 users to wait: a quarter of it, 2, added to the cap.

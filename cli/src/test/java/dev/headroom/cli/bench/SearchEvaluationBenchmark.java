@@ -176,7 +176,8 @@ class SearchEvaluationBenchmark {
 
     /**
      * Max goodput: the true curve by dense evaluation (2,000 requests at 41 log-spaced concurrencies, then every
-     * integer between the neighbours of the best); its five best loads measured again, independently and
+     * integer between the neighbours of the best, and up to the next grid load from any within 5 % of the best whose
+     * next has collapsed: a peak just past a batch cap); its five best loads measured again, independently and
      * {@link #FINE_FACTOR} times as long, the true max the best of those; then Headroom's max-goodput search with at
      * most 10 probes, its answer's goodput measured as those five were. Reports the share of cases reaching at least
      * 98 % of the true max, and the probes and requests spent. The best of five noisy readings is chosen for its noise
@@ -201,6 +202,19 @@ class SearchEvaluationBenchmark {
             long seeds = truthSeed(s);
             for (int n = below == null ? best : below; n <= (above == null ? best : above); n++) {
                 truth.computeIfAbsent(n, x -> trueGoodput(c, x, seeds));
+            }
+            // A peak just past a batch cap: a grid load within 5 % of the best whose next grid load has collapsed
+            // may be followed by a user or two more that do better (a waiting user takes a finished request's slot at
+            // once) before the collapse; the grid steps over them, so every integer up to the collapse is evaluated.
+            double gridBest = truth.get(best);
+            java.util.List<int[]> edges = new java.util.ArrayList<>();
+            for (int k = 0; k < 40; k++) {
+                int n = (int) Math.round(Math.pow(1024, k / 40.0));
+                int next = (int) Math.round(Math.pow(1024, (k + 1) / 40.0));
+                if (truth.get(n) >= 0.95 * gridBest && truth.get(next) < 0.9 * gridBest) edges.add(new int[] {n, next});
+            }
+            for (int[] e : edges) {
+                for (int m = e[0] + 1; m < e[1]; m++) truth.computeIfAbsent(m, x -> trueGoodput(c, x, seeds));
             }
             // The largest of many noisy points overstates the true max (its own noise is selected for): the scan's
             // five best loads are measured again, independently and five times as long, and the truth is the best of
@@ -256,6 +270,7 @@ class SearchEvaluationBenchmark {
                     searchProbes(r),
                     100 * confirmedThere / confirmedMax);
             printProbes(r, o -> new double[] {o.goodput().value(), o.goodput().se()});
+            printCapAndTruth(r, truth, fine, found, best);
         }
         long reached = rows.stream().filter(r -> r[3] >= 0.98 * r[0]).count();
         long within95 = rows.stream().filter(r -> r[3] >= 0.95 * r[0]).count();
@@ -690,6 +705,42 @@ class SearchEvaluationBenchmark {
                     z.length == 0 ? Double.NaN : 100.0 * beyond2 / z.length));
         }
         return out.toString();
+    }
+
+    /**
+     * With {@code -Dbench.verbose.cap=true}, the batch cap the search went by, each probe's batch reading (running
+     * streams, queue room, fill users), and the truth's scan and fine evaluations near the answer, the true max and the
+     * cap: what a miss at a cap is diagnosed from.
+     */
+    private static void printCapAndTruth(
+            SearchReport r,
+            java.util.TreeMap<Integer, Double> truth,
+            java.util.TreeMap<Integer, Double> fine,
+            int found,
+            int best) {
+        if (!Boolean.getBoolean("bench.verbose.cap")) return;
+        double capAt = r.goodput() == null ? Double.NaN : r.goodput().batchCap();
+        StringBuilder sb = new StringBuilder("  cap " + capAt + " batch");
+        for (SearchReport.Probe o : r.probes()) {
+            if (o.batch() == null) continue;
+            sb.append(String.format(
+                    Locale.ROOT,
+                    " %.0f:[%.1f,%.1f,%.1f]",
+                    o.load(),
+                    o.batch().runningStreams(),
+                    o.batch().queueRoom(),
+                    o.batch().fillUsers()));
+        }
+        int lo = Math.min(found, best) - 6, hi = Math.max(found, best) + 6;
+        if (!Double.isNaN(capAt)) {
+            lo = Math.min(lo, (int) capAt - 3);
+            hi = Math.max(hi, (int) capAt + 6);
+        }
+        sb.append("\n  truth");
+        truth.subMap(lo, true, hi, true).forEach((n, g) -> sb.append(String.format(Locale.ROOT, " %d:%.2f", n, g)));
+        sb.append("\n  fine");
+        fine.forEach((n, g) -> sb.append(String.format(Locale.ROOT, " %d:%.2f", n, g)));
+        System.out.println(sb);
     }
 
     /** With {@code -Dbench.verbose=true}, each probe's load and the value (± its se) the search decided on. */
