@@ -273,6 +273,23 @@ class GoodputSearchTest {
     }
 
     @Test
+    void aProbePastTheCapThatMeasuredMoreIsAnsweredThoughTheFitPeaksBelowTheCap() {
+        List<Double> loads = new ArrayList<>();
+        // Goodput levels off at 31.9 well below the cap, dips to 31.5 at the cap (the slot a user's next request
+        // leaves idle) and is back at 31.9 three users past it, before the fill of 70 collapses: the fit's best lies
+        // below the cap by more than the cap's standard error, but not by more than one from the probe past it.
+        GoodputSearch.Observer server = (load, i) -> {
+            loads.add(load);
+            double g = load < 64 ? 31.9 * Math.min(1, load / 40) : load == 64 ? 31.5 : load <= 67 ? 31.9 : 0;
+            return new GoodputSearch.Observation(
+                    load, g, 0.1, 100, 10, Math.min(load, 64), 0, load == 64 ? 70 : Double.NaN, Double.NaN);
+        };
+        var r = new GoodputSearch(spec(1, 1024, 10, false)).run(server);
+        assertTrue(loads.contains(67.0), "probed " + loads);
+        assertEquals(67, r.load(), 1e-9, "probed " + loads);
+    }
+
+    @Test
     void roomInTheSloAddsUsersToWaitForASlot() {
         // Room for 8 users to wait: a quarter of it, 2, added to the cap.
         var r = new GoodputSearch(spec(1, 1024, 10, false)).run(cappedAt64(8, new ArrayList<>()));
