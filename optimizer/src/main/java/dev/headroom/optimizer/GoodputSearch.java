@@ -360,7 +360,8 @@ public final class GoodputSearch {
                 if (next[1] < EI_STOP * Math.max(best, 1e-12)) next[1] = 0;
                 double edge = edgeBetween(probes, cap);
                 if (Double.isNaN(edge)) edge = fillBetween(probes, cap);
-                if (Double.isNaN(edge)) edge = fillWithin(probes, cap);
+                // Only about to stop: it asks where the search would answer, a fit of its own.
+                if (Double.isNaN(edge) && next[1] <= 0) edge = fillWithin(probes, cap);
                 if (next[1] <= 0 && !Double.isNaN(edge)) next = new double[] {edge, Double.POSITIVE_INFINITY};
             }
             if (next[1] <= 0) return result(probes, StopReason.CONVERGED);
@@ -555,10 +556,11 @@ public final class GoodputSearch {
                 .orElse(null);
         if (!atCap.isEmpty() && g >= COLLAPSE * bestObserved.goodput()) {
             // At the cap the batch is full, and the fit's smooth curve rounds the kink there off (its length scale is
-            // half a unit of log load or more; the cap's neighbourhood is a few per cent). Fitted best past the cap:
-            // the probe past it that measured the most, when that beats the cap — users waiting past a full batch
-            // keep its slots busy while the SLO allows their wait. Fitted best below it by more than one of the cap's
-            // standard errors: the SLO binds below the cap, and the fit answers. Otherwise the cap, plus a few users
+            // half a unit of log load or more; the cap's neighbourhood is a few per cent). Fitted best past the cap, or
+            // below it by no more than one of the cap's standard errors from the better of the cap and the probe past
+            // it that measured the most: that probe, when it beats the cap — users waiting past a full batch keep its
+            // slots busy while the SLO allows their wait. Fitted best below by more: the SLO binds below the cap, and
+            // the fit answers. Otherwise the cap, plus a few users
             // to wait for a slot when its requests have room in their SLO for that wait.
             double se =
                     Math.sqrt(atCap.stream().mapToDouble(o -> o.se() * o.se()).sum()) / atCap.size();
